@@ -1,0 +1,148 @@
+/// The context of one call of an action: what a handler knows about the call so far, and
+/// how it shapes what the handlers after it see.
+///
+/// Every call gets its own process, passed `inout` to each handler that runs. A handler
+/// reads the upstream value (the result of the last handler that ran), reads and writes
+/// typed side data, rewrites arguments for the handlers after it, and may stop the call.
+///
+/// ```swift
+/// pipe1.on(\.someFunc) { process in
+///     let (number, _) = process.arguments
+///     process.sideData[.robotName] = "Robot No.\(number)"
+///     process.rewrite(\.1, to: "changed")       // later handlers see "changed"
+///     return 1
+/// }
+/// pipe2.on(\.someFunc) { process in
+///     print(process.upstream as Any)            // Optional(1.0)
+///     print(process.arguments.1 as Any)         // Optional("changed")
+///     return 2
+/// }
+/// ```
+///
+/// A nested call made from inside a handler gets a process of its own; the outer process
+/// is untouched by it.
+public struct ActionProcess<each Argument, Result> {
+    @usableFromInline var _arguments: (repeat each Argument)
+
+    /// The result of the last handler that ran before this one; `nil` for the first handler
+    /// that runs, and after a handler that returned `nil`.
+    ///
+    /// Return values do not flow through on their own: a handler that wants to forward
+    /// the upstream value returns it.
+    ///
+    /// ```swift
+    /// pipe2.on(\.someFunc) { process in process.upstream }   // forwards pipe1's value
+    /// ```
+    public var upstream: Result? { _upstream }
+    @usableFromInline var _upstream: Result?
+
+    /// The state the call was made with, or `nil` for a plain call.
+    ///
+    /// ```swift
+    /// pipe.on(\.load) { process in process.state == .success ? "done" : "loading" }
+    /// ```
+    public let state: ActionState?
+
+    /// Typed values that earlier handlers (or the caller) attached for later handlers.
+    ///
+    /// ```swift
+    /// process.sideData[.birthday] = Date()
+    /// let date = process.sideData[.birthday]    // Date?
+    /// ```
+    public var sideData: SideData
+
+    /// Whether a handler of this call has called ``stop()``.
+    ///
+    /// ```swift
+    /// if process.isStopped { return nil }
+    /// ```
+    public var isStopped: Bool { _isStopped }
+    @usableFromInline var _isStopped = false
+
+    /// The pipe the call was made on; alive for the whole call because the caller holds it.
+    /// Kept unmanaged so a call does not retain and release it.
+    @usableFromInline let _origin: Unmanaged<Pipe>
+    @usableFromInline let _key: _ActionKey
+
+    @usableFromInline
+    init(
+        arguments: (repeat each Argument), state: ActionState?, sideData: SideData,
+        origin: Unmanaged<Pipe>, key: _ActionKey
+    ) {
+        self._arguments = (repeat each arguments)
+        self.state = state
+        self.sideData = sideData
+        self._origin = origin
+        self._key = key
+    }
+
+    /// The arguments as the next handler will see them: the caller's, with every rewrite
+    /// made so far applied.
+    ///
+    /// ```swift
+    /// let (number, object) = process.arguments
+    /// ```
+    public var arguments: (repeat each Argument) { _arguments }
+
+    /// Replaces the argument at `position` for the handlers that run after this one.
+    ///
+    /// The position is a key path into the argument tuple, so it is checked at compile
+    /// time (`\.0` is the first argument; for a one-argument action it is `\.self`), and
+    /// the new value must have the argument's type. The running handler's own parameters
+    /// do not change.
+    ///
+    /// ```swift
+    /// process.rewrite(\.1, to: "a new object")
+    /// ```
+    public mutating func rewrite<Value>(
+        _ position: WritableKeyPath<(repeat each Argument), Value>, to value: Value
+    ) {
+        _arguments[keyPath: position] = value
+    }
+
+    /// Replaces all arguments at once for the handlers that run after this one.
+    ///
+    /// ```swift
+    /// process.rewriteArguments(1000, "replaced")
+    /// ```
+    public mutating func rewriteArguments(_ arguments: repeat each Argument) {
+        _arguments = (repeat each arguments)
+    }
+
+    /// Ends the call after the running handler: no later handler runs, and the call's
+    /// ``ActionReport`` says which pipe stopped it. The running handler's return value is
+    /// still the call's result.
+    ///
+    /// ```swift
+    /// pipe1.on(\.validate) { process in
+    ///     process.stop()
+    ///     return false
+    /// }
+    /// ```
+    public mutating func stop() { _isStopped = true }
+
+    /// A handle that calls this action again from the chain's head later, for example with
+    /// the `.success` state once asynchronous work is done (the original's root-pipe
+    /// re-trigger).
+    ///
+    /// The trigger holds the pipe weakly: once every owner of the chain is gone, calling it
+    /// does nothing and returns `nil`.
+    ///
+    /// ```swift
+    /// pipe.on(\.load).state(.start).handle { process in
+    ///     let trigger = process.trigger
+    ///     Task { trigger.call(state: .success, "data") }
+    ///     return nil
+    /// }
+    /// ```
+    public var trigger: ActionTrigger<repeat each Argument, Result> {
+        ActionTrigger(pipe: _origin.takeUnretainedValue(), key: _key)
+    }
+
+    /// The name of the action being called, as written in ``Actions``.
+    ///
+    /// ```swift
+    /// print(process.actionName)   // "someFunc"
+    /// ```
+    public var actionName: String { _key.name }
+}

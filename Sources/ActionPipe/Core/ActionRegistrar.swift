@@ -1,0 +1,53 @@
+/// Collects the actions of an ``ActionResponder`` while it registers them on a pipe.
+///
+/// ```swift
+/// static func registerActions(in registrar: inout ActionRegistrar<Robot>) {
+///     registrar.add(\.someFunc, method: Robot.someFunc)
+///     registrar.add(\.reset) { robot, process in robot.reset() }
+///     registrar.add(\.load, where: { $0.state(.start) }, method: Robot.load)
+/// }
+/// ```
+public struct ActionRegistrar<Target: AnyObject & Sendable> {
+    /// The pipe the actions are registered on.
+    public let pipe: Pipe
+    let target: Target
+    let retention: TargetRetention
+    /// The tokens of the handlers registered so far.
+    public private(set) var tokens: [HandlerToken] = []
+
+    init(pipe: Pipe, target: Target, retention: TargetRetention) {
+        self.pipe = pipe
+        self.target = target
+        self.retention = retention
+    }
+
+    /// Registers `method` of the target for `action`, after applying `conditions`.
+    ///
+    /// ```swift
+    /// registrar.add(\.someFunc, method: Robot.someFunc)
+    /// ```
+    public mutating func add<each Argument, Result>(
+        _ action: KeyPath<Actions, Action<repeat each Argument, Result>> & Sendable,
+        where conditions: (HandlerRegistration<repeat each Argument, Result>) ->
+            HandlerRegistration<repeat each Argument, Result> = { $0 },
+        method: @escaping @Sendable (Target) -> (repeat each Argument) -> Result?
+    ) {
+        tokens.append(
+            conditions(pipe.on(action)).handle(target: target, retention: retention, method: method))
+    }
+
+    /// Registers `body`, run with the target, for `action`, after applying `conditions`.
+    ///
+    /// ```swift
+    /// registrar.add(\.reset) { robot, process in robot.reset() }
+    /// ```
+    public mutating func add<each Argument, Result>(
+        _ action: KeyPath<Actions, Action<repeat each Argument, Result>> & Sendable,
+        where conditions: (HandlerRegistration<repeat each Argument, Result>) ->
+            HandlerRegistration<repeat each Argument, Result> = { $0 },
+        _ body: @escaping @Sendable (Target, inout ActionProcess<repeat each Argument, Result>) -> Result?
+    ) {
+        tokens.append(
+            conditions(pipe.on(action)).handle(target: target, retention: retention, body))
+    }
+}

@@ -1,0 +1,105 @@
+/// A bit set that selects which handlers a call runs.
+///
+/// A handler may be registered with a state. A call made with a state `s` runs a handler
+/// with state `h` only when `s & h != 0`; handlers registered without a state always run,
+/// and a call made without a state runs handlers of every state.
+///
+/// ```swift
+/// pipe1.on(\.load).state(.start).handle { _ in "start" }
+/// pipe2.on(\.load).state(.success).handle { _ in "success" }
+/// pipe1.with(state: .success).load()        // runs pipe2's handler only
+/// pipe1.with(state: [.start, .success]).load()   // runs both
+/// ```
+///
+/// The named states follow the original ZZActionPipe: start = 1, process = 2, success = 4,
+/// error = 8, end = 16. Any other bits may be used too, for example `ActionState(10)`.
+public struct ActionState: OptionSet, Sendable, Hashable, ExpressibleByIntegerLiteral,
+    CustomStringConvertible
+{
+    /// The bits of the state.
+    ///
+    /// ```swift
+    /// ActionState.success.rawValue   // 4
+    /// ```
+    public var rawValue: UInt64
+
+    /// Creates a state from its bits.
+    ///
+    /// ```swift
+    /// let custom = ActionState(rawValue: 1 << 8)
+    /// ```
+    public init(rawValue: UInt64) { self.rawValue = rawValue }
+
+    /// Creates a state from its bits.
+    ///
+    /// ```swift
+    /// let ten = ActionState(10)
+    /// ```
+    public init(_ rawValue: UInt64) { self.rawValue = rawValue }
+
+    /// Creates a state from an integer literal, so `10` can stand for `ActionState(10)`.
+    ///
+    /// ```swift
+    /// let state: ActionState = 10
+    /// ```
+    public init(integerLiteral value: UInt64) { self.rawValue = value }
+
+    /// The work is starting (1).
+    ///
+    /// ```swift
+    /// pipe.with(state: .start).load()
+    /// ```
+    public static let start = ActionState(rawValue: 1)
+    /// The work is in progress (2).
+    ///
+    /// ```swift
+    /// pipe.with(state: .process).load()
+    /// ```
+    public static let process = ActionState(rawValue: 2)
+    /// The work succeeded (4).
+    ///
+    /// ```swift
+    /// trigger.call(state: .success)
+    /// ```
+    public static let success = ActionState(rawValue: 4)
+    /// The work failed (8).
+    ///
+    /// ```swift
+    /// trigger.call(state: .error)
+    /// ```
+    public static let error = ActionState(rawValue: 8)
+    /// The work is over, whatever its outcome (16).
+    ///
+    /// ```swift
+    /// pipe.with(state: .end).load()
+    /// ```
+    public static let end = ActionState(rawValue: 16)
+
+    /// Whether a handler registered with `self` runs in a call made with `callState`.
+    ///
+    /// ```swift
+    /// ActionState(10).runs(in: 1)    // false: 10 & 1 == 0
+    /// ActionState(10).runs(in: 11)   // true
+    /// ```
+    @inlinable
+    public func runs(in callState: ActionState) -> Bool {
+        rawValue & callState.rawValue != 0
+    }
+
+    /// The names of the named bits, then any other bits as a number: `[start, success]`.
+    ///
+    /// ```swift
+    /// print(ActionState([.start, .error]))   // "[start, error]"
+    /// ```
+    public var description: String {
+        var names: [String] = []
+        var rest = rawValue
+        for (bit, name) in [(1, "start"), (2, "process"), (4, "success"), (8, "error"), (16, "end")]
+        where rawValue & UInt64(bit) != 0 {
+            names.append(name)
+            rest &= ~UInt64(bit)
+        }
+        if rest != 0 { names.append(String(rest)) }
+        return "[" + names.joined(separator: ", ") + "]"
+    }
+}

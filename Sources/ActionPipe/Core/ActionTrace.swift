@@ -1,0 +1,89 @@
+/// What happened in one call, pipe by pipe, in chain order.
+///
+/// Get one from ``BoundAction/report(_:)``; plain calls record nothing, so tracing costs
+/// nothing when it is not asked for.
+///
+/// ```swift
+/// let report = pipe3.someFunc.report(0, nil)
+/// print(report.trace)
+/// // someFunc: p1 ran → p2 skipped (upstream is not Date) → p3 skipped (upstream is nil)
+/// ```
+public struct ActionTrace: Sendable, CustomStringConvertible {
+    /// What one pipe did in the call.
+    ///
+    /// ```swift
+    /// report.trace.steps.map(\.outcome)   // [.ran, .skipped(.upstreamNil)]
+    /// ```
+    public enum Outcome: Sendable, Equatable, CustomStringConvertible {
+        /// The handler ran.
+        case ran
+        /// The handler ran and stopped the call.
+        case stopped
+        /// The handler did not run, for the given reason.
+        case skipped(SkipReason)
+
+        /// `ran`, `stopped` or `skipped (reason)`.
+        ///
+        /// ```swift
+        /// print(ActionTrace.Outcome.skipped(.notRegistered))   // "skipped (not registered)"
+        /// ```
+        public var description: String {
+            switch self {
+            case .ran: "ran"
+            case .stopped: "ran and stopped the call"
+            case .skipped(let reason): "skipped (\(reason))"
+            }
+        }
+    }
+
+    /// One pipe of the chain and what it did.
+    ///
+    /// ```swift
+    /// let first = report.trace.steps[0]
+    /// print(first.pipe, first.outcome)
+    /// ```
+    public struct Step: Sendable, Equatable, CustomStringConvertible {
+        /// The pipe's name.
+        public let pipe: String
+        /// What the pipe did.
+        public let outcome: Outcome
+
+        /// `name outcome`.
+        ///
+        /// ```swift
+        /// print(step)   // "p1 ran"
+        /// ```
+        public var description: String { "\(pipe) \(outcome)" }
+    }
+
+    /// The action's name, as declared in ``Actions``.
+    public let action: String
+    /// The state of the call, or `nil` for a plain call.
+    public let state: ActionState?
+    /// One step per pipe of the chain, in chain order.
+    public let steps: [Step]
+
+    /// The names of the pipes whose handlers ran, in order.
+    ///
+    /// ```swift
+    /// report.trace.ran   // ["p1", "p3"]
+    /// ```
+    public var ran: [String] {
+        steps.compactMap { step in
+            switch step.outcome {
+            case .ran, .stopped: step.pipe
+            case .skipped: nil
+            }
+        }
+    }
+
+    /// One line: `someFunc [start]: p1 ran → p2 skipped (not registered)`.
+    ///
+    /// ```swift
+    /// print(report.trace)
+    /// ```
+    public var description: String {
+        let head = state.map { "\(action) \($0)" } ?? action
+        return head + ": " + steps.map(\.description).joined(separator: " → ")
+    }
+}

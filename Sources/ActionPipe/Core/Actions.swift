@@ -1,0 +1,27 @@
+/// The namespace in which actions are declared, the way Objective-C declares selectors.
+///
+/// Declare an action once, as a computed property in an extension of `Actions`. Its type
+/// states the argument types and the result type; every pipe can then be called with it
+/// like a method:
+///
+/// ```swift
+/// extension Actions {
+///     /// (number, object) -> Double
+///     var someFunc: Action<Int, String?, Double> { .init() }
+/// }
+///
+/// let pipe = Pipe()
+/// pipe.on(\.someFunc) { process in 100 }
+/// let result = pipe.someFunc(999, "hello")   // Optional(100.0)
+/// ```
+///
+/// The key path `\Actions.someFunc` is the action's identity: registering and calling use
+/// the same key path, so a wrong argument or result type does not compile.
+public struct Actions: Sendable {
+    /// Creates the namespace value; only the library applies key paths to it.
+    ///
+    /// ```swift
+    /// let action = Actions()[keyPath: \.someFunc]
+    /// ```
+    public init() {}
+}

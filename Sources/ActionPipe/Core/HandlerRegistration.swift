@@ -1,0 +1,214 @@
+/// A handler being registered: add conditions, then finish with `handle`.
+///
+/// Get one from ``Pipe/on(_:)``. Every condition must hold for the handler to run; the
+/// handler is registered only when one of the `handle` methods is called.
+///
+/// ```swift
+/// pipe2.on(\.someFunc)
+///     .upstream(is: Date.self)        // the last handler that ran returned a Date
+///     .argument(\.1, is: [Int].self)  // the second argument is an [Int]
+///     .state(.start)
+///     .handle { process in process.upstream }
+/// ```
+///
+/// Registering an action that the pipe already handles replaces the old handler.
+public struct HandlerRegistration<each Argument, Result> {
+    let pipe: Pipe
+    let key: _ActionKey
+    var handlerState: ActionState?
+    var conditions: [_Condition<repeat each Argument, Result>] = []
+
+    init(pipe: Pipe, key: _ActionKey) {
+        self.pipe = pipe
+        self.key = key
+    }
+
+    // MARK: Conditions
+
+    /// Runs the handler only in calls whose state shares a bit with `state`
+    /// (`callState & state != 0`), and in plain calls.
+    ///
+    /// ```swift
+    /// pipe.on(\.load).state(.success).handle { _ in "loaded" }
+    /// ```
+    public func state(_ state: ActionState) -> Self {
+        var copy = self
+        copy.handlerState = state
+        return copy
+    }
+
+    /// Runs the handler only when the upstream value (the result of the last handler that
+    /// ran) is a `T`.
+    ///
+    /// ```swift
+    /// pipe2.on(\.someFunc).upstream(is: Date.self).handle { _ in nil }
+    /// ```
+    public func upstream<T>(is type: T.Type) -> Self {
+        let name = String(describing: type)
+        if Result.self == T.self {
+            // Every present upstream value is a `T`: the test is a nil check, no cast.
+            return adding { process in process.upstream == nil ? .upstreamNotOfType(name) : nil }
+        }
+        return adding { process in
+            guard let upstream = process.upstream, upstream is T else {
+                return .upstreamNotOfType(name)
+            }
+            return nil
+        }
+    }
+
+    /// Runs the handler only when there is an upstream value and it is not `nil` (looking
+    /// through optionals, so a handler that returned `Optional<Any>.none` counts as nil).
+    ///
+    /// ```swift
+    /// pipe3.on(\.someFunc).upstreamNotNil().handle { process in process.upstream }
+    /// ```
+    public func upstreamNotNil() -> Self {
+        if Result.self is any _OptionalValue.Type {
+            return adding { process in
+                guard let upstream = process.upstream, !_isNil(upstream) else { return .upstreamNil }
+                return nil
+            }
+        }
+        return adding { process in process.upstream == nil ? .upstreamNil : nil }
+    }
+
+    /// Runs the handler only when the argument at `position` is a `T`.
+    ///
+    /// The position is a key path into the argument tuple, checked at compile time:
+    /// `\.0` is the first argument (positions are 0-based), and a one-argument action
+    /// uses `\.self`.
+    ///
+    /// ```swift
+    /// pipe1.on(\.someFunc).argument(\.1, is: [Int].self).handle { _ in nil }
+    /// ```
+    public func argument<Value, T>(
+        _ position: KeyPath<(repeat each Argument), Value> & Sendable, is type: T.Type
+    ) -> Self {
+        let argument = Self.positionName(position)
+        let expected = String(describing: type)
+        return adding { process in
+            process._arguments[keyPath: position] is T
+                ? nil : .argumentNotOfType(argument: argument, expected: expected)
+        }
+    }
+
+    /// Runs the handler only when the optional argument at `position` is not `nil`.
+    ///
+    /// ```swift
+    /// pipe1.on(\.someFunc).argumentNotNil(\.1).handle { _ in nil }
+    /// ```
+    public func argumentNotNil<Value>(
+        _ position: KeyPath<(repeat each Argument), Value?> & Sendable
+    ) -> Self {
+        let argument = Self.positionName(position)
+        return adding { process in
+            let value = process._arguments[keyPath: position]
+            guard let value, !_isNil(value) else { return .argumentNil(argument: argument) }
+            return nil
+        }
+    }
+
+    /// Runs the handler only when `predicate` holds for the call so far. The name appears
+    /// in traces when the condition fails.
+    ///
+    /// ```swift
+    /// pipe.on(\.someFunc)
+    ///     .when("number is positive") { process in process.arguments.0 > 0 }
+    ///     .handle { _ in 1 }
+    /// ```
+    public func when(
+        _ name: String,
+        _ predicate: @escaping @Sendable (ActionProcess<repeat each Argument, Result>) -> Bool
+    ) -> Self {
+        adding { process in predicate(process) ? nil : .conditionFailed(name) }
+    }
+
+    // MARK: Finishing
+
+    /// Registers `body` as the handler, replacing any handler of the action on this pipe.
+    ///
+    /// The handler returns the action's result, or `nil` for "no value"; the value becomes
+    /// the upstream value of the next handler and, if it is the last to run, the call's
+    /// result.
+    ///
+    /// ```swift
+    /// pipe.on(\.someFunc).handle { process in 100 }
+    /// ```
+    @discardableResult
+    public func handle(
+        _ body: @escaping @Sendable (inout ActionProcess<repeat each Argument, Result>) -> Result?
+    ) -> HandlerToken {
+        register(.none) { _, process in body(&process) }
+    }
+
+    /// Registers a handler that runs with `target`, held weakly by default; while the
+    /// target is gone the handler is skipped (traced as `targetReleased`).
+    ///
+    /// ```swift
+    /// pipe.on(\.someFunc).handle(target: robot) { robot, process in
+    ///     robot.someFunc(process.arguments.0, process.arguments.1)
+    /// }
+    /// ```
+    @discardableResult
+    public func handle<Target: AnyObject & Sendable>(
+        target: Target, retention: TargetRetention = .weak,
+        _ body: @escaping @Sendable (Target, inout ActionProcess<repeat each Argument, Result>) -> Result?
+    ) -> HandlerToken {
+        register(Self.target(target, retention)) { object, process in
+            body(unsafeDowncast(object!, to: Target.self), &process)
+        }
+    }
+
+    /// Registers a method of `target` as the handler: the method receives the arguments,
+    /// and its return value is the handler's result. The target is held weakly by default.
+    ///
+    /// ```swift
+    /// final class Robot: Sendable {
+    ///     func someFunc(_ number: Int, _ object: String?) -> Double? { Double(number) }
+    /// }
+    /// pipe.on(\.someFunc).handle(target: robot, method: Robot.someFunc)
+    /// ```
+    @discardableResult
+    public func handle<Target: AnyObject & Sendable>(
+        target: Target, retention: TargetRetention = .weak,
+        method: @escaping @Sendable (Target) -> (repeat each Argument) -> Result?
+    ) -> HandlerToken {
+        register(Self.target(target, retention)) { object, process in
+            method(unsafeDowncast(object!, to: Target.self))(repeat each process._arguments)
+        }
+    }
+
+    // MARK: Internals
+
+    private func adding(
+        _ check: @escaping @Sendable (inout ActionProcess<repeat each Argument, Result>) -> SkipReason?
+    ) -> Self {
+        var copy = self
+        copy.conditions.append(_Condition(check: check))
+        return copy
+    }
+
+    private func register(
+        _ target: _Target, _ body: @escaping _Handler<repeat each Argument, Result>.Body
+    ) -> HandlerToken {
+        let handler = _Handler<repeat each Argument, Result>(
+            state: handlerState, target: target, conditions: conditions, body: body)
+        return pipe._register(handler, for: key)
+    }
+
+    private static func target(_ object: AnyObject & Sendable, _ retention: TargetRetention) -> _Target {
+        switch retention {
+        case .weak: .weak(_WeakTarget(object))
+        case .strong: .strong(object)
+        }
+    }
+
+    /// `\(Int, Optional<String>).1` reads as `1`; anything else as written.
+    private static func positionName(_ position: AnyKeyPath) -> String {
+        let text = String(describing: position)
+        guard let paren = text.lastIndex(of: ")") else { return text }
+        let rest = text[text.index(after: paren)...]
+        return rest.hasPrefix(".") ? String(rest.dropFirst()) : text
+    }
+}

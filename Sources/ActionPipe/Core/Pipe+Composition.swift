@@ -1,0 +1,76 @@
+extension Pipe {
+    /// Appends `other`'s whole chain to the end of this pipe's chain, in order.
+    ///
+    /// Afterwards both chains are one: a call on any member runs, from the head, every
+    /// member that registered the action. Every member sees the joined chain from the next
+    /// call on.
+    ///
+    /// ```swift
+    /// try pipe1.append(pipe2).append(pipe3)   // pipe1 → pipe2 → pipe3
+    /// ```
+    ///
+    /// - Returns: `other`, so appends can be chained in order.
+    /// - Throws: ``ChainError/alreadyInChain(pipe:chain:)`` when `other` is already in this
+    ///   pipe's chain (which includes `other === self`): that would make a cycle. Nothing
+    ///   is changed.
+    @discardableResult
+    public func append(_ other: Pipe) throws(ChainError) -> Pipe {
+        try _withTopology { () throws(ChainError) in
+            let target = _chain
+            let source = other._chain
+            guard target !== source else {
+                throw .alreadyInChain(pipe: other.name, chain: target.members.map(\.name))
+            }
+            target.members += source.members
+            for member in source.members {
+                member.chain = target
+                member.pipe?._chain = target
+            }
+            source.members = []
+            target.publish()
+        }
+        return other
+    }
+
+    /// Takes this pipe out of its chain; it becomes a chain of its own and keeps its
+    /// handlers. The other members stay connected, in order.
+    ///
+    /// Removing a pipe that is alone in its chain does nothing.
+    ///
+    /// ```swift
+    /// pipe2.removeFromChain()   // pipe1 → pipe3, and pipe2 alone
+    /// ```
+    ///
+    /// - Returns: Whether the pipe was in a chain with other pipes.
+    @discardableResult
+    public func removeFromChain() -> Bool {
+        _withTopology {
+            let old = _chain
+            guard old.members.count > 1 else { return false }
+            old.members.removeAll { $0 === _member }
+            old.publish()
+            let alone = _Chain([_member])
+            _chain = alone
+            alone.publish()
+            return true
+        }
+    }
+
+    /// The names of the pipes of this pipe's chain, from the head.
+    ///
+    /// ```swift
+    /// pipe3.chainNames   // ["pipe1", "pipe2", "pipe3"]
+    /// ```
+    public var chainNames: [String] {
+        _withTopology { _chain.members.map(\.name) }
+    }
+
+    /// Whether `other` is in the same chain as this pipe.
+    ///
+    /// ```swift
+    /// pipe1.isInSameChain(as: pipe3)   // true after composing them
+    /// ```
+    public func isInSameChain(as other: Pipe) -> Bool {
+        _withTopology { _chain === other._chain }
+    }
+}

@@ -1,0 +1,73 @@
+extension Pipe {
+    /// Starts registering a handler for `action`; add conditions, then call `handle`.
+    ///
+    /// ```swift
+    /// pipe.on(\.someFunc).state(.start).upstreamNotNil().handle { process in 1 }
+    /// ```
+    public func on<each Argument, Result>(
+        _ action: KeyPath<Actions, Action<repeat each Argument, Result>> & Sendable
+    ) -> HandlerRegistration<repeat each Argument, Result> {
+        HandlerRegistration(pipe: self, key: _ActionKey(action))
+    }
+
+    /// Registers `body` as this pipe's handler for `action`, without conditions.
+    ///
+    /// Registering the same action again on this pipe replaces the handler (the original
+    /// ZZActionPipe behaves the same way: the last registration wins).
+    ///
+    /// ```swift
+    /// pipe.on(\.someFunc) { process in
+    ///     let (number, object) = process.arguments
+    ///     print("number _ \(number) , objc _ \(object ?? "nil")")
+    ///     return 100
+    /// }
+    /// ```
+    ///
+    /// - Returns: A token that removes the handler.
+    @discardableResult
+    public func on<each Argument, Result>(
+        _ action: KeyPath<Actions, Action<repeat each Argument, Result>> & Sendable,
+        _ body: @escaping @Sendable (inout ActionProcess<repeat each Argument, Result>) -> Result?
+    ) -> HandlerToken {
+        on(action).handle(body)
+    }
+
+    /// Removes this pipe's handler for `action`.
+    ///
+    /// ```swift
+    /// pipe.removeHandler(for: \.someFunc)
+    /// ```
+    ///
+    /// - Returns: Whether there was a handler to remove.
+    @discardableResult
+    public func removeHandler<each Argument, Result>(
+        for action: KeyPath<Actions, Action<repeat each Argument, Result>> & Sendable
+    ) -> Bool {
+        let key = _ActionKey(action)
+        return _withTopology {
+            guard _member.remove(key) else { return false }
+            _chain.publish()
+            return true
+        }
+    }
+
+    /// Whether this pipe has a handler for `action`.
+    ///
+    /// ```swift
+    /// pipe.handles(\.someFunc)   // true after `pipe.on(\.someFunc) { ... }`
+    /// ```
+    public func handles<each Argument, Result>(
+        _ action: KeyPath<Actions, Action<repeat each Argument, Result>> & Sendable
+    ) -> Bool {
+        let key = _ActionKey(action)
+        return _withTopology { _member.handlers[key] != nil }
+    }
+
+    func _register(_ handler: _AnyHandler, for key: _ActionKey) -> HandlerToken {
+        _withTopology {
+            _member.set(handler, for: key)
+            _chain.publish()
+        }
+        return HandlerToken(member: _WeakMember(_member), key: key, id: handler.id)
+    }
+}

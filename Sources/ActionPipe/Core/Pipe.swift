@@ -1,0 +1,88 @@
+import Synchronization
+
+/// An object that answers actions, and the unit from which chains are composed.
+///
+/// Register handlers for actions with ``on(_:_:)``; compose pipes into a chain with
+/// ``append(_:)``; call an action on any pipe of the chain like a method. A call runs, in
+/// chain order from the head, every pipe that registered the action, and returns the
+/// result of the last handler that ran (`nil` when none ran).
+///
+/// ```swift
+/// extension Actions {
+///     var someFunc2: Action<Size, String, Void> { .init() }
+/// }
+/// let pipe1 = Pipe(name: "pipe1"), pipe2 = Pipe(name: "pipe2"), pipe3 = Pipe(name: "pipe3")
+/// for pipe in [pipe1, pipe2, pipe3] {
+///     pipe.on(\.someFunc2) { process in print(pipe.name, "called", process.arguments) }
+/// }
+/// try pipe1.append(pipe2).append(pipe3)
+/// pipe3.someFunc2(Size(width: 10, height: 20), "hello")   // pipe1, pipe2, pipe3 run
+/// ```
+///
+/// ## Lifetime
+/// A chain lives as long as any of its pipes is referenced. A pipe whose handle is dropped
+/// stays in its chain, and its handlers keep running, until the whole chain goes away or
+/// the pipe is removed with ``removeFromChain()``.
+///
+/// ## Threads
+/// A pipe may be used from any thread. Calls read an immutable snapshot of the chain;
+/// registrations and compositions publish a new one, seen by the next call. No handler
+/// runs while the library holds a lock, so handlers may call, register and compose.
+@dynamicMemberLookup
+public final class Pipe: @unchecked Sendable, CustomStringConvertible {
+    // `@unchecked Sendable`: `_chain` is read and written only with `_topologyLock` held;
+    // every other stored property is immutable or synchronised itself.
+
+    /// The pipe's name, shown in traces.
+    ///
+    /// ```swift
+    /// Pipe(name: "login").name   // "login"
+    /// ```
+    public let name: String
+
+    let _member: _Member
+    /// The chain this pipe belongs to; a strong reference, so the chain lives while any
+    /// of its pipes does. Guarded by `_topologyLock`.
+    var _chain: _Chain
+    @usableFromInline let _snapshot: _SnapshotCell
+
+    /// Creates a pipe that is a chain of its own.
+    ///
+    /// - Parameter name: The name shown in traces; by default `pipe#N` with a unique `N`.
+    ///
+    /// ```swift
+    /// let pipe = Pipe(name: "store")
+    /// ```
+    public init(name: String? = nil) {
+        let name = name ?? "pipe#\(_pipeNumbers.add(1, ordering: .relaxed).newValue)"
+        self.name = name
+        let member = _Member(name: name)
+        _member = member
+        _chain = _Chain([member])
+        _snapshot = _SnapshotCell(_Snapshot([member]))
+        member.pipe = self
+    }
+
+    /// The pipe's name.
+    ///
+    /// ```swift
+    /// print(Pipe(name: "p1"))   // "p1"
+    /// ```
+    public var description: String { name }
+
+    /// The action named by `action`, bound to this pipe, ready to be called like a method.
+    ///
+    /// You do not call this subscript yourself: `pipe.someFunc(1, "a")` is
+    /// `pipe[dynamicMember: \.someFunc](1, "a")`.
+    ///
+    /// ```swift
+    /// let result = pipe.someFunc(999, "hello")
+    /// ```
+    public subscript<each Argument, Result>(
+        dynamicMember action: KeyPath<Actions, Action<repeat each Argument, Result>> & Sendable
+    ) -> BoundAction<repeat each Argument, Result> {
+        BoundAction(pipe: self, key: _ActionKey(action), options: _CallOptions())
+    }
+}
+
+private let _pipeNumbers = Atomic<Int>(0)

@@ -1,0 +1,67 @@
+/// A pipe seen through call options (a state, side data): call any action on it like a
+/// method, as the original's `pipe.doWithState(1)` does.
+///
+/// ```swift
+/// pipe1.with(state: 1).someFunc(0, nil)        // only handlers whose state meets 1
+/// pipe1.with(state: [1, 10]).someFunc(0, nil)   // handlers of state 1 or 10
+/// pipe1.with(Keys.label, "hello").someFunc(0, nil)
+/// ```
+@dynamicMemberLookup
+public struct PipeCall {
+    let pipe: Pipe
+    var options: _CallOptions
+
+    /// The action named by `action`, bound to the pipe with these options.
+    ///
+    /// ```swift
+    /// pipe.with(state: .success).someFunc(1, nil)
+    /// ```
+    public subscript<each Argument, Result>(
+        dynamicMember action: KeyPath<Actions, Action<repeat each Argument, Result>> & Sendable
+    ) -> BoundAction<repeat each Argument, Result> {
+        BoundAction(pipe: pipe, key: _ActionKey(action), options: options)
+    }
+
+    /// Adds a value to the side data the call starts with.
+    ///
+    /// ```swift
+    /// pipe.with(state: .start).with(Keys.label, "a").someFunc(0, nil)
+    /// ```
+    public func with<Value>(_ key: SideDataKey<Value>, _ value: Value) -> PipeCall {
+        var copy = self
+        copy.options.sideData[key] = value
+        return copy
+    }
+
+    /// Sets the call's state.
+    ///
+    /// ```swift
+    /// pipe.with(Keys.label, "a").with(state: .end).someFunc(0, nil)
+    /// ```
+    public func with(state: ActionState) -> PipeCall {
+        var copy = self
+        copy.options.state = state
+        return copy
+    }
+}
+
+extension Pipe {
+    /// This pipe, for a call made with `state`: only handlers whose state shares a bit
+    /// with it, and handlers registered without a state, run.
+    ///
+    /// ```swift
+    /// pipe1.with(state: 10).someFunc(0, nil)
+    /// ```
+    public func with(state: ActionState) -> PipeCall {
+        PipeCall(pipe: self, options: _CallOptions(state: state))
+    }
+
+    /// This pipe, for a call whose side data starts with `value`.
+    ///
+    /// ```swift
+    /// pipe.with(Keys.label, "from the caller").someFunc(0, nil)
+    /// ```
+    public func with<Value>(_ key: SideDataKey<Value>, _ value: Value) -> PipeCall {
+        PipeCall(pipe: self, options: _CallOptions(sideData: SideData(key, value)))
+    }
+}

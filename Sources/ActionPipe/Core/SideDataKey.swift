@@ -1,0 +1,60 @@
+import Synchronization
+
+/// The typed name of one kind of side data that handlers pass down a call.
+///
+/// Declare each key once, as a `static let` (its identity is fixed when it is created, so
+/// two keys created separately are different keys even with the same name):
+///
+/// ```swift
+/// extension SideDataKey where Value == Date {
+///     static var birthday: SideDataKey<Date> { Keys.birthday }
+/// }
+/// enum Keys {
+///     static let birthday = SideDataKey<Date>("birthday")
+/// }
+/// process.sideData[Keys.birthday] = Date()
+/// ```
+public struct SideDataKey<Value>: Sendable, Hashable, CustomStringConvertible {
+    @usableFromInline let id: Int
+
+    /// A readable name, used in descriptions and traces.
+    ///
+    /// ```swift
+    /// print(Keys.birthday.name)   // "birthday"
+    /// ```
+    public let name: String
+
+    /// Creates a new, distinct key.
+    ///
+    /// ```swift
+    /// static let userID = SideDataKey<Int>("userID")
+    /// ```
+    public init(_ name: String) {
+        self.name = name
+        self.id = _sideDataKeyCounter.add(1, ordering: .relaxed).newValue
+    }
+
+    /// The key's name and value type: `birthday: Date`.
+    ///
+    /// ```swift
+    /// print(Keys.birthday)   // "birthday: Date"
+    /// ```
+    public var description: String { "\(name): \(Value.self)" }
+
+    /// Keys are equal when they are the same key, whatever their names.
+    ///
+    /// ```swift
+    /// Keys.birthday == Keys.birthday   // true
+    /// ```
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.id == rhs.id }
+
+    /// Hashes the key's identity.
+    ///
+    /// ```swift
+    /// var seen: Set<SideDataKey<Date>> = [Keys.birthday]
+    /// ```
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+
+/// Gives every key a distinct identity without a lock.
+private let _sideDataKeyCounter = Atomic<Int>(0)

@@ -1,0 +1,111 @@
+import Synchronization
+
+/// Serialises every change of registrations and composition, process-wide.
+///
+/// Changes are rare and cheap next to calls, and one lock makes joining two chains
+/// atomic without lock ordering. No handler ever runs while it is held: calls only read
+/// the immutable ``_Snapshot`` that each change publishes.
+let _topologyLock = Mutex(())
+
+/// Runs `body` with the topology lock held.
+func _withTopology<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    try _topologyLock.withLock { _ throws(E) in try body() }
+}
+
+/// The registrations of one pipe. Outlives its ``Pipe`` handle while its chain lives, so a
+/// pipe whose handle was dropped keeps answering in the chain it belongs to.
+///
+/// `@unchecked Sendable`: the mutable properties are read and written only with
+/// ``_topologyLock`` held.
+final class _Member: @unchecked Sendable {
+    let name: String
+    /// One handler per action: registering again replaces.
+    var handlers: [_ActionKey: _AnyHandler] = [:]
+    /// Registration order of the actions, so traces and snapshots are deterministic.
+    var order: [_ActionKey] = []
+    weak var pipe: Pipe?
+    /// The chain this member is in. Weak: the chain holds its members, and the pipe
+    /// handles hold the chain.
+    weak var chain: _Chain?
+
+    init(name: String) { self.name = name }
+
+    func set(_ handler: _AnyHandler, for key: _ActionKey) {
+        if handlers.updateValue(handler, forKey: key) == nil { order.append(key) }
+    }
+
+    @discardableResult
+    func remove(_ key: _ActionKey, ifID id: UInt64? = nil) -> Bool {
+        guard let current = handlers[key], id == nil || current.id == id else { return false }
+        handlers[key] = nil
+        order.removeAll { $0 == key }
+        return true
+    }
+}
+
+/// An ordered list of members: the chain that a call walks.
+///
+/// `@unchecked Sendable`: `members` is read and written only with ``_topologyLock`` held.
+final class _Chain: @unchecked Sendable {
+    var members: [_Member]
+
+    init(_ members: [_Member]) {
+        self.members = members
+        for member in members { member.chain = self }
+    }
+
+    /// Builds the snapshot of the current members and hands it to every live pipe, so the
+    /// very next call on any member sees the change. Call with the topology lock held.
+    func publish() {
+        let snapshot = _Snapshot(members)
+        for member in members {
+            member.pipe?._snapshot.store(snapshot)
+        }
+    }
+}
+
+/// An immutable view of a chain that calls read without any lock held while handlers run.
+@usableFromInline
+final class _Snapshot: Sendable {
+    /// A handler and the index of its member in ``names``.
+    @usableFromInline
+    struct Entry: Sendable {
+        @usableFromInline let handler: _AnyHandler
+        @usableFromInline let member: Int
+    }
+
+    /// The members' names, in chain order, for traces.
+    @usableFromInline let names: [String]
+    /// For each action, the handlers that registered it, in chain order.
+    @usableFromInline let table: [_ActionKey: ContiguousArray<Entry>]
+
+    init(_ members: [_Member]) {
+        names = members.map(\.name)
+        var table: [_ActionKey: ContiguousArray<Entry>] = [:]
+        for (index, member) in members.enumerated() {
+            for key in member.order {
+                guard let handler = member.handlers[key] else { continue }
+                table[key, default: []].append(Entry(handler: handler, member: index))
+            }
+        }
+        self.table = table
+    }
+
+    @inlinable
+    func entries(for key: _ActionKey) -> ContiguousArray<Entry>? { table[key] }
+}
+
+/// Where a pipe keeps the snapshot of its chain.
+///
+/// Isolated in one type so the way it is read can change without touching the rest.
+@usableFromInline
+final class _SnapshotCell: Sendable {
+    @usableFromInline let value: Mutex<_Snapshot>
+
+    init(_ snapshot: _Snapshot) { value = Mutex(snapshot) }
+
+    @inlinable
+    func load() -> _Snapshot { value.withLock { $0 } }
+
+    func store(_ snapshot: _Snapshot) { value.withLock { $0 = snapshot } }
+}
