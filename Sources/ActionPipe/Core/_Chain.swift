@@ -76,23 +76,31 @@ final class _Snapshot: Sendable {
 
     /// The members' names, in chain order, for traces.
     @usableFromInline let names: [String]
-    /// For each action, the handlers that registered it, in chain order.
-    @usableFromInline let table: [_ActionKey: ContiguousArray<Entry>]
+    /// For each action key, the handlers that registered it, in chain order; indexed by
+    /// the key's raw value, so a call finds its handlers without hashing.
+    @usableFromInline let table: ContiguousArray<ContiguousArray<Entry>>
 
     init(_ members: [_Member]) {
         names = members.map(\.name)
-        var table: [_ActionKey: ContiguousArray<Entry>] = [:]
+        var table: ContiguousArray<ContiguousArray<Entry>> = []
         for (index, member) in members.enumerated() {
             for key in member.order {
                 guard let handler = member.handlers[key] else { continue }
-                table[key, default: []].append(Entry(handler: handler, member: index))
+                if key.rawValue >= table.count {
+                    table.append(contentsOf: repeatElement([], count: key.rawValue + 1 - table.count))
+                }
+                table[key.rawValue].append(Entry(handler: handler, member: index))
             }
         }
         self.table = table
     }
 
     @inlinable
-    func entries(for key: _ActionKey) -> ContiguousArray<Entry>? { table[key] }
+    func entries(for key: _ActionKey) -> ContiguousArray<Entry>? {
+        guard key.rawValue < table.count else { return nil }
+        let entries = table[key.rawValue]
+        return entries.isEmpty ? nil : entries
+    }
 }
 
 /// Where a pipe keeps the snapshot of its chain.
