@@ -21,7 +21,10 @@
 ///
 /// A nested call made from inside a handler gets a process of its own; the outer process
 /// is untouched by it.
-public struct ActionProcess<each Argument, Result> {
+///
+/// The process is noncopyable: it exists only for the duration of the call, and a handler
+/// cannot keep it. To act on the chain later, keep its ``trigger``.
+public struct ActionProcess<each Argument, Result>: ~Copyable {
     @usableFromInline var _arguments: (repeat each Argument)
 
     /// The result of the last handler that ran before this one; `nil` for the first handler
@@ -59,8 +62,9 @@ public struct ActionProcess<each Argument, Result> {
     public var isStopped: Bool { _isStopped }
     @usableFromInline var _isStopped = false
 
-    /// The pipe the call was made on; alive for the whole call because the caller holds it.
-    /// Kept unmanaged so a call does not retain and release it.
+    /// The pipe the call was made on; alive for the whole call because the caller holds it,
+    /// and the process cannot outlive the call because it is noncopyable. Kept unmanaged so
+    /// a call does not retain and release the pipe.
     @usableFromInline let _origin: Unmanaged<Pipe>
     @usableFromInline let _key: _ActionKey
 

@@ -119,7 +119,7 @@ public struct HandlerRegistration<each Argument, Result> {
     /// ```
     public func when(
         _ name: String,
-        _ predicate: @escaping @Sendable (ActionProcess<repeat each Argument, Result>) -> Bool
+        _ predicate: @escaping @Sendable (borrowing ActionProcess<repeat each Argument, Result>) -> Bool
     ) -> Self {
         adding { process in predicate(process) ? nil : .conditionFailed(name) }
     }

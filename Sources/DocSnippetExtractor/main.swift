@@ -1,0 +1,37 @@
+// DocSnippetExtractor <input.md> <output.swift> <display path>
+//
+// Turns the fenced Swift blocks of one Markdown file into a Swift Testing source file. Run by
+// DocSnippetsPlugin during the build of ActionPipeDocTests, once per documentation file; see
+// MarkdownSnippets.swift for the fence rules and SwiftTestEmitter.swift for the generated code.
+import Foundation
+
+let arguments = CommandLine.arguments
+guard arguments.count == 4 else {
+    FileHandle.standardError.write(
+        Data("usage: DocSnippetExtractor <input.md> <output.swift> <display path>\n".utf8)
+    )
+    exit(2)
+}
+let (inputPath, outputPath, displayPath) = (arguments[1], arguments[2], arguments[3])
+
+do {
+    let markdown = try String(contentsOfFile: inputPath, encoding: .utf8)
+    let snippets: [Snippet]
+    do {
+        snippets = try extractSnippets(from: markdown)
+    } catch {
+        // `file:line: error:` is the format SwiftPM and Xcode turn into a clickable diagnostic.
+        let diagnostic = "\(inputPath):\(error.line): error: \(error.message)\n"
+        FileHandle.standardError.write(Data(diagnostic.utf8))
+        exit(1)
+    }
+    let swift = renderSwiftFile(
+        snippets: snippets,
+        markdownPath: inputPath,
+        displayPath: displayPath
+    )
+    try swift.write(toFile: outputPath, atomically: true, encoding: .utf8)
+} catch {
+    FileHandle.standardError.write(Data("\(inputPath): error: \(error)\n".utf8))
+    exit(1)
+}
