@@ -33,7 +33,8 @@ public struct ActionRegistrar<Target: AnyObject & Sendable> {
         method: @escaping @Sendable (Target) -> (repeat each Argument) -> Result?
     ) {
         tokens.append(
-            conditions(pipe.on(action)).handle(target: target, retention: retention, method: method))
+            conditions(pipe.on(action)).handle(target: target, retention: retention, method: method)
+        )
     }
 
     /// Registers `body`, run with the target, for `action`, after applying `conditions`.
@@ -45,7 +46,9 @@ public struct ActionRegistrar<Target: AnyObject & Sendable> {
         _ action: KeyPath<Actions, Action<repeat each Argument, Result>> & Sendable,
         where conditions: (HandlerRegistration<repeat each Argument, Result>) ->
             HandlerRegistration<repeat each Argument, Result> = { $0 },
-        _ body: @escaping @Sendable (Target, inout ActionProcess<repeat each Argument, Result>) -> Result?
+        _ body:
+            @escaping @Sendable (Target, inout ActionProcess<repeat each Argument, Result>) ->
+            Result?
     ) {
         tokens.append(
             conditions(pipe.on(action)).handle(target: target, retention: retention, body))

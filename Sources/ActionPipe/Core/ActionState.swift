@@ -94,7 +94,9 @@ public struct ActionState: OptionSet, Sendable, Hashable, ExpressibleByIntegerLi
     public var description: String {
         var names: [String] = []
         var rest = rawValue
-        for (bit, name) in [(1, "start"), (2, "process"), (4, "success"), (8, "error"), (16, "end")]
+        for (bit, name) in [
+            (1, "start"), (2, "process"), (4, "success"), (8, "error"), (16, "end"),
+        ]
         where rawValue & UInt64(bit) != 0 {
             names.append(name)
             rest &= ~UInt64(bit)

@@ -46,7 +46,8 @@ public struct BoundAction<each Argument, Result> {
     /// ```
     public func report(_ arguments: repeat each Argument) -> ActionReport<Result> {
         var outcomes: [ActionTrace.Outcome?]? = []
-        let (value, count, stopper, names) = _dispatch((repeat each arguments), recording: &outcomes)
+        let (value, count, stopper, names) = _dispatch(
+            (repeat each arguments), recording: &outcomes)
         var steps: [ActionTrace.Step] = []
         for (index, name) in names.enumerated() {
             let outcome = outcomes.flatMap { index < $0.count ? $0[index] : nil }
@@ -115,11 +116,13 @@ public struct BoundAction<each Argument, Result> {
                 outcomes?[entry.member] = .skipped(.stoppedEarlier)
                 continue
             }
-            let handler = unsafeDowncast(entry.handler, to: _Handler<repeat each Argument, Result>.self)
+            let handler = unsafeDowncast(
+                entry.handler, to: _Handler<repeat each Argument, Result>.self)
             if let handlerState = handler.state, let callState = process.state,
                 !handlerState.runs(in: callState)
             {
-                outcomes?[entry.member] = .skipped(.stateMismatch(handler: handlerState, call: callState))
+                outcomes?[entry.member] = .skipped(
+                    .stateMismatch(handler: handlerState, call: callState))
                 continue
             }
             process._upstream = result

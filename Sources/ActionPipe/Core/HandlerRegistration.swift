@@ -66,7 +66,9 @@ public struct HandlerRegistration<each Argument, Result> {
     public func upstreamNotNil() -> Self {
         if Result.self is any _OptionalValue.Type {
             return adding { process in
-                guard let upstream = process.upstream, !_isNil(upstream) else { return .upstreamNil }
+                guard let upstream = process.upstream, !_isNil(upstream) else {
+                    return .upstreamNil
+                }
                 return nil
             }
         }
@@ -119,7 +121,8 @@ public struct HandlerRegistration<each Argument, Result> {
     /// ```
     public func when(
         _ name: String,
-        _ predicate: @escaping @Sendable (borrowing ActionProcess<repeat each Argument, Result>) -> Bool
+        _ predicate:
+            @escaping @Sendable (borrowing ActionProcess<repeat each Argument, Result>) -> Bool
     ) -> Self {
         adding { process in predicate(process) ? nil : .conditionFailed(name) }
     }
@@ -153,7 +156,9 @@ public struct HandlerRegistration<each Argument, Result> {
     @discardableResult
     public func handle<Target: AnyObject & Sendable>(
         target: Target, retention: TargetRetention = .weak,
-        _ body: @escaping @Sendable (Target, inout ActionProcess<repeat each Argument, Result>) -> Result?
+        _ body:
+            @escaping @Sendable (Target, inout ActionProcess<repeat each Argument, Result>) ->
+            Result?
     ) -> HandlerToken {
         register(Self.target(target, retention)) { object, process in
             body(unsafeDowncast(object!, to: Target.self), &process)
@@ -182,7 +187,8 @@ public struct HandlerRegistration<each Argument, Result> {
     // MARK: Internals
 
     private func adding(
-        _ check: @escaping @Sendable (inout ActionProcess<repeat each Argument, Result>) -> SkipReason?
+        _ check:
+            @escaping @Sendable (inout ActionProcess<repeat each Argument, Result>) -> SkipReason?
     ) -> Self {
         var copy = self
         copy.conditions.append(_Condition(check: check))
@@ -197,7 +203,9 @@ public struct HandlerRegistration<each Argument, Result> {
         return pipe._register(handler, for: key)
     }
 
-    private static func target(_ object: AnyObject & Sendable, _ retention: TargetRetention) -> _Target {
+    private static func target(_ object: AnyObject & Sendable, _ retention: TargetRetention)
+        -> _Target
+    {
         switch retention {
         case .weak: .weak(_WeakTarget(object))
         case .strong: .strong(object)

@@ -133,7 +133,8 @@ public struct SideData: CustomStringConvertible {
     /// print(SideData(Keys.label, "a"))   // [label: a]
     /// ```
     public var description: String {
-        let slots = [_s0, _s1, _s2, _s3].compactMap { $0 } + (_overflow.map { Array($0.values) } ?? [])
+        let slots =
+            [_s0, _s1, _s2, _s3].compactMap { $0 } + (_overflow.map { Array($0.values) } ?? [])
         return "[" + slots.map { "\($0.name): \($0.value)" }.joined(separator: ", ") + "]"
     }
 

@@ -34,10 +34,12 @@ public enum SkipReason: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notRegistered: "not registered"
-        case .stateMismatch(let handler, let call): "state \(handler) does not meet call state \(call)"
+        case .stateMismatch(let handler, let call):
+            "state \(handler) does not meet call state \(call)"
         case .upstreamNotOfType(let type): "upstream is not \(type)"
         case .upstreamNil: "upstream is nil"
-        case .argumentNotOfType(let argument, let expected): "argument \(argument) is not \(expected)"
+        case .argumentNotOfType(let argument, let expected):
+            "argument \(argument) is not \(expected)"
         case .argumentNil(let argument): "argument \(argument) is nil"
         case .conditionFailed(let name): "condition '\(name)' failed"
         case .targetReleased: "target released"

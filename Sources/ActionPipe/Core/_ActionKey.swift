@@ -68,7 +68,8 @@ final class _ActionKeyTable: Sendable {
         return intern(action, address: address) { Actions()[keyPath: action].name }
     }
 
-    private func intern(_ keyPath: AnyKeyPath & Sendable, address: UInt, name: () -> String) -> Int {
+    private func intern(_ keyPath: AnyKeyPath & Sendable, address: UInt, name: () -> String) -> Int
+    {
         if let key = state.withLock({ $0.keys[keyPath] }) {
             cache(keyPath, address: address, key: key)
             return key

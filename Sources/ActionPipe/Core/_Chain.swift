@@ -87,7 +87,8 @@ final class _Snapshot: Sendable {
             for key in member.order {
                 guard let handler = member.handlers[key] else { continue }
                 if key.rawValue >= table.count {
-                    table.append(contentsOf: repeatElement([], count: key.rawValue + 1 - table.count))
+                    table.append(
+                        contentsOf: repeatElement([], count: key.rawValue + 1 - table.count))
                 }
                 table[key.rawValue].append(Entry(handler: handler, member: index))
             }

@@ -74,7 +74,9 @@ final class _Handler<each Argument, Result>: _AnyHandler, @unchecked Sendable {
 
     /// The first condition that does not hold for `process`, as a skip reason.
     @inlinable
-    func failedCondition(_ process: inout ActionProcess<repeat each Argument, Result>) -> SkipReason? {
+    func failedCondition(_ process: inout ActionProcess<repeat each Argument, Result>)
+        -> SkipReason?
+    {
         for condition in conditions {
             if let reason = condition.check(&process) { return reason }
         }
@@ -85,7 +87,8 @@ final class _Handler<each Argument, Result>: _AnyHandler, @unchecked Sendable {
 /// One condition of a handler: returns why the handler must be skipped, or `nil`.
 @usableFromInline
 struct _Condition<each Argument, Result>: Sendable {
-    @usableFromInline let check: @Sendable (inout ActionProcess<repeat each Argument, Result>) -> SkipReason?
+    @usableFromInline let check:
+        @Sendable (inout ActionProcess<repeat each Argument, Result>) -> SkipReason?
 }
 
 /// Whether `value` is `nil`, looking through nested optionals (`Any?` holding `nil`).
