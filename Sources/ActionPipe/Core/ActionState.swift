@@ -86,22 +86,22 @@ public struct ActionState: OptionSet, Sendable, Hashable, ExpressibleByIntegerLi
         rawValue & callState.rawValue != 0
     }
 
-    /// The names of the named bits, then any other bits as a number: `[start, success]`.
+    /// A named state by its name (`start`); any other state by its number, followed by the
+    /// names of its bits when they are all named: `5 (start|success)`, `10 (process|error)`,
+    /// `256`.
     ///
     /// ```swift
-    /// print(ActionState([.start, .error]))   // "[start, error]"
+    /// print(ActionState.start)              // "start"
+    /// print(ActionState([.start, .error]))  // "9 (start|error)"
     /// ```
     public var description: String {
-        var names: [String] = []
-        var rest = rawValue
-        for (bit, name) in [
+        let named: [(UInt64, String)] = [
             (1, "start"), (2, "process"), (4, "success"), (8, "error"), (16, "end"),
         ]
-        where rawValue & UInt64(bit) != 0 {
-            names.append(name)
-            rest &= ~UInt64(bit)
-        }
-        if rest != 0 { names.append(String(rest)) }
-        return "[" + names.joined(separator: ", ") + "]"
+        if let single = named.first(where: { $0.0 == rawValue }) { return single.1 }
+        let names = named.filter { rawValue & $0.0 != 0 }
+        let namedBits = names.reduce(0) { $0 | $1.0 }
+        guard namedBits == rawValue, !names.isEmpty else { return String(rawValue) }
+        return "\(rawValue) (" + names.map(\.1).joined(separator: "|") + ")"
     }
 }

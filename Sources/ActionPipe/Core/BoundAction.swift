@@ -75,7 +75,7 @@ public struct BoundAction<each Argument, Result> {
     /// ```swift
     /// pipe.someFunc.with(Keys.label, "hello")(0, nil)
     /// ```
-    public func with<Value>(_ key: SideDataKey<Value>, _ value: Value) -> Self {
+    public func with<Value: Sendable>(_ key: SideDataKey<Value>, _ value: Value) -> Self {
         var copy = self
         copy.options.sideData[key] = value
         return copy

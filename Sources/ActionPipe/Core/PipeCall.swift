@@ -27,7 +27,7 @@ public struct PipeCall {
     /// ```swift
     /// pipe.with(state: .start).with(Keys.label, "a").someFunc(0, nil)
     /// ```
-    public func with<Value>(_ key: SideDataKey<Value>, _ value: Value) -> PipeCall {
+    public func with<Value: Sendable>(_ key: SideDataKey<Value>, _ value: Value) -> PipeCall {
         var copy = self
         copy.options.sideData[key] = value
         return copy
@@ -61,7 +61,7 @@ extension Pipe {
     /// ```swift
     /// pipe.with(Keys.label, "from the caller").someFunc(0, nil)
     /// ```
-    public func with<Value>(_ key: SideDataKey<Value>, _ value: Value) -> PipeCall {
+    public func with<Value: Sendable>(_ key: SideDataKey<Value>, _ value: Value) -> PipeCall {
         PipeCall(pipe: self, options: _CallOptions(sideData: SideData(key, value)))
     }
 }

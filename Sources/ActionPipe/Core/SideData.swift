@@ -21,13 +21,13 @@
 ///   stored inline without allocating (values of up to three machine words, such as `Int`,
 ///   `Date`, `String` and class references, are stored without any allocation); further
 ///   keys go to a dictionary.
-public struct SideData: CustomStringConvertible {
+public struct SideData: Sendable, CustomStringConvertible {
     /// One stored value; `name` is kept for descriptions.
     @usableFromInline
-    struct _Slot {
+    struct _Slot: Sendable {
         @usableFromInline var id: Int
         @usableFromInline var name: String
-        @usableFromInline var value: Any
+        @usableFromInline var value: any Sendable
     }
 
     @usableFromInline var _s0: _Slot?
@@ -49,7 +49,7 @@ public struct SideData: CustomStringConvertible {
     /// ```swift
     /// let data = SideData(Keys.label, "hello")
     /// ```
-    public init<Value>(_ key: SideDataKey<Value>, _ value: Value) {
+    public init<Value: Sendable>(_ key: SideDataKey<Value>, _ value: Value) {
         self[key] = value
     }
 
@@ -59,7 +59,7 @@ public struct SideData: CustomStringConvertible {
     /// process.sideData[Keys.label] = "hello"
     /// let label: String? = process.sideData[Keys.label]
     /// ```
-    public subscript<Value>(key: SideDataKey<Value>) -> Value? {
+    public subscript<Value: Sendable>(key: SideDataKey<Value>) -> Value? {
         get {
             if let slot = _s0, slot.id == key.id { return slot.value as? Value }
             if let slot = _s1, slot.id == key.id { return slot.value as? Value }
@@ -105,7 +105,7 @@ public struct SideData: CustomStringConvertible {
     /// ```swift
     /// let data = SideData().with(Keys.label, "a").with(Keys.birthday, Date())
     /// ```
-    public func with<Value>(_ key: SideDataKey<Value>, _ value: Value) -> SideData {
+    public func with<Value: Sendable>(_ key: SideDataKey<Value>, _ value: Value) -> SideData {
         var copy = self
         copy[key] = value
         return copy

@@ -14,7 +14,10 @@ import Synchronization
 /// }
 /// process.sideData[Keys.birthday] = Date()
 /// ```
-public struct SideDataKey<Value>: Sendable, Hashable, CustomStringConvertible {
+///
+/// Values must be `Sendable`, so side data can travel with calls that cross isolation
+/// domains (async actions, actor-isolated handlers).
+public struct SideDataKey<Value: Sendable>: Sendable, Hashable, CustomStringConvertible {
     @usableFromInline let id: Int
 
     /// A readable name, used in descriptions and traces.
