@@ -65,13 +65,13 @@ public struct ActionProcess<each Argument, Result>: ~Copyable {
     /// The pipe the call was made on; alive for the whole call because the caller holds it,
     /// and the process cannot outlive the call because it is noncopyable. Kept unmanaged so
     /// a call does not retain and release the pipe.
-    @usableFromInline let _origin: Unmanaged<Pipe>
+    @usableFromInline let _origin: Unmanaged<ActionPipe>
     @usableFromInline let _key: _ActionKey
 
     @usableFromInline
     init(
         arguments: (repeat each Argument), state: ActionState?, sideData: SideData,
-        origin: Unmanaged<Pipe>, key: _ActionKey
+        origin: Unmanaged<ActionPipe>, key: _ActionKey
     ) {
         self._arguments = (repeat each arguments)
         self.state = state

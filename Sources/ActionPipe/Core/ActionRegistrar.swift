@@ -9,13 +9,13 @@
 /// ```
 public struct ActionRegistrar<Target: AnyObject & Sendable> {
     /// The pipe the actions are registered on.
-    public let pipe: Pipe
+    public let pipe: ActionPipe
     let target: Target
     let retention: TargetRetention
     /// The tokens of the handlers registered so far.
     public private(set) var tokens: [HandlerToken] = []
 
-    init(pipe: Pipe, target: Target, retention: TargetRetention) {
+    init(pipe: ActionPipe, target: Target, retention: TargetRetention) {
         self.pipe = pipe
         self.target = target
         self.retention = retention

@@ -27,7 +27,7 @@ public protocol ActionResponder: AnyObject, Sendable {
     static func registerActions(in registrar: inout ActionRegistrar<Self>)
 }
 
-extension Pipe {
+extension ActionPipe {
     /// Registers every action that `responder` offers, with `responder` as the target
     /// (held weakly by default). Each action replaces this pipe's handler for it.
     ///

@@ -19,7 +19,7 @@ public struct ActionTrigger<each Argument, Result>: Sendable {
     private let pipe: _WeakPipe
     private let key: _ActionKey
 
-    init(pipe: Pipe, key: _ActionKey) {
+    init(pipe: ActionPipe, key: _ActionKey) {
         self.pipe = _WeakPipe(pipe)
         self.key = key
     }
@@ -59,6 +59,6 @@ public struct ActionTrigger<each Argument, Result>: Sendable {
 
 /// A weak reference to a pipe, shareable across threads.
 final class _WeakPipe: Sendable {
-    weak let value: Pipe?
-    init(_ pipe: Pipe) { value = pipe }
+    weak let value: ActionPipe?
+    init(_ pipe: ActionPipe) { value = pipe }
 }

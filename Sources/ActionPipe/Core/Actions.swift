@@ -10,7 +10,7 @@
 ///     var someFunc: Action<Int, String?, Double> { .init() }
 /// }
 ///
-/// let pipe = Pipe()
+/// let pipe = ActionPipe()
 /// pipe.on(\.someFunc) { process in 100 }
 /// let result = pipe.someFunc(999, "hello")   // Optional(100.0)
 /// ```

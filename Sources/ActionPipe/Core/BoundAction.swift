@@ -10,12 +10,12 @@
 /// pipe.someFunc.with(Keys.label, "from the caller")(999, nil)  // with side data
 /// ```
 public struct BoundAction<each Argument, Result> {
-    @usableFromInline let pipe: Pipe
+    @usableFromInline let pipe: ActionPipe
     @usableFromInline let key: _ActionKey
     @usableFromInline var options: _CallOptions
 
     @usableFromInline
-    init(pipe: Pipe, key: _ActionKey, options: _CallOptions) {
+    init(pipe: ActionPipe, key: _ActionKey, options: _CallOptions) {
         self.pipe = pipe
         self.key = key
         self.options = options

@@ -1,6 +1,6 @@
 /// A handler being registered: add conditions, then finish with `handle`.
 ///
-/// Get one from ``Pipe/on(_:)``. Every condition must hold for the handler to run; the
+/// Get one from ``ActionPipe/on(_:)``. Every condition must hold for the handler to run; the
 /// handler is registered only when one of the `handle` methods is called.
 ///
 /// ```swift
@@ -13,12 +13,12 @@
 ///
 /// Registering an action that the pipe already handles replaces the old handler.
 public struct HandlerRegistration<each Argument, Result> {
-    let pipe: Pipe
+    let pipe: ActionPipe
     let key: _ActionKey
     var handlerState: ActionState?
     var conditions: [_Condition<repeat each Argument, Result>] = []
 
-    init(pipe: Pipe, key: _ActionKey) {
+    init(pipe: ActionPipe, key: _ActionKey) {
         self.pipe = pipe
         self.key = key
     }

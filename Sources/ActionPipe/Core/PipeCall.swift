@@ -8,7 +8,7 @@
 /// ```
 @dynamicMemberLookup
 public struct PipeCall {
-    let pipe: Pipe
+    let pipe: ActionPipe
     var options: _CallOptions
 
     /// The action named by `action`, bound to the pipe with these options.
@@ -45,7 +45,7 @@ public struct PipeCall {
     }
 }
 
-extension Pipe {
+extension ActionPipe {
     /// This pipe, for a call made with `state`: only handlers whose state shares a bit
     /// with it, and handlers registered without a state, run.
     ///

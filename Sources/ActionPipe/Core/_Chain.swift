@@ -12,7 +12,7 @@ func _withTopology<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
     try _topologyLock.withLock { _ throws(E) in try body() }
 }
 
-/// The registrations of one pipe. Outlives its ``Pipe`` handle while its chain lives, so a
+/// The registrations of one pipe. Outlives its ``ActionPipe`` handle while its chain lives, so a
 /// pipe whose handle was dropped keeps answering in the chain it belongs to.
 ///
 /// `@unchecked Sendable`: the mutable properties are read and written only with
@@ -23,7 +23,7 @@ final class _Member: @unchecked Sendable {
     var handlers: [_ActionKey: _AnyHandler] = [:]
     /// Registration order of the actions, so traces and snapshots are deterministic.
     var order: [_ActionKey] = []
-    weak var pipe: Pipe?
+    weak var pipe: ActionPipe?
     /// The chain this member is in. Weak: the chain holds its members, and the pipe
     /// handles hold the chain.
     weak var chain: _Chain?

@@ -1,4 +1,4 @@
-extension Pipe {
+extension ActionPipe {
     /// Starts registering a handler for `action`; add conditions, then call `handle`.
     ///
     /// ```swift

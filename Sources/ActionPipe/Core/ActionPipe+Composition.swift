@@ -1,4 +1,4 @@
-extension Pipe {
+extension ActionPipe {
     /// Appends `other`'s whole chain to the end of this pipe's chain, in order.
     ///
     /// Afterwards both chains are one: a call on any member runs, from the head, every
@@ -14,7 +14,7 @@ extension Pipe {
     ///   pipe's chain (which includes `other === self`): that would make a cycle. Nothing
     ///   is changed.
     @discardableResult
-    public func append(_ other: Pipe) throws(ChainError) -> Pipe {
+    public func append(_ other: ActionPipe) throws(ChainError) -> ActionPipe {
         try _withTopology { () throws(ChainError) in
             let target = _chain
             let source = other._chain
@@ -70,7 +70,7 @@ extension Pipe {
     /// ```swift
     /// pipe1.isInSameChain(as: pipe3)   // true after composing them
     /// ```
-    public func isInSameChain(as other: Pipe) -> Bool {
+    public func isInSameChain(as other: ActionPipe) -> Bool {
         _withTopology { _chain === other._chain }
     }
 }

@@ -11,7 +11,7 @@ import Synchronization
 /// extension Actions {
 ///     var someFunc2: Action<Size, String, Void> { .init() }
 /// }
-/// let pipe1 = Pipe(name: "pipe1"), pipe2 = Pipe(name: "pipe2"), pipe3 = Pipe(name: "pipe3")
+/// let pipe1 = ActionPipe(name: "pipe1"), pipe2 = ActionPipe(name: "pipe2"), pipe3 = ActionPipe(name: "pipe3")
 /// for pipe in [pipe1, pipe2, pipe3] {
 ///     pipe.on(\.someFunc2) { process in print(pipe.name, "called", process.arguments) }
 /// }
@@ -29,14 +29,14 @@ import Synchronization
 /// registrations and compositions publish a new one, seen by the next call. No handler
 /// runs while the library holds a lock, so handlers may call, register and compose.
 @dynamicMemberLookup
-public final class Pipe: @unchecked Sendable, CustomStringConvertible {
+public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
     // `@unchecked Sendable`: `_chain` is read and written only with `_topologyLock` held;
     // every other stored property is immutable or synchronised itself.
 
     /// The pipe's name, shown in traces.
     ///
     /// ```swift
-    /// Pipe(name: "login").name   // "login"
+    /// ActionPipe(name: "login").name   // "login"
     /// ```
     public let name: String
 
@@ -51,7 +51,7 @@ public final class Pipe: @unchecked Sendable, CustomStringConvertible {
     /// - Parameter name: The name shown in traces; by default `pipe#N` with a unique `N`.
     ///
     /// ```swift
-    /// let pipe = Pipe(name: "store")
+    /// let pipe = ActionPipe(name: "store")
     /// ```
     public init(name: String? = nil) {
         let name = name ?? "pipe#\(_pipeNumbers.add(1, ordering: .relaxed).newValue)"
@@ -66,7 +66,7 @@ public final class Pipe: @unchecked Sendable, CustomStringConvertible {
     /// The pipe's name.
     ///
     /// ```swift
-    /// print(Pipe(name: "p1"))   // "p1"
+    /// print(ActionPipe(name: "p1"))   // "p1"
     /// ```
     public var description: String { name }
 

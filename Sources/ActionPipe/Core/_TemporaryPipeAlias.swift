@@ -1,0 +1,2 @@
+/// Temporary: removed once every file uses `ActionPipe`.
+public typealias Pipe = ActionPipe
