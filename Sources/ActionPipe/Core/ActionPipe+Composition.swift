@@ -24,9 +24,10 @@ extension ActionPipe {
             target.members += source.members
             for member in source.members {
                 member.chain = target
-                member.pipe?._chain = target
+                member.livePipe?._chain = target
             }
             source.members = []
+            _bury(source)
             target.publish()
         }
         return other
@@ -50,6 +51,7 @@ extension ActionPipe {
             old.members.removeAll { $0 === _member }
             old.publish()
             let alone = _Chain([_member])
+            _bury(old)
             _chain = alone
             alone.publish()
             return true

@@ -63,6 +63,18 @@ extension ActionPipe {
         return _withTopology { _member.handlers[key] != nil }
     }
 
+    /// Whether any pipe of this pipe's chain has a handler for `action` (the original's
+    /// `respondsToSelector:`).
+    ///
+    /// ```swift
+    /// pipe1.chainHandles(\.someFunc3)   // true when pipe2 of its chain handles it
+    /// ```
+    public func chainHandles<each Argument, Result>(
+        _ action: KeyPath<Actions, Action<repeat each Argument, Result>> & Sendable
+    ) -> Bool {
+        _snapshot.load().entries(for: _ActionKey(action)) != nil
+    }
+
     func _register(_ handler: _AnyHandler, for key: _ActionKey) -> HandlerToken {
         _withTopology {
             _member.set(handler, for: key)

@@ -12,8 +12,10 @@ import Synchronization
 ///     var someFunc2: Action<Size, String, Void> { .init() }
 /// }
 /// let pipe1 = ActionPipe(name: "pipe1"), pipe2 = ActionPipe(name: "pipe2"), pipe3 = ActionPipe(name: "pipe3")
-/// for pipe in [pipe1, pipe2, pipe3] {
-///     pipe.on(\.someFunc2) { process in print(pipe.name, "called", process.arguments) }
+/// for (pipe, name) in [(pipe1, "pipe1"), (pipe2, "pipe2"), (pipe3, "pipe3")] {
+///     // Capture the name, not the pipe: a handler that holds its own pipe keeps the
+///     // chain alive forever.
+///     pipe.on(\.someFunc2) { process in print(name, "called", process.arguments) }
 /// }
 /// try pipe1.append(pipe2).append(pipe3)
 /// pipe3.someFunc2(Size(width: 10, height: 20), "hello")   // pipe1, pipe2, pipe3 run
@@ -40,7 +42,7 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
     /// ```
     public let name: String
 
-    let _member: _Member
+    @usableFromInline let _member: _Member
     /// The chain this pipe belongs to; a strong reference, so the chain lives while any
     /// of its pipes does. Guarded by `_topologyLock`.
     var _chain: _Chain
@@ -58,8 +60,9 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
         self.name = name
         let member = _Member(name: name)
         _member = member
-        _chain = _Chain([member])
-        _snapshot = _SnapshotCell(_Snapshot([member]))
+        let chain = _Chain([member])
+        _chain = chain
+        _snapshot = _SnapshotCell(chain.snapshot)
         member.pipe = self
     }
 

@@ -62,16 +62,16 @@ public struct ActionProcess<each Argument, Result>: ~Copyable {
     public var isStopped: Bool { _isStopped }
     @usableFromInline var _isStopped = false
 
-    /// The pipe the call was made on; alive for the whole call because the caller holds it,
-    /// and the process cannot outlive the call because it is noncopyable. Kept unmanaged so
-    /// a call does not retain and release the pipe.
-    @usableFromInline let _origin: Unmanaged<ActionPipe>
+    /// The member of the pipe the call was made on (or of the trigger's pipe); alive for the
+    /// whole call because the caller holds it, and the process cannot outlive the call
+    /// because it is noncopyable. Kept unmanaged so a call does not retain and release it.
+    @usableFromInline let _origin: Unmanaged<_Member>
     @usableFromInline let _key: _ActionKey
 
     @usableFromInline
     init(
         arguments: (repeat each Argument), state: ActionState?, sideData: SideData,
-        origin: Unmanaged<ActionPipe>, key: _ActionKey
+        origin: Unmanaged<_Member>, key: _ActionKey
     ) {
         self._arguments = (repeat each arguments)
         self.state = state
@@ -129,8 +129,9 @@ public struct ActionProcess<each Argument, Result>: ~Copyable {
     /// the `.success` state once asynchronous work is done (the original's root-pipe
     /// re-trigger).
     ///
-    /// The trigger holds the pipe weakly: once every owner of the chain is gone, calling it
-    /// does nothing and returns `nil`.
+    /// The trigger does not keep the chain alive: once every pipe of the chain is gone,
+    /// calling it does nothing and returns `nil`. It follows the pipe it came from into
+    /// whatever chain that pipe is in when it is called.
     ///
     /// ```swift
     /// pipe.on(\.load).state(.start).handle { process in
@@ -140,7 +141,7 @@ public struct ActionProcess<each Argument, Result>: ~Copyable {
     /// }
     /// ```
     public var trigger: ActionTrigger<repeat each Argument, Result> {
-        ActionTrigger(pipe: _origin.takeUnretainedValue(), key: _key)
+        ActionTrigger(member: _origin.takeUnretainedValue(), key: _key)
     }
 
     /// The name of the action being called, as written in ``Actions``.

@@ -1,9 +1,10 @@
 /// Calls one action again from the head of a chain, later: the original's root-pipe
 /// re-trigger, for "start → request → success/error" flows.
 ///
-/// Get one from ``ActionProcess/trigger`` inside a handler. It holds the pipe weakly, so
-/// a pending trigger does not keep a chain alive; once the chain is gone, calling it does
-/// nothing and returns `nil`.
+/// Get one from ``ActionProcess/trigger`` inside a handler. A pending trigger does not
+/// keep the chain alive; once every pipe of the chain is gone, calling it does nothing
+/// and returns `nil`. The pipe the call was made on may be gone while its chain lives: the
+/// trigger still calls the chain.
 ///
 /// ```swift
 /// pipe.on(\.load).state(.start).handle { process in
@@ -16,11 +17,11 @@
 /// }
 /// ```
 public struct ActionTrigger<each Argument, Result>: Sendable {
-    private let pipe: _WeakPipe
+    private let member: _WeakMember
     private let key: _ActionKey
 
-    init(pipe: ActionPipe, key: _ActionKey) {
-        self.pipe = _WeakPipe(pipe)
+    init(member: _Member, key: _ActionKey) {
+        self.member = _WeakMember(member)
         self.key = key
     }
 
@@ -29,7 +30,7 @@ public struct ActionTrigger<each Argument, Result>: Sendable {
     /// ```swift
     /// if trigger.isAlive { trigger.call(state: .success, data) }
     /// ```
-    public var isAlive: Bool { pipe.value != nil }
+    public var isAlive: Bool { member.value != nil }
 
     /// Calls the action from the chain's head with `state` (or as a plain call when `nil`).
     ///
@@ -40,10 +41,17 @@ public struct ActionTrigger<each Argument, Result>: Sendable {
     /// - Returns: The call's result, or `nil` when no handler ran or the chain is gone.
     @discardableResult
     public func call(state: ActionState?, _ arguments: repeat each Argument) -> Result? {
-        guard let pipe = pipe.value else { return nil }
-        let bound = BoundAction<repeat each Argument, Result>(
-            pipe: pipe, key: key, options: _CallOptions(state: state))
-        return bound(repeat each arguments)
+        guard let member = member.value,
+            let snapshot = _withTopology({ member.chain?.snapshot })
+        else { return nil }
+        var ignored: [ActionTrace.Outcome?]? = nil
+        return withExtendedLifetime(member) {
+            BoundAction<repeat each Argument, Result>._run(
+                snapshot: snapshot, origin: .passUnretained(member), key: key,
+                options: _CallOptions(state: state), arguments: (repeat each arguments),
+                recording: &ignored
+            ).value
+        }
     }
 
     /// Calls the action from the chain's head, as a plain call.
@@ -55,10 +63,4 @@ public struct ActionTrigger<each Argument, Result>: Sendable {
     public func callAsFunction(_ arguments: repeat each Argument) -> Result? {
         call(state: nil, repeat each arguments)
     }
-}
-
-/// A weak reference to a pipe, shareable across threads.
-final class _WeakPipe: Sendable {
-    weak let value: ActionPipe?
-    init(_ pipe: ActionPipe) { value = pipe }
 }

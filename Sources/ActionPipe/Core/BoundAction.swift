@@ -9,7 +9,7 @@
 /// pipe.someFunc.with(state: .start)(999, "hello")              // a call with a state
 /// pipe.someFunc.with(Keys.label, "from the caller")(999, nil)  // with side data
 /// ```
-public struct BoundAction<each Argument, Result> {
+public struct BoundAction<each Argument, Result>: Sendable {
     @usableFromInline let pipe: ActionPipe
     @usableFromInline let key: _ActionKey
     @usableFromInline var options: _CallOptions
@@ -98,7 +98,18 @@ public struct BoundAction<each Argument, Result> {
     func _dispatch(
         _ arguments: (repeat each Argument), recording outcomes: inout [ActionTrace.Outcome?]?
     ) -> (value: Result?, count: Int, stopper: Int?, names: [String]) {
-        let snapshot = pipe._snapshot.load()
+        Self._run(
+            snapshot: pipe._snapshot.load(), origin: .passUnretained(pipe._member), key: key,
+            options: options, arguments: (repeat each arguments), recording: &outcomes)
+    }
+
+    /// Runs the handlers of `snapshot` for the action `key`. `origin` must stay alive for
+    /// the duration of the call.
+    @inlinable
+    static func _run(
+        snapshot: _Snapshot, origin: Unmanaged<_Member>, key: _ActionKey, options: _CallOptions,
+        arguments: (repeat each Argument), recording outcomes: inout [ActionTrace.Outcome?]?
+    ) -> (value: Result?, count: Int, stopper: Int?, names: [String]) {
         if outcomes != nil {
             outcomes = Array(repeating: nil, count: snapshot.names.count)
         }
@@ -107,7 +118,7 @@ public struct BoundAction<each Argument, Result> {
         }
         var process = ActionProcess<repeat each Argument, Result>(
             arguments: (repeat each arguments), state: options.state, sideData: options.sideData,
-            origin: Unmanaged.passUnretained(pipe), key: key)
+            origin: origin, key: key)
         var result: Result? = nil
         var count = 0
         var stopper: Int? = nil

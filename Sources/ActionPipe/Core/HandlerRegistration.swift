@@ -12,7 +12,7 @@
 /// ```
 ///
 /// Registering an action that the pipe already handles replaces the old handler.
-public struct HandlerRegistration<each Argument, Result> {
+public struct HandlerRegistration<each Argument, Result>: Sendable {
     let pipe: ActionPipe
     let key: _ActionKey
     var handlerState: ActionState?
@@ -64,7 +64,10 @@ public struct HandlerRegistration<each Argument, Result> {
     /// pipe3.on(\.someFunc).upstreamNotNil().handle { process in process.upstream }
     /// ```
     public func upstreamNotNil() -> Self {
-        if Result.self is any _OptionalValue.Type {
+        // Only a result type that can hold an optional needs the deep (casting) check.
+        if Result.self is any _OptionalValue.Type || Result.self == Any.self
+            || Result.self == (any Sendable).self
+        {
             return adding { process in
                 guard let upstream = process.upstream, !_isNil(upstream) else {
                     return .upstreamNil
@@ -215,8 +218,9 @@ public struct HandlerRegistration<each Argument, Result> {
     /// `\(Int, Optional<String>).1` reads as `1`; anything else as written.
     private static func positionName(_ position: AnyKeyPath) -> String {
         let text = String(describing: position)
+        // Swift prints tuple element key paths as `\(Int, Optional<Any>)..1`.
         guard let paren = text.lastIndex(of: ")") else { return text }
-        let rest = text[text.index(after: paren)...]
-        return rest.hasPrefix(".") ? String(rest.dropFirst()) : text
+        let rest = text[text.index(after: paren)...].drop { $0 == "." }
+        return rest.isEmpty ? text : String(rest)
     }
 }

@@ -23,7 +23,9 @@ public struct HandlerToken: Sendable, Hashable, CustomStringConvertible {
     @discardableResult
     public func cancel() -> Bool {
         _withTopology {
-            guard let member = member.value, member.remove(key, ifID: id) else { return false }
+            guard let member = member.value else { return false }
+            _bury(member)
+            guard member.remove(key, ifID: id) else { return false }
             member.chain?.publish()
             return true
         }

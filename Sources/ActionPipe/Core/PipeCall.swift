@@ -7,7 +7,7 @@
 /// pipe1.with(Keys.label, "hello").someFunc(0, nil)
 /// ```
 @dynamicMemberLookup
-public struct PipeCall {
+public struct PipeCall: Sendable {
     let pipe: ActionPipe
     var options: _CallOptions
 

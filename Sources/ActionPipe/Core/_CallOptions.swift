@@ -1,6 +1,6 @@
 /// What a call starts with besides its arguments.
 @usableFromInline
-struct _CallOptions {
+struct _CallOptions: Sendable {
     @usableFromInline var state: ActionState?
     @usableFromInline var sideData: SideData
 

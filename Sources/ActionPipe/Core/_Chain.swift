@@ -7,9 +7,33 @@ import Synchronization
 /// the immutable ``_Snapshot`` that each change publishes.
 let _topologyLock = Mutex(())
 
-/// Runs `body` with the topology lock held.
+/// Objects whose last reference a change dropped while holding ``_topologyLock``.
+///
+/// Releasing a handler can run user code (the `deinit` of an object its closure captured,
+/// or of a strongly held target), and that code may use pipes. So a change never releases
+/// such objects under the lock: it buries them here, and ``_withTopology(_:)`` releases
+/// them after unlocking.
+///
+/// `nonisolated(unsafe)`: read and written only with ``_topologyLock`` held.
+nonisolated(unsafe) private var _graveyard: [AnyObject] = []
+
+/// Keeps `object` alive until the current change has released the topology lock. Call
+/// with the lock held.
+func _bury(_ object: AnyObject?) {
+    if let object { _graveyard.append(object) }
+}
+
+/// Runs `body` with the topology lock held, then releases what it buried, unlocked.
 func _withTopology<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-    try _topologyLock.withLock { _ throws(E) in try body() }
+    var buried: [AnyObject] = []
+    defer { _ = buried }  // the last references go here, after the lock is released
+    return try _topologyLock.withLock { _ throws(E) in
+        defer {
+            buried = _graveyard
+            _graveyard = []
+        }
+        return try body()
+    }
 }
 
 /// The registrations of one pipe. Outlives its ``ActionPipe`` handle while its chain lives, so a
@@ -17,6 +41,7 @@ func _withTopology<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
 ///
 /// `@unchecked Sendable`: the mutable properties are read and written only with
 /// ``_topologyLock`` held.
+@usableFromInline
 final class _Member: @unchecked Sendable {
     let name: String
     /// One handler per action: registering again replaces.
@@ -30,13 +55,25 @@ final class _Member: @unchecked Sendable {
 
     init(name: String) { self.name = name }
 
+    /// The pipe handle, if it is alive; buried so its last release happens unlocked.
+    var livePipe: ActionPipe? {
+        let pipe = pipe
+        _bury(pipe)
+        return pipe
+    }
+
     func set(_ handler: _AnyHandler, for key: _ActionKey) {
-        if handlers.updateValue(handler, forKey: key) == nil { order.append(key) }
+        if let old = handlers.updateValue(handler, forKey: key) {
+            _bury(old)
+        } else {
+            order.append(key)
+        }
     }
 
     @discardableResult
     func remove(_ key: _ActionKey, ifID id: UInt64? = nil) -> Bool {
         guard let current = handlers[key], id == nil || current.id == id else { return false }
+        _bury(current)
         handlers[key] = nil
         order.removeAll { $0 == key }
         return true
@@ -51,6 +88,7 @@ final class _Chain: @unchecked Sendable {
 
     init(_ members: [_Member]) {
         self.members = members
+        self.snapshot = _Snapshot(members)
         for member in members { member.chain = self }
     }
 
@@ -58,10 +96,16 @@ final class _Chain: @unchecked Sendable {
     /// very next call on any member sees the change. Call with the topology lock held.
     func publish() {
         let snapshot = _Snapshot(members)
+        _bury(self.snapshot)
+        self.snapshot = snapshot
         for member in members {
-            member.pipe?._snapshot.store(snapshot)
+            _bury(member.livePipe?._snapshot.store(snapshot))
         }
     }
+
+    /// The latest published snapshot, for calls that do not go through a pipe handle
+    /// (``ActionTrigger``). Guarded by ``_topologyLock``.
+    private(set) var snapshot: _Snapshot
 }
 
 /// An immutable view of a chain that calls read without any lock held while handlers run.
@@ -116,5 +160,13 @@ final class _SnapshotCell: Sendable {
     @inlinable
     func load() -> _Snapshot { value.withLock { $0 } }
 
-    func store(_ snapshot: _Snapshot) { value.withLock { $0 = snapshot } }
+    /// Stores `snapshot` and returns the one it replaces, so the caller can release that
+    /// one outside every lock.
+    func store(_ snapshot: _Snapshot) -> _Snapshot {
+        value.withLock { current in
+            let old = current
+            current = snapshot
+            return old
+        }
+    }
 }
