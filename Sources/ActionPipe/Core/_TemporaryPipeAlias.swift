@@ -1,2 +1,0 @@
-/// Temporary: removed once every file uses `ActionPipe`.
-public typealias Pipe = ActionPipe
