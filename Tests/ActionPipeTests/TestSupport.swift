@@ -1,0 +1,136 @@
+import ActionPipe
+import Foundation
+import Synchronization
+
+/// A thread-safe, ordered record of what handlers did.
+final class Log: Sendable {
+    private let entries = Mutex<[String]>([])
+
+    func append(_ entry: String) { entries.withLock { $0.append(entry) } }
+
+    /// Every entry so far, in order.
+    var all: [String] { entries.withLock { $0 } }
+
+    /// Returns every entry so far and empties the log.
+    func take() -> [String] {
+        entries.withLock { entries in
+            defer { entries.removeAll() }
+            return entries
+        }
+    }
+}
+
+/// A thread-safe counter.
+final class Counter: Sendable {
+    private let storage = Atomic<Int>(0)
+
+    func increment() { _ = storage.add(1, ordering: .sequentiallyConsistent) }
+
+    func decrement() { _ = storage.subtract(1, ordering: .sequentiallyConsistent) }
+
+    var value: Int { storage.load(ordering: .sequentiallyConsistent) }
+}
+
+/// One value shared between a test and its handlers.
+final class Box<Value: Sendable>: Sendable {
+    private let storage: Mutex<Value>
+
+    init(_ value: Value) { storage = Mutex(value) }
+
+    var value: Value { storage.withLock { $0 } }
+
+    func set(_ value: Value) { storage.withLock { $0 = value } }
+}
+
+/// An object whose lifetime the leak tests watch.
+final class Tracked: Sendable {
+    let name: String
+    init(_ name: String) { self.name = name }
+}
+
+/// The "another object" of example 4, compared by identity.
+final class Marker: Sendable, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The README's `CGSize`.
+struct Size: Sendable, Equatable {
+    var width: Double
+    var height: Double
+}
+
+/// The side data keys of the tests.
+enum Keys {
+    static let birthday = SideDataKey<Date>("birthday")
+    static let label = SideDataKey<String>("label")
+    static let counter = SideDataKey<Int>("counter")
+    static let fromHead = SideDataKey<Bool>("fromHead")
+    static let extra1 = SideDataKey<Int>("extra1")
+    static let extra2 = SideDataKey<Int>("extra2")
+}
+
+/// `nil` or the value, for log lines.
+func show(_ value: Any?) -> String {
+    guard let value else { return "nil" }
+    return "\(value)"
+}
+
+/// Pipes named `names`, composed in that order.
+func makeChain(_ names: String...) throws -> [ActionPipe] {
+    let pipes = names.map { ActionPipe(name: $0) }
+    for (left, right) in zip(pipes, pipes.dropFirst()) {
+        try left.append(right)
+    }
+    return pipes
+}
+
+/// Registers on every pipe a `tPing` handler that logs the pipe's name and returns `value`.
+func registerPings(on pipes: [ActionPipe], log: Log) {
+    for (index, pipe) in pipes.enumerated() {
+        let name = pipe.name
+        pipe.on(\.tPing) { _ in
+            log.append(name)
+            return index + 1
+        }
+    }
+}
+
+/// Lets a fixed number of threads start each round of a race together.
+final class SpinBarrier: Sendable {
+    private let parties: Int
+    private let arrived = Atomic<Int>(0)
+    private let generation = Atomic<Int>(0)
+
+    init(parties: Int) { self.parties = parties }
+
+    /// Returns once all parties have called `wait()` for this round.
+    func wait() {
+        let round = generation.load(ordering: .acquiring)
+        if arrived.add(1, ordering: .acquiringAndReleasing).newValue == parties {
+            arrived.store(0, ordering: .relaxed)
+            generation.add(1, ordering: .releasing)
+        } else {
+            while generation.load(ordering: .acquiring) == round { sched_yield() }
+        }
+    }
+}
+
+/// Runs `body(index)` on `count` new threads at once and waits for all of them.
+///
+/// - Returns: Whether every thread finished within `timeout` seconds (a deadlock makes the
+///   test fail instead of hanging the suite).
+func runOnThreads(
+    _ count: Int, timeout: Double = 30, _ body: @escaping @Sendable (Int) -> Void
+) -> Bool {
+    let group = DispatchGroup()
+    for index in 0..<count {
+        group.enter()
+        let thread = Thread {
+            body(index)
+            group.leave()
+        }
+        thread.start()
+    }
+    return group.wait(timeout: .now() + timeout) == .success
+}
