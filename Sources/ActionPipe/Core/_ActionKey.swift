@@ -46,7 +46,7 @@ final class _ActionKeyTable: Sendable {
         var cachedObjects: [AnyKeyPath] = []
     }
 
-    private let state = Mutex(State())
+    private let state = _Locked(State())
     /// The address of the current cache, unretained (`state.caches` owns it), or 0.
     /// Stored as an integer because pointers are not `Sendable`.
     private let current = Atomic<UInt>(0)

@@ -5,7 +5,10 @@ import Synchronization
 /// Changes are rare and cheap next to calls, and one lock makes joining two chains
 /// atomic without lock ordering. No handler ever runs while it is held: calls only read
 /// the immutable ``_Snapshot`` that each change publishes.
-let _topologyLock = Mutex(())
+///
+/// The guarded value is a count of changes, not `()`: ThreadSanitizer reports a false race
+/// on the zero-sized value of a `_Locked<Void>`, whose address it confuses with the lock's.
+let _topologyLock = _Locked(0)
 
 /// Objects whose last reference a change dropped while holding ``_topologyLock``.
 ///
@@ -27,7 +30,8 @@ func _bury(_ object: AnyObject?) {
 func _withTopology<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
     var buried: [AnyObject] = []
     defer { _ = buried }  // the last references go here, after the lock is released
-    return try _topologyLock.withLock { _ throws(E) in
+    return try _topologyLock.withLock { changes throws(E) in
+        changes &+= 1
         defer {
             buried = _graveyard
             _graveyard = []
@@ -153,9 +157,9 @@ final class _Snapshot: Sendable {
 /// Isolated in one type so the way it is read can change without touching the rest.
 @usableFromInline
 final class _SnapshotCell: Sendable {
-    @usableFromInline let value: Mutex<_Snapshot>
+    @usableFromInline let value: _Locked<_Snapshot>
 
-    init(_ snapshot: _Snapshot) { value = Mutex(snapshot) }
+    init(_ snapshot: _Snapshot) { value = _Locked(snapshot) }
 
     @inlinable
     func load() -> _Snapshot { value.withLock { $0 } }
