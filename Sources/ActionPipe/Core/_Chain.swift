@@ -6,8 +6,8 @@ import Synchronization
 /// atomic without lock ordering. No handler ever runs while it is held: calls only read
 /// the immutable ``_Snapshot`` that each change publishes.
 ///
-/// The guarded value is a count of changes, not `()`: ThreadSanitizer reports a false race
-/// on the zero-sized value of a `_Locked<Void>`, whose address it confuses with the lock's.
+/// The guarded value counts how often the lock was taken, instead of being `()`:
+/// ThreadSanitizer reports a false race on the zero-sized value of a `_Locked<Void>`.
 let _topologyLock = _Locked(0)
 
 /// Objects whose last reference a change dropped while holding ``_topologyLock``.
@@ -30,8 +30,8 @@ func _bury(_ object: AnyObject?) {
 func _withTopology<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
     var buried: [AnyObject] = []
     defer { _ = buried }  // the last references go here, after the lock is released
-    return try _topologyLock.withLock { changes throws(E) in
-        changes &+= 1
+    return try _topologyLock.withLock { entries throws(E) in
+        entries &+= 1
         defer {
             buried = _graveyard
             _graveyard = []
