@@ -170,7 +170,7 @@ struct LeakTests {
 
     @Test("An ActionTrigger does not keep the chain alive")
     func triggerDoesNotRetainTheChain() throws {
-        let saved = Box<ActionTrigger<Int, Int>?>(nil)
+        let saved = Box<ActionTrigger<ActionKind.Sync, Int, Int>?>(nil)
         weak var weakPipe: ActionPipe?
         weak var weakObject: Tracked?
         do {

@@ -490,7 +490,7 @@ struct ProcessTests {
     func triggerRecallsFromTheHead() throws {
         let pipes = try makeChain("p1", "p2", "p3")
         let log = Log()
-        let saved = Box<ActionTrigger<String, String>?>(nil)
+        let saved = Box<ActionTrigger<ActionKind.Sync, String, String>?>(nil)
         pipes[0].on(\.tLoad) { process in
             log.append("p1 \(process.arguments) \(show(process.state))")
             return nil
@@ -534,7 +534,7 @@ struct ProcessTests {
     @Test("trigger: once the chain is gone it does nothing and returns nil")
     func triggerAfterTheChainIsGone() throws {
         let log = Log()
-        let saved = Box<ActionTrigger<String, String>?>(nil)
+        let saved = Box<ActionTrigger<ActionKind.Sync, String, String>?>(nil)
         do {
             let pipes = try makeChain("p1", "p2")
             pipes[1].on(\.tLoad) { process in
@@ -554,7 +554,7 @@ struct ProcessTests {
     @Test("trigger: works while the chain lives, even if the pipe it was called on was dropped")
     func triggerOutlivesTheOriginHandleWhileTheChainLives() throws {
         let log = Log()
-        let saved = Box<ActionTrigger<String, String>?>(nil)
+        let saved = Box<ActionTrigger<ActionKind.Sync, String, String>?>(nil)
         let head = ActionPipe(name: "head")
         weak var weakOrigin: ActionPipe?
         do {

@@ -4,9 +4,12 @@ extension ActionPipe {
     /// ```swift
     /// pipe.on(\.someFunc).state(.start).upstreamNotNil().handle { process in 1 }
     /// ```
-    public func on<each Argument, Result>(
-        _ action: KeyPath<Actions, Action<repeat each Argument, Result>> & Sendable
-    ) -> HandlerRegistration<repeat each Argument, Result> {
+    ///
+    /// One generic method serves every kind of action (rather than one overload per kind):
+    /// with overloads, Swift 6.3 fails to infer `argumentNotNil(\.self)` chained after it.
+    public func on<Kind, each Argument, Result>(
+        _ action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>> & Sendable
+    ) -> HandlerRegistration<Kind, repeat each Argument, Result> {
         HandlerRegistration(pipe: self, key: _ActionKey(action))
     }
 
@@ -27,7 +30,10 @@ extension ActionPipe {
     @discardableResult
     public func on<each Argument, Result>(
         _ action: KeyPath<Actions, Action<repeat each Argument, Result>> & Sendable,
-        _ body: @escaping @Sendable (inout ActionProcess<repeat each Argument, Result>) -> Result?
+        _ body:
+            @escaping @Sendable (
+                inout ActionProcess<ActionKind.Sync, repeat each Argument, Result>
+            ) -> Result?
     ) -> HandlerToken {
         on(action).handle(body)
     }
@@ -40,8 +46,9 @@ extension ActionPipe {
     ///
     /// - Returns: Whether there was a handler to remove.
     @discardableResult
-    public func removeHandler<each Argument, Result>(
-        for action: KeyPath<Actions, Action<repeat each Argument, Result>> & Sendable
+    public func removeHandler<Kind, each Argument, Result>(
+        for action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>>
+            & Sendable
     ) -> Bool {
         let key = _ActionKey(action)
         return _withTopology {
@@ -56,8 +63,8 @@ extension ActionPipe {
     /// ```swift
     /// pipe.handles(\.someFunc)   // true after `pipe.on(\.someFunc) { ... }`
     /// ```
-    public func handles<each Argument, Result>(
-        _ action: KeyPath<Actions, Action<repeat each Argument, Result>> & Sendable
+    public func handles<Kind, each Argument, Result>(
+        _ action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>> & Sendable
     ) -> Bool {
         let key = _ActionKey(action)
         return _withTopology { _member.handlers[key] != nil }
@@ -69,8 +76,8 @@ extension ActionPipe {
     /// ```swift
     /// pipe1.chainHandles(\.someFunc3)   // true when pipe2 of its chain handles it
     /// ```
-    public func chainHandles<each Argument, Result>(
-        _ action: KeyPath<Actions, Action<repeat each Argument, Result>> & Sendable
+    public func chainHandles<Kind, each Argument, Result>(
+        _ action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>> & Sendable
     ) -> Bool {
         _snapshot.load().entries(for: _ActionKey(action)) != nil
     }

@@ -81,9 +81,10 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
     /// ```swift
     /// let result = pipe.someFunc(999, "hello")
     /// ```
-    public subscript<each Argument, Result>(
-        dynamicMember action: KeyPath<Actions, Action<repeat each Argument, Result>> & Sendable
-    ) -> BoundAction<repeat each Argument, Result> {
+    public subscript<Kind, each Argument, Result>(
+        dynamicMember action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>>
+            & Sendable
+    ) -> BoundAction<Kind, repeat each Argument, Result> {
         BoundAction(pipe: self, key: _ActionKey(action), options: _CallOptions())
     }
 }

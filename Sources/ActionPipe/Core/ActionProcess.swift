@@ -24,7 +24,12 @@
 ///
 /// The process is noncopyable: it exists only for the duration of the call, and a handler
 /// cannot keep it. To act on the chain later, keep its ``trigger``.
-public struct ActionProcess<each Argument, Result>: ~Copyable {
+///
+/// `Kind` is the action's ``ActionKind``: it decides what the ``trigger`` can do (a
+/// synchronous, throwing or async call). The process is `Sendable` when the arguments and
+/// the result are, which lets an async handler be isolated to an actor
+/// (`{ @MainActor process in ... }`).
+public struct ActionProcess<Kind, each Argument, Result>: ~Copyable {
     @usableFromInline var _arguments: (repeat each Argument)
 
     /// The result of the last handler that ran before this one; `nil` for the first handler
@@ -140,7 +145,7 @@ public struct ActionProcess<each Argument, Result>: ~Copyable {
     ///     return nil
     /// }
     /// ```
-    public var trigger: ActionTrigger<repeat each Argument, Result> {
+    public var trigger: ActionTrigger<Kind, repeat each Argument, Result> {
         ActionTrigger(member: _origin.takeUnretainedValue(), key: _key)
     }
 
@@ -151,3 +156,8 @@ public struct ActionProcess<each Argument, Result>: ~Copyable {
     /// ```
     public var actionName: String { _key.name }
 }
+
+// The process moves between the caller and an actor-isolated async handler, one at a time
+// (it is passed `inout` and is noncopyable), so it may cross isolation when what it carries
+// may: its own stored properties (state, side data, key, unmanaged origin) are `Sendable`.
+extension ActionProcess: Sendable where repeat each Argument: Sendable, Result: Sendable {}

@@ -13,7 +13,15 @@ public struct ActionRegistrar<Target: AnyObject & Sendable> {
     let target: Target
     let retention: TargetRetention
     /// The tokens of the handlers registered so far.
-    public private(set) var tokens: [HandlerToken] = []
+    public internal(set) var tokens: [HandlerToken] = []
+
+    /// The handler being registered, to which `where:` adds conditions.
+    ///
+    /// ```swift
+    /// registrar.add(\.load, where: { $0.state(.start) }, method: Robot.load)
+    /// ```
+    public typealias Conditions<Kind, each Argument, Result> =
+        HandlerRegistration<Kind, repeat each Argument, Result>
 
     init(pipe: ActionPipe, target: Target, retention: TargetRetention) {
         self.pipe = pipe
@@ -28,8 +36,8 @@ public struct ActionRegistrar<Target: AnyObject & Sendable> {
     /// ```
     public mutating func add<each Argument, Result>(
         _ action: KeyPath<Actions, Action<repeat each Argument, Result>> & Sendable,
-        where conditions: (HandlerRegistration<repeat each Argument, Result>) ->
-            HandlerRegistration<repeat each Argument, Result> = { $0 },
+        where conditions: (Conditions<ActionKind.Sync, repeat each Argument, Result>) ->
+            Conditions<ActionKind.Sync, repeat each Argument, Result> = { $0 },
         method: @escaping @Sendable (Target) -> (repeat each Argument) -> Result?
     ) {
         tokens.append(
@@ -44,11 +52,12 @@ public struct ActionRegistrar<Target: AnyObject & Sendable> {
     /// ```
     public mutating func add<each Argument, Result>(
         _ action: KeyPath<Actions, Action<repeat each Argument, Result>> & Sendable,
-        where conditions: (HandlerRegistration<repeat each Argument, Result>) ->
-            HandlerRegistration<repeat each Argument, Result> = { $0 },
+        where conditions: (Conditions<ActionKind.Sync, repeat each Argument, Result>) ->
+            Conditions<ActionKind.Sync, repeat each Argument, Result> = { $0 },
         _ body:
-            @escaping @Sendable (Target, inout ActionProcess<repeat each Argument, Result>) ->
-            Result?
+            @escaping @Sendable (
+                Target, inout ActionProcess<ActionKind.Sync, repeat each Argument, Result>
+            ) -> Result?
     ) {
         tokens.append(
             conditions(pipe.on(action)).handle(target: target, retention: retention, body))

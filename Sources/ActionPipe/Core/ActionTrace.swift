@@ -21,6 +21,8 @@ public struct ActionTrace: Sendable, CustomStringConvertible {
         case stopped
         /// The handler did not run, for the given reason.
         case skipped(SkipReason)
+        /// The handler ran and threw the described error, which ended the call.
+        case threw(String)
 
         /// `ran`, `stopped` or `skipped (reason)`.
         ///
@@ -32,6 +34,7 @@ public struct ActionTrace: Sendable, CustomStringConvertible {
             case .ran: "ran"
             case .stopped: "ran and stopped the call"
             case .skipped(let reason): "skipped (\(reason))"
+            case .threw(let error): "threw \(error)"
             }
         }
     }
@@ -71,7 +74,7 @@ public struct ActionTrace: Sendable, CustomStringConvertible {
     public var ran: [String] {
         steps.compactMap { step in
             switch step.outcome {
-            case .ran, .stopped: step.pipe
+            case .ran, .stopped, .threw: step.pipe
             case .skipped: nil
             }
         }

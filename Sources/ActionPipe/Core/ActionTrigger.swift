@@ -6,6 +6,10 @@
 /// and returns `nil`. The pipe the call was made on may be gone while its chain lives: the
 /// trigger still calls the chain.
 ///
+/// The trigger calls the action the way its ``ActionKind`` is called: `trigger.call(...)`
+/// for an ``Action``, `try trigger.call(...)` for a ``ThrowingAction``, and
+/// `try await trigger.call(...)` for an ``AsyncAction``.
+///
 /// ```swift
 /// pipe.on(\.load).state(.start).handle { process in
 ///     let trigger = process.trigger
@@ -16,7 +20,7 @@
 ///     return nil
 /// }
 /// ```
-public struct ActionTrigger<each Argument, Result>: Sendable {
+public struct ActionTrigger<Kind, each Argument, Result>: Sendable {
     private let member: _WeakMember
     private let key: _ActionKey
 
@@ -32,6 +36,18 @@ public struct ActionTrigger<each Argument, Result>: Sendable {
     /// ```
     public var isAlive: Bool { member.value != nil }
 
+    /// The live member and the chain's current snapshot, or `nil` once the chain is gone.
+    private func target() -> (member: _Member, snapshot: _Snapshot)? {
+        guard let member = member.value,
+            let snapshot = _withTopology({ member.chain?.snapshot })
+        else { return nil }
+        return (member, snapshot)
+    }
+
+    private func options(_ state: ActionState?) -> _CallOptions { _CallOptions(state: state) }
+}
+
+extension ActionTrigger where Kind == ActionKind.Sync {
     /// Calls the action from the chain's head with `state` (or as a plain call when `nil`).
     ///
     /// ```swift
@@ -41,15 +57,12 @@ public struct ActionTrigger<each Argument, Result>: Sendable {
     /// - Returns: The call's result, or `nil` when no handler ran or the chain is gone.
     @discardableResult
     public func call(state: ActionState?, _ arguments: repeat each Argument) -> Result? {
-        guard let member = member.value,
-            let snapshot = _withTopology({ member.chain?.snapshot })
-        else { return nil }
+        guard let (member, snapshot) = target() else { return nil }
         var ignored: [ActionTrace.Outcome?]? = nil
         return withExtendedLifetime(member) {
-            BoundAction<repeat each Argument, Result>._run(
+            BoundAction<Kind, repeat each Argument, Result>._run(
                 snapshot: snapshot, origin: .passUnretained(member), key: key,
-                options: _CallOptions(state: state), arguments: (repeat each arguments),
-                recording: &ignored
+                options: options(state), arguments: (repeat each arguments), recording: &ignored
             ).value
         }
     }
@@ -62,5 +75,80 @@ public struct ActionTrigger<each Argument, Result>: Sendable {
     @discardableResult
     public func callAsFunction(_ arguments: repeat each Argument) -> Result? {
         call(state: nil, repeat each arguments)
+    }
+}
+
+extension ActionTrigger where Kind: ThrowingActionKind {
+    /// Calls the throwing action from the chain's head with `state` (or as a plain call
+    /// when `nil`).
+    ///
+    /// ```swift
+    /// try trigger.call(state: .success, "42")
+    /// ```
+    ///
+    /// - Returns: The call's result, or `nil` when no handler ran or the chain is gone.
+    /// - Throws: The first error a handler throws.
+    @discardableResult
+    public func call(state: ActionState?, _ arguments: repeat each Argument)
+        throws(Kind.Failure) -> Result?
+    {
+        guard let (member, snapshot) = target() else { return nil }
+        var ignored: [ActionTrace.Outcome?]? = nil
+        let outcome = withExtendedLifetime(member) {
+            BoundAction<Kind, repeat each Argument, Result>._runThrowing(
+                snapshot: snapshot, origin: .passUnretained(member), key: key,
+                options: options(state), arguments: (repeat each arguments), recording: &ignored)
+        }
+        if let error = outcome.error { throw error }
+        return outcome.value
+    }
+
+    /// Calls the throwing action from the chain's head, as a plain call.
+    ///
+    /// ```swift
+    /// try trigger("42")
+    /// ```
+    @discardableResult
+    public func callAsFunction(_ arguments: repeat each Argument) throws(Kind.Failure)
+        -> Result?
+    {
+        try call(state: nil, repeat each arguments)
+    }
+}
+
+extension ActionTrigger where Kind == ActionKind.Async {
+    /// Calls the async action from the chain's head with `state` (or as a plain call when
+    /// `nil`), in the calling task.
+    ///
+    /// ```swift
+    /// let data = try await request()
+    /// try await trigger.call(state: .success, data)
+    /// ```
+    ///
+    /// - Returns: The call's result, or `nil` when no handler ran or the chain is gone.
+    /// - Throws: The first error a handler throws, or `CancellationError`.
+    @discardableResult
+    public func call(state: ActionState?, _ arguments: repeat each Argument) async throws
+        -> Result?
+    {
+        guard let (member, snapshot) = target() else { return nil }
+        var ignored: [ActionTrace.Outcome?]? = nil
+        let outcome = await BoundAction<Kind, repeat each Argument, Result>._runAsync(
+            snapshot: snapshot, origin: .passUnretained(member), key: key,
+            options: options(state), arguments: (repeat each arguments), recording: &ignored)
+        // The call's process refers to `member` unretained: keep it alive until here.
+        withExtendedLifetime(member) {}
+        if let error = outcome.error { throw error }
+        return outcome.value
+    }
+
+    /// Calls the async action from the chain's head, as a plain call.
+    ///
+    /// ```swift
+    /// try await trigger(data)
+    /// ```
+    @discardableResult
+    public func callAsFunction(_ arguments: repeat each Argument) async throws -> Result? {
+        try await call(state: nil, repeat each arguments)
     }
 }

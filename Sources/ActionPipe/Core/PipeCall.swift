@@ -16,9 +16,10 @@ public struct PipeCall: Sendable {
     /// ```swift
     /// pipe.with(state: .success).someFunc(1, nil)
     /// ```
-    public subscript<each Argument, Result>(
-        dynamicMember action: KeyPath<Actions, Action<repeat each Argument, Result>> & Sendable
-    ) -> BoundAction<repeat each Argument, Result> {
+    public subscript<Kind, each Argument, Result>(
+        dynamicMember action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>>
+            & Sendable
+    ) -> BoundAction<Kind, repeat each Argument, Result> {
         BoundAction(pipe: pipe, key: _ActionKey(action), options: options)
     }
 

@@ -25,6 +25,10 @@ public enum SkipReason: Sendable, Equatable, CustomStringConvertible {
     case targetReleased
     /// An earlier handler stopped the call.
     case stoppedEarlier
+    /// An earlier handler threw, which ended the call.
+    case earlierHandlerThrew
+    /// The calling task was cancelled before this handler could start.
+    case cancelled
 
     /// A short sentence for traces.
     ///
@@ -44,6 +48,8 @@ public enum SkipReason: Sendable, Equatable, CustomStringConvertible {
         case .conditionFailed(let name): "condition '\(name)' failed"
         case .targetReleased: "target released"
         case .stoppedEarlier: "call stopped earlier"
+        case .earlierHandlerThrew: "an earlier handler threw"
+        case .cancelled: "call cancelled"
         }
     }
 }

@@ -11,8 +11,8 @@ struct _ActionKey: Hashable, Sendable {
 
     /// Interns `action`, returning the same key for equal key paths.
     @inlinable
-    init<each Argument, Result>(
-        _ action: KeyPath<Actions, Action<repeat each Argument, Result>> & Sendable
+    init<Kind, each Argument, Result>(
+        _ action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>> & Sendable
     ) {
         rawValue = _ActionKeyTable.shared.key(for: action)
     }
@@ -55,8 +55,9 @@ final class _ActionKeyTable: Sendable {
 
     /// The key of `action`: lock-free when its key path object was seen before.
     @usableFromInline
-    func key<each Argument, Result>(
-        for action: KeyPath<Actions, Action<repeat each Argument, Result>> & Sendable
+    func key<Kind, each Argument, Result>(
+        for action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>>
+            & Sendable
     ) -> Int {
         let address = UInt(bitPattern: ObjectIdentifier(action))
         if let pointer = UnsafeRawPointer(bitPattern: current.load(ordering: .acquiring)) {

@@ -33,7 +33,8 @@ final class _WeakTarget: Sendable {
 /// The untyped part of a registered handler, which the chain snapshot stores.
 ///
 /// `@unchecked Sendable`: every stored property is immutable after `init`, and is itself
-/// `Sendable`; the class is not final only so that the typed ``_Handler`` can extend it and
+/// `Sendable`; the class is not final only so that the typed handlers (``_SyncHandler`` and its
+/// throwing and async siblings) can extend it and
 /// the hot path can `unsafeDowncast` to it without a dynamic cast.
 @usableFromInline
 class _AnyHandler: @unchecked Sendable {
@@ -54,41 +55,112 @@ class _AnyHandler: @unchecked Sendable {
 
 private let _handlerIDs = Atomic<UInt64>(0)
 
-/// A handler of one action, with its typed body and conditions.
+extension _AnyHandler {
+    /// Why this handler must not run in the call described by `process` (whose upstream
+    /// value is already set), or `nil` with `target` set to the object to run it with.
+    ///
+    /// Checked in the order that is cheapest first: the state bits, then the conditions,
+    /// then the weak target.
+    @inlinable
+    func skipReason<Kind, each Argument, Result>(
+        _ conditions: [_Condition<Kind, repeat each Argument, Result>],
+        _ process: inout ActionProcess<Kind, repeat each Argument, Result>,
+        target object: inout AnyObject?
+    ) -> SkipReason? {
+        if let handlerState = state, let callState = process.state,
+            !handlerState.runs(in: callState)
+        {
+            return .stateMismatch(handler: handlerState, call: callState)
+        }
+        if hasConditions {
+            for condition in conditions {
+                if let reason = condition.check(&process) { return reason }
+            }
+        }
+        let resolved = target.resolved
+        if resolved.released { return .targetReleased }
+        object = resolved.object
+        return nil
+    }
+}
+
+/// A handler of a synchronous ``Action``, with its typed body and conditions.
+///
+/// The three handler classes (sync, throwing, async) repeat their two stored properties
+/// instead of sharing a generic base class: Swift cannot subclass a class that declares a
+/// type pack. `@unchecked Sendable` as for ``_AnyHandler``: the added properties are
+/// immutable and `Sendable` too (the same holds for the two siblings below).
 @usableFromInline
-final class _Handler<each Argument, Result>: _AnyHandler, @unchecked Sendable {
-    @usableFromInline typealias Body =
-        @Sendable (AnyObject?, inout ActionProcess<repeat each Argument, Result>) -> Result?
+final class _SyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendable {
+    @usableFromInline typealias Process = ActionProcess<
+        ActionKind.Sync, repeat each Argument, Result
+    >
+    @usableFromInline typealias Body = @Sendable (AnyObject?, inout Process) -> Result?
 
     @usableFromInline let body: Body
-    @usableFromInline let conditions: [_Condition<repeat each Argument, Result>]
+    @usableFromInline let conditions: [_Condition<ActionKind.Sync, repeat each Argument, Result>]
 
     init(
         state: ActionState?, target: _Target,
-        conditions: [_Condition<repeat each Argument, Result>], body: @escaping Body
+        conditions: [_Condition<ActionKind.Sync, repeat each Argument, Result>],
+        body: @escaping Body
     ) {
         self.body = body
         self.conditions = conditions
         super.init(state: state, target: target, hasConditions: !conditions.isEmpty)
     }
+}
 
-    /// The first condition that does not hold for `process`, as a skip reason.
-    @inlinable
-    func failedCondition(_ process: inout ActionProcess<repeat each Argument, Result>)
-        -> SkipReason?
-    {
-        for condition in conditions {
-            if let reason = condition.check(&process) { return reason }
-        }
-        return nil
+/// A handler of a ``ThrowingAction``: its body throws the action's `Failure`.
+@usableFromInline
+final class _ThrowingHandler<Kind: ThrowingActionKind, each Argument, Result>: _AnyHandler,
+    @unchecked Sendable
+{
+    @usableFromInline typealias Process = ActionProcess<Kind, repeat each Argument, Result>
+    @usableFromInline typealias Body =
+        @Sendable (AnyObject?, inout Process) throws(Kind.Failure) -> Result?
+
+    @usableFromInline let body: Body
+    @usableFromInline let conditions: [_Condition<Kind, repeat each Argument, Result>]
+
+    init(
+        state: ActionState?, target: _Target,
+        conditions: [_Condition<Kind, repeat each Argument, Result>], body: @escaping Body
+    ) {
+        self.body = body
+        self.conditions = conditions
+        super.init(state: state, target: target, hasConditions: !conditions.isEmpty)
+    }
+}
+
+/// A handler of an ``AsyncAction``: its body may suspend and throw.
+@usableFromInline
+final class _AsyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendable {
+    @usableFromInline typealias Process = ActionProcess<
+        ActionKind.Async, repeat each Argument, Result
+    >
+    @usableFromInline typealias Body =
+        @Sendable (AnyObject?, inout Process) async throws -> Result?
+
+    @usableFromInline let body: Body
+    @usableFromInline let conditions: [_Condition<ActionKind.Async, repeat each Argument, Result>]
+
+    init(
+        state: ActionState?, target: _Target,
+        conditions: [_Condition<ActionKind.Async, repeat each Argument, Result>],
+        body: @escaping Body
+    ) {
+        self.body = body
+        self.conditions = conditions
+        super.init(state: state, target: target, hasConditions: !conditions.isEmpty)
     }
 }
 
 /// One condition of a handler: returns why the handler must be skipped, or `nil`.
 @usableFromInline
-struct _Condition<each Argument, Result>: Sendable {
+struct _Condition<Kind, each Argument, Result>: Sendable {
     @usableFromInline let check:
-        @Sendable (inout ActionProcess<repeat each Argument, Result>) -> SkipReason?
+        @Sendable (inout ActionProcess<Kind, repeat each Argument, Result>) -> SkipReason?
 }
 
 /// Whether `value` is `nil`, looking through nested optionals (`Any?` holding `nil`).

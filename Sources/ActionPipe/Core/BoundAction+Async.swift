@@ -1,0 +1,94 @@
+extension BoundAction where Kind == ActionKind.Async {
+    /// Calls the async action: runs every pipe of the chain that registered it, in order,
+    /// each handler after the previous one has returned.
+    ///
+    /// Before each handler starts, the call checks the calling task for cancellation; once
+    /// it is cancelled, no further handler starts and the call throws `CancellationError`.
+    /// A handler that is running sees the cancellation itself (`Task.isCancelled`,
+    /// `try Task.checkCancellation()`, or a cancellable `await` such as `Task.sleep`).
+    ///
+    /// ```swift
+    /// let title = try await pipe.fetchTitle(7)
+    /// ```
+    ///
+    /// - Returns: The result of the last handler that ran, or `nil` when none ran.
+    /// - Throws: The first error a handler throws, unchanged, or `CancellationError`.
+    @inlinable
+    @discardableResult
+    public func callAsFunction(_ arguments: repeat each Argument) async throws -> Result? {
+        var ignored: [ActionTrace.Outcome?]? = nil
+        // `self` holds the pipe, so the origin member outlives the whole call.
+        let outcome = await Self._runAsync(
+            snapshot: pipe._snapshot.load(), origin: .passUnretained(pipe._member), key: key,
+            options: options, arguments: (repeat each arguments), recording: &ignored)
+        if let error = outcome.error { throw error }
+        return outcome.value
+    }
+
+    /// Calls the async action and reports what happened, without throwing: the error (a
+    /// handler's, or `CancellationError`) is in ``ActionReport/error``, and
+    /// ``ActionReport/thrownBy`` names the pipe that threw it.
+    ///
+    /// ```swift
+    /// let report = await pipe.fetchTitle.report(7)
+    /// print(report.trace)   // fetchTitle: cache ran → server ran
+    /// ```
+    public func report(_ arguments: repeat each Argument) async -> ActionReport<Result> {
+        var outcomes: [ActionTrace.Outcome?]? = []
+        let outcome = await Self._runAsync(
+            snapshot: pipe._snapshot.load(), origin: .passUnretained(pipe._member), key: key,
+            options: options, arguments: (repeat each arguments), recording: &outcomes)
+        return makeReport(outcome, outcomes)
+    }
+
+    /// The dispatch loop of async actions: the synchronous loop, with a cancellation check
+    /// before each handler and an `await` around it.
+    @inlinable
+    static func _runAsync(
+        snapshot: _Snapshot, origin: Unmanaged<_Member>, key: _ActionKey, options: _CallOptions,
+        arguments: (repeat each Argument), recording outcomes: inout [ActionTrace.Outcome?]?
+    ) async -> _CallOutcome<Result, any Error> {
+        if outcomes != nil {
+            outcomes = Array(repeating: nil, count: snapshot.names.count)
+        }
+        var call = _CallOutcome<Result, any Error>(names: outcomes == nil ? [] : snapshot.names)
+        guard let entries = snapshot.entries(for: key) else { return call }
+        var process = ActionProcess<Kind, repeat each Argument, Result>(
+            arguments: (repeat each arguments), state: options.state, sideData: options.sideData,
+            origin: origin, key: key)
+        for entry in entries {
+            if call.endReason == nil, Task.isCancelled {
+                call.error = CancellationError()
+            }
+            if let reason = call.endReason {
+                outcomes?[entry.member] = .skipped(reason)
+                continue
+            }
+            let handler = unsafeDowncast(
+                entry.handler, to: _AsyncHandler<repeat each Argument, Result>.self)
+            process._upstream = call.value
+            var target: AnyObject? = nil
+            if let reason = handler.skipReason(handler.conditions, &process, target: &target) {
+                outcomes?[entry.member] = .skipped(reason)
+                continue
+            }
+            call.count += 1
+            do {
+                // `target` is a strong local: a weak target stays alive while it works.
+                call.value = try await handler.body(target, &process)
+            } catch {
+                call.error = error
+                call.thrower = entry.member
+                outcomes?[entry.member] = .threw(String(describing: error))
+                continue
+            }
+            if process.isStopped {
+                call.stopper = entry.member
+                outcomes?[entry.member] = .stopped
+            } else {
+                outcomes?[entry.member] = .ran
+            }
+        }
+        return call
+    }
+}

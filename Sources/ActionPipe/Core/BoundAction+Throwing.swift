@@ -1,0 +1,89 @@
+extension BoundAction where Kind: ThrowingActionKind {
+    /// Calls the throwing action: runs every pipe of the chain that registered it, in
+    /// order, until a handler throws.
+    ///
+    /// ```swift
+    /// do {
+    ///     let number = try pipe.parse("forty-two")
+    /// } catch .notANumber(let text) {
+    ///     print("not a number:", text)
+    /// }
+    /// ```
+    ///
+    /// - Returns: The result of the last handler that ran, or `nil` when none ran.
+    /// - Throws: The first error a handler throws, unchanged; no later handler runs.
+    @inlinable
+    @discardableResult
+    public func callAsFunction(_ arguments: repeat each Argument) throws(Kind.Failure)
+        -> Result?
+    {
+        var ignored: [ActionTrace.Outcome?]? = nil
+        let outcome = Self._runThrowing(
+            snapshot: pipe._snapshot.load(), origin: .passUnretained(pipe._member), key: key,
+            options: options, arguments: (repeat each arguments), recording: &ignored)
+        if let error = outcome.error { throw error }
+        return outcome.value
+    }
+
+    /// Calls the throwing action and reports what happened, without throwing: the error,
+    /// if any, is in ``ActionReport/error``, and ``ActionReport/thrownBy`` names its pipe.
+    ///
+    /// ```swift
+    /// let report = pipe.parse.report("forty-two")
+    /// print(report.thrownBy ?? "-")   // "parser"
+    /// print(report.trace)             // parse: parser threw notANumber("forty-two") → ...
+    /// ```
+    public func report(_ arguments: repeat each Argument) -> ActionReport<Result> {
+        var outcomes: [ActionTrace.Outcome?]? = []
+        let outcome = Self._runThrowing(
+            snapshot: pipe._snapshot.load(), origin: .passUnretained(pipe._member), key: key,
+            options: options, arguments: (repeat each arguments), recording: &outcomes)
+        return makeReport(outcome, outcomes)
+    }
+
+    /// The dispatch loop of throwing actions: the synchronous loop, ended by a throw.
+    @inlinable
+    static func _runThrowing(
+        snapshot: _Snapshot, origin: Unmanaged<_Member>, key: _ActionKey, options: _CallOptions,
+        arguments: (repeat each Argument), recording outcomes: inout [ActionTrace.Outcome?]?
+    ) -> _CallOutcome<Result, Kind.Failure> {
+        if outcomes != nil {
+            outcomes = Array(repeating: nil, count: snapshot.names.count)
+        }
+        var call = _CallOutcome<Result, Kind.Failure>(names: outcomes == nil ? [] : snapshot.names)
+        guard let entries = snapshot.entries(for: key) else { return call }
+        var process = ActionProcess<Kind, repeat each Argument, Result>(
+            arguments: (repeat each arguments), state: options.state, sideData: options.sideData,
+            origin: origin, key: key)
+        for entry in entries {
+            if let reason = call.endReason {
+                outcomes?[entry.member] = .skipped(reason)
+                continue
+            }
+            let handler = unsafeDowncast(
+                entry.handler, to: _ThrowingHandler<Kind, repeat each Argument, Result>.self)
+            process._upstream = call.value
+            var target: AnyObject? = nil
+            if let reason = handler.skipReason(handler.conditions, &process, target: &target) {
+                outcomes?[entry.member] = .skipped(reason)
+                continue
+            }
+            call.count += 1
+            do throws(Kind.Failure) {
+                call.value = try handler.body(target, &process)
+            } catch {
+                call.error = error
+                call.thrower = entry.member
+                outcomes?[entry.member] = .threw(String(describing: error))
+                continue
+            }
+            if process.isStopped {
+                call.stopper = entry.member
+                outcomes?[entry.member] = .stopped
+            } else {
+                outcomes?[entry.member] = .ran
+            }
+        }
+        return call
+    }
+}

@@ -1,0 +1,70 @@
+extension HandlerRegistration where Kind == ActionKind.Async {
+    /// Registers `body`, which may suspend and throw, as the handler, replacing any handler
+    /// of the action on this pipe.
+    ///
+    /// The handler runs in the calling task, so it sees the task's cancellation. Mark the
+    /// closure with a global actor to run it there; the rest of the chain is unaffected:
+    ///
+    /// ```swift
+    /// pipe.on(\.fetchTitle).handle { @MainActor process in
+    ///     titleLabel.text = "Loading…"          // main-actor state
+    ///     return process.upstream
+    /// }
+    /// ```
+    @discardableResult
+    public func handle(
+        _ body:
+            @escaping @Sendable (inout ActionProcess<Kind, repeat each Argument, Result>)
+            async throws -> Result?
+    ) -> HandlerToken {
+        register(.none) { _, process in try await body(&process) }
+    }
+
+    /// Registers an async handler that runs with `target`, held weakly by default; while
+    /// the target is gone the handler is skipped. An actor works as a target:
+    ///
+    /// ```swift
+    /// pipe.on(\.fetchTitle).handle(target: cache) { cache, process in
+    ///     await cache.title(for: process.arguments)
+    /// }
+    /// ```
+    @discardableResult
+    public func handle<Target: AnyObject & Sendable>(
+        target: Target, retention: TargetRetention = .weak,
+        _ body:
+            @escaping @Sendable (Target, inout ActionProcess<Kind, repeat each Argument, Result>)
+            async throws -> Result?
+    ) -> HandlerToken {
+        register(Self.target(target, retention)) { object, process in
+            try await body(unsafeDowncast(object!, to: Target.self), &process)
+        }
+    }
+
+    /// Registers an async method of `target` as the handler. The target is held weakly by
+    /// default.
+    ///
+    /// ```swift
+    /// final class Server: Sendable {
+    ///     func fetchTitle(_ id: Int) async throws -> String? { "Document \(id)" }
+    /// }
+    /// pipe.on(\.fetchTitle).handle(target: server, method: Server.fetchTitle)
+    /// ```
+    @discardableResult
+    public func handle<Target: AnyObject & Sendable>(
+        target: Target, retention: TargetRetention = .weak,
+        method: @escaping @Sendable (Target) -> (repeat each Argument) async throws -> Result?
+    ) -> HandlerToken {
+        register(Self.target(target, retention)) { object, process in
+            try await method(unsafeDowncast(object!, to: Target.self))(
+                repeat each process._arguments)
+        }
+    }
+
+    private func register(
+        _ target: _Target, _ body: @escaping _AsyncHandler<repeat each Argument, Result>.Body
+    ) -> HandlerToken {
+        pipe._register(
+            _AsyncHandler(state: handlerState, target: target, conditions: conditions, body: body),
+            for: key)
+    }
+}

@@ -1,0 +1,66 @@
+extension HandlerRegistration where Kind == ActionKind.Sync {
+    /// Registers `body` as the handler, replacing any handler of the action on this pipe.
+    ///
+    /// The handler returns the action's result, or `nil` for "no value"; the value becomes
+    /// the upstream value of the next handler and, if it is the last to run, the call's
+    /// result.
+    ///
+    /// ```swift
+    /// pipe.on(\.someFunc).handle { process in 100 }
+    /// ```
+    @discardableResult
+    public func handle(
+        _ body:
+            @escaping @Sendable (inout ActionProcess<Kind, repeat each Argument, Result>) ->
+            Result?
+    ) -> HandlerToken {
+        register(.none) { _, process in body(&process) }
+    }
+
+    /// Registers a handler that runs with `target`, held weakly by default; while the
+    /// target is gone the handler is skipped (traced as `targetReleased`).
+    ///
+    /// ```swift
+    /// pipe.on(\.someFunc).handle(target: robot) { robot, process in
+    ///     robot.someFunc(process.arguments.0, process.arguments.1)
+    /// }
+    /// ```
+    @discardableResult
+    public func handle<Target: AnyObject & Sendable>(
+        target: Target, retention: TargetRetention = .weak,
+        _ body:
+            @escaping @Sendable (Target, inout ActionProcess<Kind, repeat each Argument, Result>)
+            -> Result?
+    ) -> HandlerToken {
+        register(Self.target(target, retention)) { object, process in
+            body(unsafeDowncast(object!, to: Target.self), &process)
+        }
+    }
+
+    /// Registers a method of `target` as the handler: the method receives the arguments,
+    /// and its return value is the handler's result. The target is held weakly by default.
+    ///
+    /// ```swift
+    /// final class Robot: Sendable {
+    ///     func someFunc(_ number: Int, _ object: String?) -> Double? { Double(number) }
+    /// }
+    /// pipe.on(\.someFunc).handle(target: robot, method: Robot.someFunc)
+    /// ```
+    @discardableResult
+    public func handle<Target: AnyObject & Sendable>(
+        target: Target, retention: TargetRetention = .weak,
+        method: @escaping @Sendable (Target) -> (repeat each Argument) -> Result?
+    ) -> HandlerToken {
+        register(Self.target(target, retention)) { object, process in
+            method(unsafeDowncast(object!, to: Target.self))(repeat each process._arguments)
+        }
+    }
+
+    private func register(
+        _ target: _Target, _ body: @escaping _SyncHandler<repeat each Argument, Result>.Body
+    ) -> HandlerToken {
+        pipe._register(
+            _SyncHandler(state: handlerState, target: target, conditions: conditions, body: body),
+            for: key)
+    }
+}

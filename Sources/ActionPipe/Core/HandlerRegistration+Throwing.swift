@@ -1,0 +1,54 @@
+extension HandlerRegistration where Kind: ThrowingActionKind {
+    /// Registers `body`, which may throw the action's `Failure`, as the handler, replacing
+    /// any handler of the action on this pipe. A throw ends the call: no later handler runs
+    /// and the caller receives the error.
+    ///
+    /// ```swift
+    /// pipe.on(\.parse).handle { (process) throws(ParseError) in
+    ///     guard let number = Int(process.arguments) else { throw .notANumber(process.arguments) }
+    ///     return number
+    /// }
+    /// ```
+    @discardableResult
+    public func handle(
+        _ body:
+            @escaping @Sendable (inout ActionProcess<Kind, repeat each Argument, Result>)
+            throws(Kind.Failure) -> Result?
+    ) -> HandlerToken {
+        register(.none) { (_, process) throws(Kind.Failure) in try body(&process) }
+    }
+
+    /// Registers a throwing handler that runs with `target`, held weakly by default; while
+    /// the target is gone the handler is skipped.
+    ///
+    /// ```swift
+    /// pipe.on(\.parse).handle(target: parser) { (parser, process) throws(ParseError) in
+    ///     try parser.parse(process.arguments)
+    /// }
+    /// ```
+    @discardableResult
+    public func handle<Target: AnyObject & Sendable>(
+        target: Target, retention: TargetRetention = .weak,
+        _ body:
+            @escaping @Sendable (Target, inout ActionProcess<Kind, repeat each Argument, Result>)
+            throws(Kind.Failure) -> Result?
+    ) -> HandlerToken {
+        register(Self.target(target, retention)) { (object, process) throws(Kind.Failure) in
+            try body(unsafeDowncast(object!, to: Target.self), &process)
+        }
+    }
+
+    // No `handle(target:method:)` for throwing actions: with it, the type checker fails
+    // to infer `argumentNotNil(\.self)` earlier in the same expression (Swift 6.3). Use
+    // the closure form, or `ActionRegistrar.add(_:method:)`, which wraps the method.
+
+    private func register(
+        _ target: _Target,
+        _ body: @escaping _ThrowingHandler<Kind, repeat each Argument, Result>.Body
+    ) -> HandlerToken {
+        pipe._register(
+            _ThrowingHandler(
+                state: handlerState, target: target, conditions: conditions, body: body),
+            for: key)
+    }
+}

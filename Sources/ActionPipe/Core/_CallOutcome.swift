@@ -1,0 +1,27 @@
+/// How one call ended, as the dispatch loops return it.
+@usableFromInline
+struct _CallOutcome<Result, Failure: Error> {
+    /// The result of the last handler that returned.
+    @usableFromInline var value: Result? = nil
+    /// How many handlers ran (one that threw included).
+    @usableFromInline var count = 0
+    /// The index, in chain order, of the member whose handler stopped the call.
+    @usableFromInline var stopper: Int? = nil
+    /// The error that ended the call: a handler's, or cancellation.
+    @usableFromInline var error: Failure? = nil
+    /// The index of the member whose handler threw `error`; `nil` for cancellation.
+    @usableFromInline var thrower: Int? = nil
+    /// The chain's member names, for reports; empty for plain calls.
+    @usableFromInline let names: [String]
+
+    @inlinable
+    init(names: [String]) { self.names = names }
+
+    /// Why the handlers after the current one do not run, if the call has ended.
+    @inlinable
+    var endReason: SkipReason? {
+        if stopper != nil { return .stoppedEarlier }
+        if error != nil { return thrower == nil ? .cancelled : .earlierHandlerThrew }
+        return nil
+    }
+}
