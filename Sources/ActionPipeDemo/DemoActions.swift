@@ -66,10 +66,19 @@ func describe(_ value: Any?) -> String {
     return String(describing: value)
 }
 
-/// Prints what a call did: its trace (which pipe ran, which was skipped and why) and result.
+/// Prints what a call did: its trace (which pipe ran, which was skipped and why), and its
+/// result, or the error that ended it and the pipe that threw it.
 func show<Result>(_ report: ActionReport<Result>) {
     print("  trace:  \(report.trace)")
-    print("  result: \(describe(report.value))")
+    if let error = report.error {
+        let thrower = report.thrownBy.map { "thrown by \($0)" } ?? "no handler threw it"
+        print("  error:  \(error) (\(thrower))")
+    } else {
+        print("  result: \(describe(report.value))")
+    }
+    if let stopper = report.stoppedBy {
+        print("  stopped by: \(stopper)")
+    }
 }
 
 /// Prints a step of a scenario.

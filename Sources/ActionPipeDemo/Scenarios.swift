@@ -1,7 +1,8 @@
 import ActionPipe
 import Foundation
 
-/// One example of the seed 002 README, played end to end.
+/// One example of a seed (the ZZActionPipe README, or the PipelinePlumber article), played
+/// end to end.
 struct Scenario: Sendable {
     /// The number used by `--scenario N`.
     let number: Int
@@ -9,13 +10,16 @@ struct Scenario: Sendable {
     let name: String
     /// What the scenario shows.
     let title: String
-    /// The ZZActionPipe API it corresponds to.
+    /// The API of the original library it corresponds to.
     let original: String
+    /// The original library: ZZActionPipe (seed 002) unless said otherwise.
+    var library = "ZZActionPipe"
     /// Plays the scenario, printing every call's output, trace and result.
     let run: @Sendable () async throws -> Void
 }
 
-/// Every scenario, in the order of the seed README, then the hazards the original has.
+/// Every scenario, in the order of the seed README, then the hazards the original has, then
+/// the async scenarios (AsyncScenarios.swift).
 let scenarios: [Scenario] = [
     Scenario(
         number: 1, name: "register",
@@ -77,6 +81,23 @@ let scenarios: [Scenario] = [
         title: "Re-trigger from the chain's head after asynchronous work",
         original: "the root pipe re-triggers the selector with state success",
         run: retrigger),
+    Scenario(
+        number: 13, name: "share-link",
+        title: "Async: the share-link flow, four checks and a network request",
+        original: "plumber.addPort(port).addPipeline(checkLogin)...addPipeline(requestDocLink)",
+        library: "PipelinePlumber",
+        run: shareLinkFlow),
+    Scenario(
+        number: 14, name: "share-refused",
+        title: "Async: a check refuses, and the report says which pipe and why",
+        original: "a stage stops the packet; the sink never fires, and nobody learns why",
+        library: "PipelinePlumber",
+        run: shareRefused),
+    Scenario(
+        number: 15, name: "async-retrigger",
+        title: "Async: start → request → success/error, awaited by the caller",
+        original: "the root pipe re-triggers the selector with state success or error",
+        run: asyncRetrigger),
 ]
 
 // MARK: - 1. register

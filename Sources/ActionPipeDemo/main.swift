@@ -1,5 +1,6 @@
-// ActionPipeDemo: plays the examples of the ZZActionPipe README (seed 002) with ActionPipe,
-// end to end, printing what every call did (its trace) and returned.
+// ActionPipeDemo: plays the examples of the ZZActionPipe README (seed 002) and the
+// share-link flow of the PipelinePlumber article (seed 000, on async actions) with
+// ActionPipe, end to end, printing what every call did (its trace) and returned.
 //
 //     swift run ActionPipeDemo                   every scenario
 //     swift run ActionPipeDemo --scenario 5      one scenario, by number
@@ -10,7 +11,8 @@ import Foundation
 /// The usage text, with the list of scenarios.
 func usage() -> String {
     var lines = [
-        "ActionPipeDemo: the ZZActionPipe README examples, played with ActionPipe.",
+        "ActionPipeDemo: the ZZActionPipe README examples and the PipelinePlumber share flow,",
+        "played with ActionPipe.",
         "",
         "Usage: ActionPipeDemo [--scenario NUMBER|NAME | NUMBER|NAME | --help]",
         "",
@@ -58,7 +60,7 @@ if let first = arguments.first {
 for (index, scenario) in selected.enumerated() {
     if index > 0 { print() }
     print("== \(scenario.number). \(scenario.name): \(scenario.title)")
-    print("   ZZActionPipe: \(scenario.original)")
+    print("   \(scenario.library): \(scenario.original)")
     do {
         try await scenario.run()
     } catch {
