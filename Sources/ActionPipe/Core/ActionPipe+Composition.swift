@@ -16,18 +16,17 @@ extension ActionPipe {
     @discardableResult
     public func append(_ other: ActionPipe) throws(ChainError) -> ActionPipe {
         try _withTopology { () throws(ChainError) in
-            let target = _chain
-            let source = other._chain
+            let target = _currentChain
+            let source = other._currentChain
             guard target !== source else {
                 throw .alreadyInChain(pipe: other.name, chain: target.members.map(\.name))
             }
             target.members += source.members
-            for member in source.members {
-                member.chain = target
-                member.livePipe?._chain = target
-            }
+            for member in source.members { member.chain = target }
             source.members = []
-            _bury(source)
+            // The pipes of `source` still hold it; it now keeps `target` alive for them
+            // until each of them next resolves its chain (see `_currentChain`).
+            source.mergedInto = target
             target.publish()
         }
         return other
@@ -46,7 +45,7 @@ extension ActionPipe {
     @discardableResult
     public func removeFromChain() -> Bool {
         _withTopology {
-            let old = _chain
+            let old = _currentChain
             guard old.members.count > 1 else { return false }
             old.members.removeAll { $0 === _member }
             old.publish()
@@ -64,7 +63,7 @@ extension ActionPipe {
     /// pipe3.chainNames   // ["pipe1", "pipe2", "pipe3"]
     /// ```
     public var chainNames: [String] {
-        _withTopology { _chain.members.map(\.name) }
+        _withTopology { _currentChain.members.map(\.name) }
     }
 
     /// Whether `other` is in the same chain as this pipe.
@@ -73,6 +72,6 @@ extension ActionPipe {
     /// pipe1.isInSameChain(as: pipe3)   // true after composing them
     /// ```
     public func isInSameChain(as other: ActionPipe) -> Bool {
-        _withTopology { _chain === other._chain }
+        _withTopology { _currentChain === other._currentChain }
     }
 }

@@ -53,7 +53,7 @@ extension ActionPipe {
         let key = _ActionKey(action)
         return _withTopology {
             guard _member.remove(key) else { return false }
-            _chain.publish()
+            _currentChain.publish()
             return true
         }
     }
@@ -79,13 +79,13 @@ extension ActionPipe {
     public func chainHandles<Kind, each Argument, Result>(
         _ action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>> & Sendable
     ) -> Bool {
-        _snapshot.load().entries(for: _ActionKey(action)) != nil
+        _snapshot.load().handles(_ActionKey(action))
     }
 
     func _register(_ handler: _AnyHandler, for key: _ActionKey) -> HandlerToken {
         _withTopology {
             _member.set(handler, for: key)
-            _chain.publish()
+            _currentChain.publish()
         }
         return HandlerToken(member: _WeakMember(_member), key: key, id: handler.id)
     }

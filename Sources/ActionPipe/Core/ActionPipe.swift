@@ -62,8 +62,20 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
         _member = member
         let chain = _Chain([member])
         _chain = chain
-        _snapshot = _SnapshotCell(chain.snapshot)
-        member.pipe = self
+        _snapshot = member.cell
+        // The cell's first snapshot is empty: replacing it releases no user code.
+        _ = member.cell.store(chain.snapshot)
+    }
+
+    /// The chain this pipe is in now. Call with the topology lock held.
+    ///
+    /// When a chain is appended to another, its members move and the old chain object
+    /// forwards to the new one (keeping it alive for the pipes that still hold the old
+    /// one); the pipe catches up here. Members never refer to their pipe handle, so the
+    /// handle has no weak references and retaining it on the call path stays cheap.
+    var _currentChain: _Chain {
+        if let current = _member.chain, current !== _chain { _chain = current }
+        return _chain
     }
 
     /// The pipe's name.

@@ -73,7 +73,7 @@ public struct ActionProcess<Kind, each Argument, Result>: ~Copyable {
     @usableFromInline let _origin: Unmanaged<_Member>
     @usableFromInline let _key: _ActionKey
 
-    @usableFromInline
+    @inlinable
     init(
         arguments: (repeat each Argument), state: ActionState?, sideData: SideData,
         origin: Unmanaged<_Member>, key: _ActionKey

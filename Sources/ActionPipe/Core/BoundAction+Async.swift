@@ -52,11 +52,14 @@ extension BoundAction where Kind == ActionKind.Async {
             outcomes = Array(repeating: nil, count: snapshot.names.count)
         }
         var call = _CallOutcome<Result, any Error>(names: outcomes == nil ? [] : snapshot.names)
-        guard let entries = snapshot.entries(for: key) else { return call }
+        let range = snapshot.range(for: key)
+        if range.isEmpty { return call }
         var process = ActionProcess<Kind, repeat each Argument, Result>(
-            arguments: (repeat each arguments), state: options.state, sideData: options.sideData,
+            arguments: (repeat each arguments), state: options.state,
+            sideData: options.sideData ?? SideData(),
             origin: origin, key: key)
-        for entry in entries {
+        for index in range {
+            let entry = snapshot.entries[index]
             if call.endReason == nil, Task.isCancelled {
                 call.error = CancellationError()
             }
@@ -65,7 +68,8 @@ extension BoundAction where Kind == ActionKind.Async {
                 continue
             }
             let handler = unsafeDowncast(
-                entry.handler, to: _AsyncHandler<repeat each Argument, Result>.self)
+                entry.handler.takeUnretainedValue(),
+                to: _AsyncHandler<repeat each Argument, Result>.self)
             process._upstream = call.value
             var target: AnyObject? = nil
             if let reason = handler.skipReason(handler.conditions, &process, target: &target) {

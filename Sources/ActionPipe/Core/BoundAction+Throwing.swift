@@ -51,17 +51,21 @@ extension BoundAction where Kind: ThrowingActionKind {
             outcomes = Array(repeating: nil, count: snapshot.names.count)
         }
         var call = _CallOutcome<Result, Kind.Failure>(names: outcomes == nil ? [] : snapshot.names)
-        guard let entries = snapshot.entries(for: key) else { return call }
+        let range = snapshot.range(for: key)
+        if range.isEmpty { return call }
         var process = ActionProcess<Kind, repeat each Argument, Result>(
-            arguments: (repeat each arguments), state: options.state, sideData: options.sideData,
+            arguments: (repeat each arguments), state: options.state,
+            sideData: options.sideData ?? SideData(),
             origin: origin, key: key)
-        for entry in entries {
+        for index in range {
+            let entry = snapshot.entries[index]
             if let reason = call.endReason {
                 outcomes?[entry.member] = .skipped(reason)
                 continue
             }
             let handler = unsafeDowncast(
-                entry.handler, to: _ThrowingHandler<Kind, repeat each Argument, Result>.self)
+                entry.handler.takeUnretainedValue(),
+                to: _ThrowingHandler<Kind, repeat each Argument, Result>.self)
             process._upstream = call.value
             var target: AnyObject? = nil
             if let reason = handler.skipReason(handler.conditions, &process, target: &target) {

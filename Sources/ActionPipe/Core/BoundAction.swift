@@ -43,7 +43,7 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
     /// ```
     public func with<Value: Sendable>(_ key: SideDataKey<Value>, _ value: Value) -> Self {
         var copy = self
-        copy.options.sideData[key] = value
+        copy.options.add(key, value)
         return copy
     }
 
@@ -122,30 +122,43 @@ extension BoundAction where Kind == ActionKind.Sync {
             outcomes = Array(repeating: nil, count: snapshot.names.count)
         }
         var call = _CallOutcome<Result, Never>(names: outcomes == nil ? [] : snapshot.names)
-        guard let entries = snapshot.entries(for: key) else { return call }
+        let range = snapshot.range(for: key)
+        if range.isEmpty { return call }
         var process = ActionProcess<Kind, repeat each Argument, Result>(
-            arguments: (repeat each arguments), state: options.state, sideData: options.sideData,
+            arguments: (repeat each arguments), state: options.state,
+            sideData: options.sideData ?? SideData(),
             origin: origin, key: key)
-        for entry in entries {
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let entry = snapshot.entries[index]
+            index &+= 1
             if call.stopper != nil {
                 outcomes?[entry.member] = .skipped(.stoppedEarlier)
                 continue
             }
-            let handler = unsafeDowncast(
-                entry.handler, to: _SyncHandler<repeat each Argument, Result>.self)
-            process._upstream = call.value
-            var target: AnyObject? = nil
-            if let reason = handler.skipReason(handler.conditions, &process, target: &target) {
-                outcomes?[entry.member] = .skipped(reason)
-                continue
-            }
-            call.value = handler.body(target, &process)
-            call.count += 1
-            if process.isStopped {
-                call.stopper = entry.member
-                outcomes?[entry.member] = .stopped
-            } else {
-                outcomes?[entry.member] = .ran
+            // The snapshot owns the handler and the caller keeps the snapshot alive, so
+            // the handler is used unretained: no reference counting per handler.
+            let unmanaged = Unmanaged<_SyncHandler<repeat each Argument, Result>>.fromOpaque(
+                entry.handler.toOpaque())
+            unmanaged._withUnsafeGuaranteedRef { handler in
+                process._upstream = call.value
+                var target: AnyObject? = nil
+                if let reason = handler.skipReason(handler.conditions, &process, target: &target) {
+                    outcomes?[entry.member] = .skipped(reason)
+                    return
+                }
+                if handler.plain != nil {
+                    call.value = handler.plain.unsafelyUnwrapped(&process)
+                } else {
+                    call.value = handler.body.unsafelyUnwrapped(target, &process)
+                }
+                call.count += 1
+                if process.isStopped {
+                    call.stopper = entry.member
+                    outcomes?[entry.member] = .stopped
+                } else {
+                    outcomes?[entry.member] = .ran
+                }
             }
         }
         return call

@@ -14,7 +14,10 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
             @escaping @Sendable (inout ActionProcess<Kind, repeat each Argument, Result>) ->
             Result?
     ) -> HandlerToken {
-        register(.none) { _, process in body(&process) }
+        pipe._register(
+            _SyncHandler(
+                state: handlerState, target: .none, conditions: conditions, plain: body, body: nil),
+            for: key)
     }
 
     /// Registers a handler that runs with `target`, held weakly by default; while the
@@ -60,7 +63,9 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
         _ target: _Target, _ body: @escaping _SyncHandler<repeat each Argument, Result>.Body
     ) -> HandlerToken {
         pipe._register(
-            _SyncHandler(state: handlerState, target: target, conditions: conditions, body: body),
+            _SyncHandler(
+                state: handlerState, target: target, conditions: conditions, plain: nil,
+                body: body),
             for: key)
     }
 }

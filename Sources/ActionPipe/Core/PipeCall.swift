@@ -30,7 +30,7 @@ public struct PipeCall: Sendable {
     /// ```
     public func with<Value: Sendable>(_ key: SideDataKey<Value>, _ value: Value) -> PipeCall {
         var copy = self
-        copy.options.sideData[key] = value
+        copy.options.add(key, value)
         return copy
     }
 

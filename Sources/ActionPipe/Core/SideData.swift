@@ -22,18 +22,78 @@
 ///   `Date`, `String` and class references, are stored without any allocation); further
 ///   keys go to a dictionary.
 public struct SideData: Sendable, CustomStringConvertible {
-    /// One stored value; `name` is kept for descriptions.
+    /// One stored value.
     @usableFromInline
     struct _Slot: Sendable {
         @usableFromInline var id: Int
-        @usableFromInline var name: String
         @usableFromInline var value: any Sendable
+
+        @inlinable
+        init(id: Int, value: any Sendable) {
+            self.id = id
+            self.value = value
+        }
     }
 
-    @usableFromInline var _s0: _Slot?
-    @usableFromInline var _s1: _Slot?
-    @usableFromInline var _s2: _Slot?
-    @usableFromInline var _s3: _Slot?
+    /// The first four values of a call, stored inline.
+    @usableFromInline
+    struct _Inline: Sendable {
+        @usableFromInline var s0: _Slot?
+        @usableFromInline var s1: _Slot?
+        @usableFromInline var s2: _Slot?
+        @usableFromInline var s3: _Slot?
+
+        @inlinable init() {}
+
+        @inlinable
+        func value(for id: Int) -> (any Sendable)? {
+            if let slot = s0, slot.id == id { return slot.value }
+            if let slot = s1, slot.id == id { return slot.value }
+            if let slot = s2, slot.id == id { return slot.value }
+            if let slot = s3, slot.id == id { return slot.value }
+            return nil
+        }
+
+        /// Replaces the value of `slot.id`, or takes the first free slot; `false` when
+        /// every slot holds another key.
+        @inlinable
+        mutating func store(_ slot: _Slot) -> Bool {
+            if s0?.id == slot.id {
+                s0 = slot
+            } else if s1?.id == slot.id {
+                s1 = slot
+            } else if s2?.id == slot.id {
+                s2 = slot
+            } else if s3?.id == slot.id {
+                s3 = slot
+            } else if s0 == nil {
+                s0 = slot
+            } else if s1 == nil {
+                s1 = slot
+            } else if s2 == nil {
+                s2 = slot
+            } else if s3 == nil {
+                s3 = slot
+            } else {
+                return false
+            }
+            return true
+        }
+
+        @inlinable
+        mutating func remove(_ id: Int) {
+            if s0?.id == id { s0 = nil }
+            if s1?.id == id { s1 = nil }
+            if s2?.id == id { s2 = nil }
+            if s3?.id == id { s3 = nil }
+        }
+
+        var slots: [_Slot] { [s0, s1, s2, s3].compactMap { $0 } }
+    }
+
+    /// `nil` while empty, so copying and destroying empty side data (every plain call
+    /// does) costs a tag check instead of four.
+    @usableFromInline var _inline: _Inline?
     @usableFromInline var _overflow: [Int: _Slot]?
 
     /// Creates empty side data.
@@ -42,6 +102,7 @@ public struct SideData: Sendable, CustomStringConvertible {
     /// var data = SideData()
     /// data[Keys.label] = "hello"
     /// ```
+    @inlinable
     public init() {}
 
     /// Creates side data holding one value.
@@ -49,6 +110,7 @@ public struct SideData: Sendable, CustomStringConvertible {
     /// ```swift
     /// let data = SideData(Keys.label, "hello")
     /// ```
+    @inlinable
     public init<Value: Sendable>(_ key: SideDataKey<Value>, _ value: Value) {
         self[key] = value
     }
@@ -59,41 +121,28 @@ public struct SideData: Sendable, CustomStringConvertible {
     /// process.sideData[Keys.label] = "hello"
     /// let label: String? = process.sideData[Keys.label]
     /// ```
+    @inlinable
     public subscript<Value: Sendable>(key: SideDataKey<Value>) -> Value? {
         get {
-            if let slot = _s0, slot.id == key.id { return slot.value as? Value }
-            if let slot = _s1, slot.id == key.id { return slot.value as? Value }
-            if let slot = _s2, slot.id == key.id { return slot.value as? Value }
-            if let slot = _s3, slot.id == key.id { return slot.value as? Value }
-            return _overflow?[key.id]?.value as? Value
+            if let value = _inline?.value(for: key.id) { return value as? Value }
+            guard let overflow = _overflow else { return nil }
+            return overflow[key.id]?.value as? Value
         }
         set {
             guard let newValue else {
-                _remove(key.id)
+                _inline?.remove(key.id)
+                _overflow?[key.id] = nil
                 return
             }
-            let slot = _Slot(id: key.id, name: key.name, value: newValue)
-            // Replace in place when the key is already stored, so a key never sits in two
-            // slots; otherwise take the first free inline slot, then the dictionary.
-            if _s0?.id == key.id {
-                _s0 = slot
-            } else if _s1?.id == key.id {
-                _s1 = slot
-            } else if _s2?.id == key.id {
-                _s2 = slot
-            } else if _s3?.id == key.id {
-                _s3 = slot
-            } else if _overflow?[key.id] != nil {
+            let slot = _Slot(id: key.id, value: newValue)
+            // A key never sits in two places: replace it in the dictionary if it went
+            // there; otherwise the inline slots take it, and the dictionary the rest.
+            if _overflow?[key.id] != nil {
                 _overflow?[key.id] = slot
-            } else if _s0 == nil {
-                _s0 = slot
-            } else if _s1 == nil {
-                _s1 = slot
-            } else if _s2 == nil {
-                _s2 = slot
-            } else if _s3 == nil {
-                _s3 = slot
-            } else {
+                return
+            }
+            if _inline == nil { _inline = _Inline() }
+            if !_inline!.store(slot) {
                 _overflow = _overflow ?? [:]
                 _overflow?[key.id] = slot
             }
@@ -116,9 +165,7 @@ public struct SideData: Sendable, CustomStringConvertible {
     /// ```swift
     /// SideData(Keys.label, "a").count   // 1
     /// ```
-    public var count: Int {
-        [_s0, _s1, _s2, _s3].count { $0 != nil } + (_overflow?.count ?? 0)
-    }
+    public var count: Int { (_inline?.slots.count ?? 0) + (_overflow?.count ?? 0) }
 
     /// Whether no value is stored.
     ///
@@ -133,16 +180,9 @@ public struct SideData: Sendable, CustomStringConvertible {
     /// print(SideData(Keys.label, "a"))   // [label: a]
     /// ```
     public var description: String {
-        let slots =
-            [_s0, _s1, _s2, _s3].compactMap { $0 } + (_overflow.map { Array($0.values) } ?? [])
-        return "[" + slots.map { "\($0.name): \($0.value)" }.joined(separator: ", ") + "]"
-    }
-
-    private mutating func _remove(_ id: Int) {
-        if _s0?.id == id { _s0 = nil }
-        if _s1?.id == id { _s1 = nil }
-        if _s2?.id == id { _s2 = nil }
-        if _s3?.id == id { _s3 = nil }
-        _overflow?[id] = nil
+        let slots = (_inline?.slots ?? []) + (_overflow.map { Array($0.values) } ?? [])
+        let names = _SideDataKeyNames.shared
+        return "[" + slots.map { "\(names.name(of: $0.id)): \($0.value)" }.joined(separator: ", ")
+            + "]"
     }
 }

@@ -35,6 +35,7 @@ public struct SideDataKey<Value: Sendable>: Sendable, Hashable, CustomStringConv
     public init(_ name: String) {
         self.name = name
         self.id = _sideDataKeyCounter.add(1, ordering: .relaxed).newValue
+        _SideDataKeyNames.shared.record(name, for: id)
     }
 
     /// The key's name and value type: `birthday: Date`.
@@ -61,3 +62,13 @@ public struct SideDataKey<Value: Sendable>: Sendable, Hashable, CustomStringConv
 
 /// Gives every key a distinct identity without a lock.
 private let _sideDataKeyCounter = Atomic<Int>(0)
+
+/// The names of side data keys by identity, so stored values need not carry their key's
+/// name (which would make every copy of side data retain a string).
+final class _SideDataKeyNames: Sendable {
+    static let shared = _SideDataKeyNames()
+    private let names = _Locked<[Int: String]>([:])
+
+    func record(_ name: String, for id: Int) { names.withLock { $0[id] = name } }
+    func name(of id: Int) -> String { names.withLock { $0[id] } ?? "#\(id)" }
+}

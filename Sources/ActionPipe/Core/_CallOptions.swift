@@ -2,11 +2,21 @@
 @usableFromInline
 struct _CallOptions: Sendable {
     @usableFromInline var state: ActionState?
-    @usableFromInline var sideData: SideData
+    /// `nil` until the caller adds side data, so a plain call neither copies nor destroys
+    /// a ``SideData`` value on its way in.
+    @usableFromInline var sideData: SideData?
 
     @inlinable
-    init(state: ActionState? = nil, sideData: SideData = SideData()) {
+    init(state: ActionState? = nil, sideData: SideData? = nil) {
         self.state = state
         self.sideData = sideData
+    }
+
+    /// Adds `value` to the side data the call starts with.
+    @inlinable
+    mutating func add<Value: Sendable>(_ key: SideDataKey<Value>, _ value: Value) {
+        var data = sideData ?? SideData()
+        data[key] = value
+        sideData = data
     }
 }

@@ -52,18 +52,16 @@ final class _Member: @unchecked Sendable {
     var handlers: [_ActionKey: _AnyHandler] = [:]
     /// Registration order of the actions, so traces and snapshots are deterministic.
     var order: [_ActionKey] = []
-    weak var pipe: ActionPipe?
+    /// Where the pipe handle reads its chain's snapshot. Owned here, not reached through
+    /// the handle, so publishing needs no (weak) reference to the handle.
+    let cell: _SnapshotCell
     /// The chain this member is in. Weak: the chain holds its members, and the pipe
     /// handles hold the chain.
     weak var chain: _Chain?
 
-    init(name: String) { self.name = name }
-
-    /// The pipe handle, if it is alive; buried so its last release happens unlocked.
-    var livePipe: ActionPipe? {
-        let pipe = pipe
-        _bury(pipe)
-        return pipe
+    init(name: String) {
+        self.name = name
+        self.cell = _SnapshotCell(_Snapshot([]))
     }
 
     func set(_ handler: _AnyHandler, for key: _ActionKey) {
@@ -89,6 +87,8 @@ final class _Member: @unchecked Sendable {
 /// `@unchecked Sendable`: `members` is read and written only with ``_topologyLock`` held.
 final class _Chain: @unchecked Sendable {
     var members: [_Member]
+    /// The chain this one was appended to, kept alive for pipes that still hold this one.
+    var mergedInto: _Chain?
 
     init(_ members: [_Member]) {
         self.members = members
@@ -103,7 +103,7 @@ final class _Chain: @unchecked Sendable {
         _bury(self.snapshot)
         self.snapshot = snapshot
         for member in members {
-            _bury(member.livePipe?._snapshot.store(snapshot))
+            _bury(member.cell.store(snapshot))
         }
     }
 
@@ -113,43 +113,80 @@ final class _Chain: @unchecked Sendable {
 }
 
 /// An immutable view of a chain that calls read without any lock held while handlers run.
+///
+/// Laid out for the call path: the entries of every action sit in one flat buffer,
+/// grouped by action key, and refer to their handlers unretained (``handlers`` owns them).
+/// A call reads the entries of its action through a pointer, so walking them costs no
+/// reference counting at all.
+///
+/// `@unchecked Sendable`: immutable after `init`; the buffers are only read.
 @usableFromInline
-final class _Snapshot: Sendable {
+final class _Snapshot: @unchecked Sendable {
     /// A handler and the index of its member in ``names``.
     @usableFromInline
-    struct Entry: Sendable {
-        @usableFromInline let handler: _AnyHandler
+    struct Entry {
+        @usableFromInline let handler: Unmanaged<_AnyHandler>
         @usableFromInline let member: Int
     }
 
     /// The members' names, in chain order, for traces.
     @usableFromInline let names: [String]
-    /// For each action key, the handlers that registered it, in chain order; indexed by
-    /// the key's raw value, so a call finds its handlers without hashing.
-    @usableFromInline let table: ContiguousArray<ContiguousArray<Entry>>
+    /// Keeps every handler of ``entries`` alive.
+    private let handlers: [_AnyHandler]
+    /// Every entry, grouped by action key, each group in chain order.
+    @usableFromInline let entries: UnsafeMutablePointer<Entry>
+    /// `offsets[k] ..< offsets[k + 1]` are the entries of the action with key `k`.
+    @usableFromInline let offsets: UnsafeMutablePointer<Int>
+    /// How many keys ``offsets`` covers; larger keys have no entries.
+    @usableFromInline let keyCount: Int
 
     init(_ members: [_Member]) {
         names = members.map(\.name)
-        var table: ContiguousArray<ContiguousArray<Entry>> = []
+        var byKey: [[(_AnyHandler, Int)]] = []
+        var handlers: [_AnyHandler] = []
         for (index, member) in members.enumerated() {
             for key in member.order {
                 guard let handler = member.handlers[key] else { continue }
-                if key.rawValue >= table.count {
-                    table.append(
-                        contentsOf: repeatElement([], count: key.rawValue + 1 - table.count))
+                if key.rawValue >= byKey.count {
+                    byKey.append(
+                        contentsOf: repeatElement([], count: key.rawValue + 1 - byKey.count))
                 }
-                table[key.rawValue].append(Entry(handler: handler, member: index))
+                byKey[key.rawValue].append((handler, index))
+                handlers.append(handler)
             }
         }
-        self.table = table
+        self.handlers = handlers
+        keyCount = byKey.count
+        offsets = .allocate(capacity: byKey.count + 1)
+        entries = .allocate(capacity: max(handlers.count, 1))
+        var next = 0
+        for (key, group) in byKey.enumerated() {
+            offsets[key] = next
+            for (handler, member) in group {
+                (entries + next).initialize(
+                    to: Entry(handler: .passUnretained(handler), member: member))
+                next += 1
+            }
+        }
+        offsets[byKey.count] = next
     }
 
-    @inlinable
-    func entries(for key: _ActionKey) -> ContiguousArray<Entry>? {
-        guard key.rawValue < table.count else { return nil }
-        let entries = table[key.rawValue]
-        return entries.isEmpty ? nil : entries
+    deinit {
+        entries.deallocate()
+        offsets.deallocate()
     }
+
+    /// The positions in ``entries`` of the handlers of `key`; empty when none.
+    @inlinable
+    func range(for key: _ActionKey) -> Range<Int> {
+        let raw = key.rawValue
+        guard raw < keyCount else { return 0..<0 }
+        return offsets[raw]..<offsets[raw + 1]
+    }
+
+    /// Whether any member registered `key`.
+    @inlinable
+    func handles(_ key: _ActionKey) -> Bool { !range(for: key).isEmpty }
 }
 
 /// Where a pipe keeps the snapshot of its chain.

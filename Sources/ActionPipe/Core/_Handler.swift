@@ -63,7 +63,7 @@ extension _AnyHandler {
     /// then the weak target.
     @inlinable
     func skipReason<Kind, each Argument, Result>(
-        _ conditions: [_Condition<Kind, repeat each Argument, Result>],
+        _ conditions: @autoclosure () -> [_Condition<Kind, repeat each Argument, Result>],
         _ process: inout ActionProcess<Kind, repeat each Argument, Result>,
         target object: inout AnyObject?
     ) -> SkipReason? {
@@ -73,7 +73,7 @@ extension _AnyHandler {
             return .stateMismatch(handler: handlerState, call: callState)
         }
         if hasConditions {
-            for condition in conditions {
+            for condition in conditions() {
                 if let reason = condition.check(&process) { return reason }
             }
         }
@@ -96,15 +96,21 @@ final class _SyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendabl
         ActionKind.Sync, repeat each Argument, Result
     >
     @usableFromInline typealias Body = @Sendable (AnyObject?, inout Process) -> Result?
+    @usableFromInline typealias PlainBody = @Sendable (inout Process) -> Result?
 
-    @usableFromInline let body: Body
+    /// The user's closure of a handler without a target, stored as written so a call
+    /// makes one indirect call, not two through an adapting closure.
+    @usableFromInline let plain: PlainBody?
+    /// The body of a handler with a target; `nil` when `plain` is set.
+    @usableFromInline let body: Body?
     @usableFromInline let conditions: [_Condition<ActionKind.Sync, repeat each Argument, Result>]
 
     init(
         state: ActionState?, target: _Target,
         conditions: [_Condition<ActionKind.Sync, repeat each Argument, Result>],
-        body: @escaping Body
+        plain: PlainBody?, body: Body?
     ) {
+        self.plain = plain
         self.body = body
         self.conditions = conditions
         super.init(state: state, target: target, hasConditions: !conditions.isEmpty)

@@ -17,8 +17,8 @@
 /// `@unchecked Sendable`: `value` is only touched inside `withLock`, with the mutex held.
 @usableFromInline
 final class _Locked<Value>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline var value: Value
 
     init(_ value: Value) {
         self.value = value
@@ -34,7 +34,7 @@ final class _Locked<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the value. `body` must not run user code.
-    @usableFromInline
+    @inlinable
     func withLock<Result, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
