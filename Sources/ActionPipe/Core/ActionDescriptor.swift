@@ -10,8 +10,16 @@
 /// }
 /// ```
 ///
-/// An action carries no data but its name; its identity is the key path that names it in
-/// ``Actions``.
+/// An action carries no data but its name and where it is declared. That place (file,
+/// line, column of the `.init()`) together with the name is the action's identity, so
+/// write `.init()` in the declaring property itself: two properties that return the
+/// descriptor of one shared helper would be one action (registering both stops the
+/// program with a message naming them).
+///
+/// Identity by declaration site, rather than by the key path object, is what makes a
+/// call cheap: the library reads the descriptor through the key path
+/// (`Actions()[keyPath: action]`), which the optimiser folds into a direct read, so a
+/// call `pipe.someFunc(1, nil)` never creates a key path at run time.
 public struct ActionDescriptor<Kind, each Argument, Result>: Sendable {
     /// The action's name in traces: by default, the name of the declaring property.
     ///
@@ -19,6 +27,9 @@ public struct ActionDescriptor<Kind, each Argument, Result>: Sendable {
     /// Actions().someFunc.name   // "someFunc"
     /// ```
     public let name: String
+    @usableFromInline let _file: StaticString
+    @usableFromInline let _line: UInt
+    @usableFromInline let _column: UInt
 
     /// Creates the action's descriptor; write it as `.init()` in the declaring property,
     /// whose name becomes the action's name in traces.
@@ -27,6 +38,20 @@ public struct ActionDescriptor<Kind, each Argument, Result>: Sendable {
     /// extension Actions { var ping: Action<Int, Int> { .init() } }
     /// ```
     ///
-    /// - Parameter name: The name shown in traces; defaults to the declaring property's.
-    public init(name: String = #function) { self.name = name }
+    /// - Parameters:
+    ///   - name: The name shown in traces; defaults to the declaring property's. It must
+    ///     be the same every time the property is read.
+    ///   - file: Where the descriptor is created; leave the default.
+    ///   - line: Where the descriptor is created; leave the default.
+    ///   - column: Where the descriptor is created; leave the default.
+    @inlinable
+    public init(
+        name: String = #function, file: StaticString = #fileID, line: UInt = #line,
+        column: UInt = #column
+    ) {
+        self.name = name
+        self._file = file
+        self._line = line
+        self._column = column
+    }
 }

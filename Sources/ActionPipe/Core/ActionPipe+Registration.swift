@@ -10,7 +10,7 @@ extension ActionPipe {
     public func on<Kind, each Argument, Result>(
         _ action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>> & Sendable
     ) -> HandlerRegistration<Kind, repeat each Argument, Result> {
-        HandlerRegistration(pipe: self, key: _ActionKey(action))
+        HandlerRegistration(pipe: self, key: _ActionKey(registering: action))
     }
 
     /// Registers `body` as this pipe's handler for `action`, without conditions.
@@ -50,7 +50,7 @@ extension ActionPipe {
         for action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>>
             & Sendable
     ) -> Bool {
-        let key = _ActionKey(action)
+        let key = _ActionKey(Actions()[keyPath: action])
         return _withTopology {
             guard _member.remove(key) else { return false }
             _currentChain.publish()
@@ -66,7 +66,7 @@ extension ActionPipe {
     public func handles<Kind, each Argument, Result>(
         _ action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>> & Sendable
     ) -> Bool {
-        let key = _ActionKey(action)
+        let key = _ActionKey(Actions()[keyPath: action])
         return _withTopology { _member.handlers[key] != nil }
     }
 
@@ -79,7 +79,7 @@ extension ActionPipe {
     public func chainHandles<Kind, each Argument, Result>(
         _ action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>> & Sendable
     ) -> Bool {
-        _snapshot.load().handles(_ActionKey(action))
+        _snapshot.load().handles(_ActionKey(Actions()[keyPath: action]))
     }
 
     func _register(_ handler: _AnyHandler, for key: _ActionKey) -> HandlerToken {

@@ -93,11 +93,13 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
     /// ```swift
     /// let result = pipe.someFunc(999, "hello")
     /// ```
+    @inlinable
     public subscript<Kind, each Argument, Result>(
         dynamicMember action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>>
             & Sendable
     ) -> BoundAction<Kind, repeat each Argument, Result> {
-        BoundAction(pipe: self, key: _ActionKey(action), options: _CallOptions())
+        BoundAction(
+            pipe: self, key: _ActionKey(Actions()[keyPath: action]), options: _CallOptions())
     }
 }
 

@@ -15,13 +15,14 @@
 /// let result = pipe.someFunc(999, "hello")   // Optional(100.0)
 /// ```
 ///
-/// The key path `\Actions.someFunc` is the action's identity: registering and calling use
-/// the same key path, so a wrong argument or result type does not compile.
+/// Registering and calling name the action by the same key path, `\.someFunc`, so a wrong
+/// argument or result type does not compile.
 public struct Actions: Sendable {
     /// Creates the namespace value; only the library applies key paths to it.
     ///
     /// ```swift
     /// let action = Actions()[keyPath: \.someFunc]
     /// ```
+    @inlinable
     public init() {}
 }

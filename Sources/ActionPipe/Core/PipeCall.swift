@@ -8,19 +8,20 @@
 /// ```
 @dynamicMemberLookup
 public struct PipeCall: Sendable {
-    let pipe: ActionPipe
-    var options: _CallOptions
+    @usableFromInline let pipe: ActionPipe
+    @usableFromInline var options: _CallOptions
 
     /// The action named by `action`, bound to the pipe with these options.
     ///
     /// ```swift
     /// pipe.with(state: .success).someFunc(1, nil)
     /// ```
+    @inlinable
     public subscript<Kind, each Argument, Result>(
         dynamicMember action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>>
             & Sendable
     ) -> BoundAction<Kind, repeat each Argument, Result> {
-        BoundAction(pipe: pipe, key: _ActionKey(action), options: options)
+        BoundAction(pipe: pipe, key: _ActionKey(Actions()[keyPath: action]), options: options)
     }
 
     /// Adds a value to the side data the call starts with.

@@ -2,102 +2,181 @@ import Synchronization
 
 /// The small integer that identifies an action inside the library.
 ///
-/// Actions are named by key paths into ``Actions``. Hashing a key path on every call is
-/// slow, so each distinct key path is interned once into a dense integer, and the chain's
-/// snapshot is an array indexed by that integer.
+/// An action is identified by where its descriptor is created (file, line, column) and its
+/// name. Each distinct site is interned once into a dense integer, and the chain's
+/// snapshot is an array indexed by that integer, so a call never hashes a key path.
 @usableFromInline
 struct _ActionKey: Hashable, Sendable {
     @usableFromInline let rawValue: Int
 
-    /// Interns `action`, returning the same key for equal key paths.
+    /// The key of the action `descriptor` describes; lock-free after the first time.
     @inlinable
     init<Kind, each Argument, Result>(
-        _ action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>> & Sendable
+        _ descriptor: ActionDescriptor<Kind, repeat each Argument, Result>
     ) {
-        rawValue = _ActionKeyTable.shared.key(for: action)
+        let site = _ActionSite(
+            file: descriptor._file, line: descriptor._line, column: descriptor._column,
+            name: descriptor.name)
+        rawValue = _ActionKeyTable.shared.key(for: site)
+    }
+
+    /// The key of `action`, checking that no other key path shares its declaration site:
+    /// registrations come through here, calls through ``init(_:)``.
+    init<Kind, each Argument, Result>(
+        registering action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>>
+            & Sendable
+    ) {
+        self.init(Actions()[keyPath: action])
+        _ActionKeyTable.shared.check(action, hasKey: rawValue)
     }
 
     /// The name of the action, for traces.
     var name: String { _ActionKeyTable.shared.name(of: rawValue) }
 }
 
+/// Where an action's descriptor is created, and its name: the action's identity.
+///
+/// The cache compares sites by the address of the file name literal and the bits of the
+/// name; interning compares them by content, so equal sites seen at different addresses
+/// still get one key.
+@usableFromInline
+struct _ActionSite: Sendable {
+    @usableFromInline let file: StaticString
+    @usableFromInline let line: UInt
+    @usableFromInline let column: UInt
+    @usableFromInline let name: String
+
+    @inlinable
+    init(file: StaticString, line: UInt, column: UInt, name: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.name = name
+    }
+
+    /// Four words that identify the site cheaply (equal sites may still differ here).
+    @inlinable
+    var fastKey: _FastSiteKey {
+        let nameBits = unsafeBitCast(name, to: (UInt64, UInt64).self)
+        return _FastSiteKey(
+            file: UInt(bitPattern: file.utf8Start), position: line << 20 ^ column,
+            name0: nameBits.0, name1: nameBits.1)
+    }
+
+    /// The identity by content, for interning.
+    var structural: String { "\(file):\(line):\(column):\(name)" }
+}
+
+/// The cache key of an ``_ActionSite``: the address of its file name, its position, and
+/// the raw bits of its name (a string literal always has the same bits).
+@usableFromInline
+struct _FastSiteKey: Equatable, Sendable {
+    @usableFromInline let file: UInt
+    @usableFromInline let position: UInt
+    @usableFromInline let name0: UInt64
+    @usableFromInline let name1: UInt64
+
+    @inlinable
+    init(file: UInt, position: UInt, name0: UInt64, name1: UInt64) {
+        self.file = file
+        self.position = position
+        self.name0 = name0
+        self.name1 = name1
+    }
+
+    @inlinable
+    var hash: UInt {
+        var h = file &* 0x9E37_79B9_7F4A_7C15
+        h = (h ^ position) &* 0x9E37_79B9_7F4A_7C15
+        h = (h ^ UInt(truncatingIfNeeded: name0)) &* 0x9E37_79B9_7F4A_7C15
+        h = (h ^ UInt(truncatingIfNeeded: name1)) &* 0x9E37_79B9_7F4A_7C15
+        return h >> 32
+    }
+}
+
 /// The process-wide table behind ``_ActionKey``.
 ///
-/// Calls look a key path up by the address of its object in an immutable, open-addressed
-/// cache that is read without a lock (a key path literal is one object per pattern, so the
-/// address is stable). A miss takes the lock, interns the key path structurally, and
-/// publishes a new cache. Caches are never freed, only retired, so a reader may keep using
-/// the one it loaded.
+/// Calls look a site up in an immutable, open-addressed cache that is read without a lock.
+/// A miss takes the lock, interns the site by content, and publishes a new cache. Caches
+/// are never freed, only retired, so a reader may keep using the one it loaded.
 @usableFromInline
 final class _ActionKeyTable: Sendable {
     @usableFromInline static let shared = _ActionKeyTable()
 
-    /// The cache size beyond which new key path objects are no longer cached by address
-    /// (they are still interned). Bounds memory if some code creates key path objects
-    /// dynamically instead of writing literals.
-    private static let maximumCachedObjects = 4096
+    /// The cache size beyond which new sites are no longer cached (they are still
+    /// interned). Bounds memory if some code creates descriptors with ever new names.
+    private static let maximumCached = 4096
 
     private struct State {
-        var keys: [AnyKeyPath: Int] = [:]
+        var keys: [String: Int] = [:]
         var names: [String] = []
-        /// Every cache ever published, kept alive for readers that still hold one; also
-        /// keeps each cached key path object alive, so its address is never reused.
+        /// For each key, the key path registered with it, to catch two actions sharing a
+        /// declaration site.
+        var keyPaths: [Int: AnyKeyPath] = [:]
+        /// Every cache ever published, kept alive for readers that still hold one.
         var caches: [_KeyCache] = []
-        var cachedObjects: [AnyKeyPath] = []
+        var cachedCount = 0
     }
 
     private let state = _Locked(State())
     /// The address of the current cache, unretained (`state.caches` owns it), or 0.
     /// Stored as an integer because pointers are not `Sendable`.
-    private let current = Atomic<UInt>(0)
+    @usableFromInline let current = Atomic<UInt>(0)
 
     private init() {}
 
-    /// The key of `action`: lock-free when its key path object was seen before.
-    @usableFromInline
-    func key<Kind, each Argument, Result>(
-        for action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>>
-            & Sendable
-    ) -> Int {
-        let address = UInt(bitPattern: ObjectIdentifier(action))
+    /// The key of `site`: lock-free when it was seen before.
+    @inlinable
+    func key(for site: _ActionSite) -> Int {
+        let fast = site.fastKey
         if let pointer = UnsafeRawPointer(bitPattern: current.load(ordering: .acquiring)) {
             let found = Unmanaged<_KeyCache>.fromOpaque(pointer)._withUnsafeGuaranteedRef {
-                $0.value(for: address)
+                $0.value(for: fast)
             }
             if let found { return found }
         }
-        return intern(action, address: address) { Actions()[keyPath: action].name }
+        return intern(site, fast)
     }
 
-    private func intern(_ keyPath: AnyKeyPath & Sendable, address: UInt, name: () -> String) -> Int
-    {
-        if let key = state.withLock({ $0.keys[keyPath] }) {
-            cache(keyPath, address: address, key: key)
-            return key
-        }
-        // Evaluate the declaring property outside the lock: it is user code.
-        let name = name()
-        let key = state.withLock { state in
-            if let key = state.keys[keyPath] { return key }
-            let key = state.names.count
-            state.keys[keyPath] = key
-            state.names.append(name)
-            return key
-        }
-        cache(keyPath, address: address, key: key)
-        return key
-    }
-
-    private func cache(_ keyPath: AnyKeyPath & Sendable, address: UInt, key: Int) {
-        state.withLock { state in
-            guard state.cachedObjects.count < Self.maximumCachedObjects else { return }
+    @usableFromInline
+    func intern(_ site: _ActionSite, _ fast: _FastSiteKey) -> Int {
+        let structural = site.structural
+        return state.withLock { state in
+            let key: Int
+            if let existing = state.keys[structural] {
+                key = existing
+            } else {
+                key = state.names.count
+                state.keys[structural] = key
+                state.names.append(site.name)
+            }
             let old = state.caches.last
-            if old?.value(for: address) != nil { return }
-            state.cachedObjects.append(keyPath)
-            let new = _KeyCache(adding: (address, key), to: old)
-            state.caches.append(new)
-            let newAddress = UInt(bitPattern: Unmanaged.passUnretained(new).toOpaque())
-            current.store(newAddress, ordering: .releasing)
+            if state.cachedCount < Self.maximumCached, old?.value(for: fast) == nil {
+                let new = _KeyCache(adding: (fast, key), to: old)
+                state.caches.append(new)
+                state.cachedCount += 1
+                let address = UInt(bitPattern: Unmanaged.passUnretained(new).toOpaque())
+                current.store(address, ordering: .releasing)
+            }
+            return key
+        }
+    }
+
+    /// Stops the program when a different key path was registered with `key`: two
+    /// properties of ``Actions`` share one declaration site, so they would be one action.
+    func check(_ keyPath: AnyKeyPath & Sendable, hasKey key: Int) {
+        let other: AnyKeyPath? = state.withLock { state in
+            guard let registered = state.keyPaths[key] else {
+                state.keyPaths[key] = keyPath
+                return nil
+            }
+            return registered == keyPath ? nil : registered
+        }
+        if let other {
+            preconditionFailure(
+                "ActionPipe: \(keyPath) and \(other) return descriptors created at the same "
+                    + "place, so they would be one action. Write `.init()` in each property "
+                    + "of Actions (a helper that creates descriptors must forward `name:`).")
         }
     }
 
@@ -106,49 +185,41 @@ final class _ActionKeyTable: Sendable {
     }
 }
 
-/// An immutable open-addressed map from key path object addresses to action keys.
+/// An immutable open-addressed map from site cache keys to action keys.
 @usableFromInline
 final class _KeyCache: Sendable {
-    private let addresses: [UInt]
+    private let sites: [_FastSiteKey?]
     private let keys: [Int]
     private let mask: Int
+    private let pairs: [(_FastSiteKey, Int)]
 
-    init(adding entry: (address: UInt, key: Int), to old: _KeyCache?) {
+    init(adding entry: (site: _FastSiteKey, key: Int), to old: _KeyCache?) {
         var pairs = old?.pairs ?? []
         pairs.append(entry)
         var capacity = 8
         while capacity < pairs.count * 2 { capacity *= 2 }
-        var addresses = [UInt](repeating: 0, count: capacity)
+        var sites = [_FastSiteKey?](repeating: nil, count: capacity)
         var keys = [Int](repeating: -1, count: capacity)
         let mask = capacity - 1
-        for (address, key) in pairs {
-            var slot = Self.slot(address, mask)
-            while addresses[slot] != 0 { slot = (slot + 1) & mask }
-            addresses[slot] = address
+        for (site, key) in pairs {
+            var slot = Int(truncatingIfNeeded: site.hash) & mask
+            while sites[slot] != nil { slot = (slot + 1) & mask }
+            sites[slot] = site
             keys[slot] = key
         }
-        self.addresses = addresses
+        self.sites = sites
         self.keys = keys
         self.mask = mask
-    }
-
-    private var pairs: [(UInt, Int)] {
-        zip(addresses, keys).filter { $0.0 != 0 }
+        self.pairs = pairs
     }
 
     @usableFromInline
-    func value(for address: UInt) -> Int? {
-        var slot = Self.slot(address, mask)
+    func value(for site: _FastSiteKey) -> Int? {
+        var slot = Int(truncatingIfNeeded: site.hash) & mask
         while true {
-            let candidate = addresses[slot]
-            if candidate == address { return keys[slot] }
-            if candidate == 0 { return nil }
+            guard let candidate = sites[slot] else { return nil }
+            if candidate == site { return keys[slot] }
             slot = (slot + 1) & mask
         }
-    }
-
-    /// Fibonacci hashing of the address; objects are 16-byte aligned, so drop 4 bits.
-    private static func slot(_ address: UInt, _ mask: Int) -> Int {
-        Int(truncatingIfNeeded: ((address >> 4) &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
     }
 }
