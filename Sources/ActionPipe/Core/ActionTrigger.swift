@@ -59,9 +59,9 @@ extension ActionTrigger where Kind == ActionKind.Sync {
     public func call(state: ActionState?, _ arguments: repeat each Argument) -> Result? {
         guard let (member, snapshot) = target() else { return nil }
         var ignored: [ActionTrace.Outcome?]? = nil
-        return withExtendedLifetime(member) {
+        return withExtendedLifetime((member, snapshot)) {
             BoundAction<Kind, repeat each Argument, Result>._run(
-                snapshot: snapshot, origin: .passUnretained(member), key: key,
+                snapshot: .passUnretained(snapshot), origin: .passUnretained(member), key: key,
                 options: options(state), arguments: (repeat each arguments), recording: &ignored
             ).value
         }

@@ -43,7 +43,10 @@ extension BoundAction where Kind == ActionKind.Async {
 
     /// The dispatch loop of async actions: the synchronous loop, with a cancellation check
     /// before each handler and an `await` around it.
-    @inlinable
+    // Always inlined: Swift does not specialise functions over parameter packs, so a
+    // call that is not inlined into its concrete caller runs generic code (metadata
+    // lookups, value witnesses) several times slower.
+    @inlinable @inline(__always)
     static func _runAsync(
         snapshot: _Snapshot, origin: Unmanaged<_Member>, key: _ActionKey, options: _CallOptions,
         arguments: (repeat each Argument), recording outcomes: inout [ActionTrace.Outcome?]?

@@ -18,9 +18,13 @@ extension BoundAction where Kind: ThrowingActionKind {
         -> Result?
     {
         var ignored: [ActionTrace.Outcome?]? = nil
-        let outcome = Self._runThrowing(
-            snapshot: pipe._snapshot.load(), origin: .passUnretained(pipe._member), key: key,
-            options: options, arguments: (repeat each arguments), recording: &ignored)
+        let pin = pipe._snapshot.pin()
+        defer { _SnapshotCell.unpin(pin) }
+        let outcome = pin.snapshot._withUnsafeGuaranteedRef { snapshot in
+            Self._runThrowing(
+                snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
+                options: options, arguments: (repeat each arguments), recording: &ignored)
+        }
         if let error = outcome.error { throw error }
         return outcome.value
     }
@@ -35,14 +39,21 @@ extension BoundAction where Kind: ThrowingActionKind {
     /// ```
     public func report(_ arguments: repeat each Argument) -> ActionReport<Result> {
         var outcomes: [ActionTrace.Outcome?]? = []
-        let outcome = Self._runThrowing(
-            snapshot: pipe._snapshot.load(), origin: .passUnretained(pipe._member), key: key,
-            options: options, arguments: (repeat each arguments), recording: &outcomes)
+        let pin = pipe._snapshot.pin()
+        defer { _SnapshotCell.unpin(pin) }
+        let outcome = pin.snapshot._withUnsafeGuaranteedRef { snapshot in
+            Self._runThrowing(
+                snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
+                options: options, arguments: (repeat each arguments), recording: &outcomes)
+        }
         return makeReport(outcome, outcomes)
     }
 
     /// The dispatch loop of throwing actions: the synchronous loop, ended by a throw.
-    @inlinable
+    // Always inlined: Swift does not specialise functions over parameter packs, so a
+    // call that is not inlined into its concrete caller runs generic code (metadata
+    // lookups, value witnesses) several times slower.
+    @inlinable @inline(__always)
     static func _runThrowing(
         snapshot: _Snapshot, origin: Unmanaged<_Member>, key: _ActionKey, options: _CallOptions,
         arguments: (repeat each Argument), recording outcomes: inout [ActionTrace.Outcome?]?

@@ -85,12 +85,14 @@ extension BoundAction where Kind == ActionKind.Sync {
     /// - Returns: The result of the last handler that ran, or `nil` when none ran.
     /// - Complexity: O(h), where h is the number of handlers registered for the action in
     ///   the chain; pipes that did not register it cost nothing.
-    @inlinable
+    @inlinable @inline(__always)
     @discardableResult
     public func callAsFunction(_ arguments: repeat each Argument) -> Result? {
         var ignored: [ActionTrace.Outcome?]? = nil
+        let pin = pipe._snapshot.pin()
+        defer { _SnapshotCell.unpin(pin) }
         return Self._run(
-            snapshot: pipe._snapshot.load(), origin: .passUnretained(pipe._member), key: key,
+            snapshot: pin.snapshot, origin: .passUnretained(pipe._member), key: key,
             options: options, arguments: (repeat each arguments), recording: &ignored
         ).value
     }
@@ -104,8 +106,10 @@ extension BoundAction where Kind == ActionKind.Sync {
     /// ```
     public func report(_ arguments: repeat each Argument) -> ActionReport<Result> {
         var outcomes: [ActionTrace.Outcome?]? = []
+        let pin = pipe._snapshot.pin()
+        defer { _SnapshotCell.unpin(pin) }
         let outcome = Self._run(
-            snapshot: pipe._snapshot.load(), origin: .passUnretained(pipe._member), key: key,
+            snapshot: pin.snapshot, origin: .passUnretained(pipe._member), key: key,
             options: options, arguments: (repeat each arguments), recording: &outcomes)
         return makeReport(outcome, outcomes)
     }
@@ -113,16 +117,26 @@ extension BoundAction where Kind == ActionKind.Sync {
     /// Runs the handlers of `snapshot` for the action `key`. `origin` must stay alive for
     /// the duration of the call. `outcomes` is `nil` for plain calls, so they pay one
     /// predictable branch per handler for tracing.
-    @inlinable
+    // Always inlined: Swift does not specialise functions over parameter packs, so a
+    // call that is not inlined into its concrete caller runs generic code (metadata
+    // lookups, value witnesses) several times slower.
+    @inlinable @inline(__always)
     static func _run(
-        snapshot: _Snapshot, origin: Unmanaged<_Member>, key: _ActionKey, options: _CallOptions,
+        snapshot: Unmanaged<_Snapshot>, origin: Unmanaged<_Member>, key: _ActionKey,
+        options: _CallOptions,
         arguments: (repeat each Argument), recording outcomes: inout [ActionTrace.Outcome?]?
     ) -> _CallOutcome<Result, Never> {
-        if outcomes != nil {
-            outcomes = Array(repeating: nil, count: snapshot.names.count)
+        // The caller keeps the snapshot alive (pinned, or retained); read what the call
+        // needs from it without retaining it.
+        let (entries, range) = snapshot._withUnsafeGuaranteedRef {
+            ($0.entries, $0.range(for: key))
         }
-        var call = _CallOutcome<Result, Never>(names: outcomes == nil ? [] : snapshot.names)
-        let range = snapshot.range(for: key)
+        var call = _CallOutcome<Result, Never>(names: [])
+        if outcomes != nil {
+            let names = snapshot._withUnsafeGuaranteedRef { $0.names }
+            outcomes = Array(repeating: nil, count: names.count)
+            call = _CallOutcome(names: names)
+        }
         if range.isEmpty { return call }
         var process = ActionProcess<Kind, repeat each Argument, Result>(
             arguments: (repeat each arguments), state: options.state,
@@ -130,7 +144,7 @@ extension BoundAction where Kind == ActionKind.Sync {
             origin: origin, key: key)
         var index = range.lowerBound
         while index < range.upperBound {
-            let entry = snapshot.entries[index]
+            let entry = entries[index]
             index &+= 1
             if call.stopper != nil {
                 outcomes?[entry.member] = .skipped(.stoppedEarlier)

@@ -29,7 +29,12 @@ func _bury(_ object: AnyObject?) {
 /// Runs `body` with the topology lock held, then releases what it buried, unlocked.
 func _withTopology<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
     var buried: [AnyObject] = []
-    defer { _ = buried }  // the last references go here, after the lock is released
+    defer {
+        // The last references go here, after the lock is released; then the snapshots
+        // that the change replaced are released, as soon as no call reads them.
+        buried.removeAll()
+        if _Retired.shared.pending.load(ordering: .relaxed) { _Retired.shared.reclaim() }
+    }
     return try _topologyLock.withLock { entries throws(E) in
         entries &+= 1
         defer {
@@ -103,7 +108,7 @@ final class _Chain: @unchecked Sendable {
         _bury(self.snapshot)
         self.snapshot = snapshot
         for member in members {
-            _bury(member.cell.store(snapshot))
+            _retire(member.cell.store(snapshot), from: member.cell)
         }
     }
 
@@ -187,27 +192,4 @@ final class _Snapshot: @unchecked Sendable {
     /// Whether any member registered `key`.
     @inlinable
     func handles(_ key: _ActionKey) -> Bool { !range(for: key).isEmpty }
-}
-
-/// Where a pipe keeps the snapshot of its chain.
-///
-/// Isolated in one type so the way it is read can change without touching the rest.
-@usableFromInline
-final class _SnapshotCell: Sendable {
-    @usableFromInline let value: _Locked<_Snapshot>
-
-    init(_ snapshot: _Snapshot) { value = _Locked(snapshot) }
-
-    @inlinable
-    func load() -> _Snapshot { value.withLock { $0 } }
-
-    /// Stores `snapshot` and returns the one it replaces, so the caller can release that
-    /// one outside every lock.
-    func store(_ snapshot: _Snapshot) -> _Snapshot {
-        value.withLock { current in
-            let old = current
-            current = snapshot
-            return old
-        }
-    }
 }
