@@ -47,7 +47,9 @@ public struct HandlerRegistration<Kind, each Argument, Result>: Sendable {
         let name = String(describing: type)
         if Result.self == T.self {
             // Every present upstream value is a `T`: the test is a nil check, no cast.
-            return adding { process in process.upstream == nil ? .upstreamNotOfType(name) : nil }
+            var copy = self
+            copy.conditions.append(_Condition(requiringUpstream: .upstreamNotOfType(name)))
+            return copy
         }
         return adding { process in
             guard let upstream = process.upstream, upstream is T else {
@@ -75,7 +77,9 @@ public struct HandlerRegistration<Kind, each Argument, Result>: Sendable {
                 return nil
             }
         }
-        return adding { process in process.upstream == nil ? .upstreamNil : nil }
+        var copy = self
+        copy.conditions.append(_Condition(requiringUpstream: .upstreamNil))
+        return copy
     }
 
     /// Runs the handler only when the argument at `position` is a `T`.

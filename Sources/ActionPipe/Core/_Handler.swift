@@ -74,7 +74,7 @@ extension _AnyHandler {
         }
         if hasConditions {
             for condition in conditions() {
-                if let reason = condition.check(&process) { return reason }
+                if let reason = condition.failure(&process) { return reason }
             }
         }
         let resolved = target.resolved
@@ -165,8 +165,35 @@ final class _AsyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendab
 /// One condition of a handler: returns why the handler must be skipped, or `nil`.
 @usableFromInline
 struct _Condition<Kind, each Argument, Result>: Sendable {
+    /// The general form: a closure that returns why the handler must be skipped.
     @usableFromInline let check:
-        @Sendable (inout ActionProcess<Kind, repeat each Argument, Result>) -> SkipReason?
+        (@Sendable (inout ActionProcess<Kind, repeat each Argument, Result>) -> SkipReason?)?
+    /// The most common condition, "there is an upstream value", checked inline without
+    /// calling a closure; `reason` is what a failure reports.
+    @usableFromInline let reason: SkipReason?
+
+    init(
+        check:
+            @escaping @Sendable (inout ActionProcess<Kind, repeat each Argument, Result>) ->
+            SkipReason?
+    ) {
+        self.check = check
+        self.reason = nil
+    }
+
+    /// A condition that holds when the call has an upstream value.
+    init(requiringUpstream reason: SkipReason) {
+        self.check = nil
+        self.reason = reason
+    }
+
+    @inlinable @inline(__always)
+    func failure(_ process: inout ActionProcess<Kind, repeat each Argument, Result>)
+        -> SkipReason?
+    {
+        if let check { return check(&process) }
+        return process._upstream == nil ? reason : nil
+    }
 }
 
 /// Whether `value` is `nil`, looking through nested optionals (`Any?` holding `nil`).
