@@ -59,7 +59,7 @@ extension BoundAction where Kind == ActionKind.Async {
         if range.isEmpty { return call }
         var process = ActionProcess<Kind, repeat each Argument, Result>(
             arguments: (repeat each arguments), state: options.state,
-            sideData: options.sideData ?? SideData(),
+            sideData: options.initialSideData,
             origin: origin, key: key)
         for index in range {
             let entry = snapshot.entries[index]

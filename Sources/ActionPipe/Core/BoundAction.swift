@@ -17,7 +17,7 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
     @usableFromInline let key: _ActionKey
     @usableFromInline var options: _CallOptions
 
-    @usableFromInline
+    @inlinable
     init(pipe: ActionPipe, key: _ActionKey, options: _CallOptions) {
         self.pipe = pipe
         self.key = key
@@ -55,6 +55,7 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
     public func with(sideData: SideData) -> Self {
         var copy = self
         copy.options.sideData = sideData
+        copy.options.hasSideData = true
         return copy
     }
 
@@ -140,7 +141,7 @@ extension BoundAction where Kind == ActionKind.Sync {
         if range.isEmpty { return call }
         var process = ActionProcess<Kind, repeat each Argument, Result>(
             arguments: (repeat each arguments), state: options.state,
-            sideData: options.sideData ?? SideData(),
+            sideData: options.initialSideData,
             origin: origin, key: key)
         var index = range.lowerBound
         while index < range.upperBound {

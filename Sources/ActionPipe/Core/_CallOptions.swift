@@ -5,11 +5,21 @@ struct _CallOptions: Sendable {
     /// `nil` until the caller adds side data, so a plain call neither copies nor destroys
     /// a ``SideData`` value on its way in.
     @usableFromInline var sideData: SideData?
+    /// Whether `sideData` is set: testing this flag is cheaper than testing the large
+    /// optional, which the compiler does through the type's value witnesses.
+    @usableFromInline var hasSideData: Bool
 
     @inlinable
     init(state: ActionState? = nil, sideData: SideData? = nil) {
         self.state = state
         self.sideData = sideData
+        self.hasSideData = sideData != nil
+    }
+
+    /// The side data a call starts with.
+    @inlinable @inline(__always)
+    var initialSideData: SideData {
+        hasSideData ? sideData.unsafelyUnwrapped : SideData()
     }
 
     /// Adds `value` to the side data the call starts with.
@@ -18,5 +28,6 @@ struct _CallOptions: Sendable {
         var data = sideData ?? SideData()
         data[key] = value
         sideData = data
+        hasSideData = true
     }
 }
