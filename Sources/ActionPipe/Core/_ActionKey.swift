@@ -14,10 +14,25 @@ struct _ActionKey: Hashable, Sendable {
     init<Kind, each Argument, Result>(
         _ descriptor: ActionDescriptor<Kind, repeat each Argument, Result>
     ) {
-        let site = _ActionSite(
-            file: descriptor._file, line: descriptor._line, column: descriptor._column,
-            name: descriptor.name)
-        rawValue = _ActionKeyTable.shared.key(for: site)
+        // The fast path reads the cache without building a site (and so without copying
+        // the name); only a miss builds one and goes to the table.
+        let nameBits = unsafeBitCast(descriptor.name, to: (UInt64, UInt64).self)
+        let fast = _FastSiteKey(
+            file: UInt(bitPattern: descriptor._file.utf8Start),
+            position: descriptor._line << 20 ^ descriptor._column, name0: nameBits.0,
+            name1: nameBits.1)
+        if let pointer = UnsafeRawPointer(bitPattern: _actionKeyCache.load(ordering: .acquiring)),
+            let found = Unmanaged<_KeyCache>.fromOpaque(pointer)._withUnsafeGuaranteedRef({
+                $0.value(for: fast)
+            })
+        {
+            rawValue = found
+        } else {
+            rawValue = _ActionKeyTable.shared.intern(
+                _ActionSite(
+                    file: descriptor._file, line: descriptor._line, column: descriptor._column,
+                    name: descriptor.name), fast)
+        }
     }
 
     /// The key of `action`, checking that no other key path shares its declaration site:
@@ -54,15 +69,6 @@ struct _ActionSite: Sendable {
         self.name = name
     }
 
-    /// Four words that identify the site cheaply (equal sites may still differ here).
-    @inlinable
-    var fastKey: _FastSiteKey {
-        let nameBits = unsafeBitCast(name, to: (UInt64, UInt64).self)
-        return _FastSiteKey(
-            file: UInt(bitPattern: file.utf8Start), position: line << 20 ^ column,
-            name0: nameBits.0, name1: nameBits.1)
-    }
-
     /// The identity by content, for interning.
     var structural: String { "\(file):\(line):\(column):\(name)" }
 }
@@ -94,6 +100,12 @@ struct _FastSiteKey: Equatable, Sendable {
     }
 }
 
+/// The address of the current ``_KeyCache``, unretained (the table owns every cache ever
+/// published), or 0. A global rather than a member of the table, so a call reads it
+/// without first making sure the table is initialised. Stored as an integer because
+/// pointers are not `Sendable`.
+@usableFromInline let _actionKeyCache = Atomic<UInt>(0)
+
 /// The process-wide table behind ``_ActionKey``.
 ///
 /// Calls look a site up in an immutable, open-addressed cache that is read without a lock.
@@ -119,24 +131,8 @@ final class _ActionKeyTable: Sendable {
     }
 
     private let state = _Locked(State())
-    /// The address of the current cache, unretained (`state.caches` owns it), or 0.
-    /// Stored as an integer because pointers are not `Sendable`.
-    @usableFromInline let current = Atomic<UInt>(0)
 
     private init() {}
-
-    /// The key of `site`: lock-free when it was seen before.
-    @inlinable
-    func key(for site: _ActionSite) -> Int {
-        let fast = site.fastKey
-        if let pointer = UnsafeRawPointer(bitPattern: current.load(ordering: .acquiring)) {
-            let found = Unmanaged<_KeyCache>.fromOpaque(pointer)._withUnsafeGuaranteedRef {
-                $0.value(for: fast)
-            }
-            if let found { return found }
-        }
-        return intern(site, fast)
-    }
 
     @usableFromInline
     func intern(_ site: _ActionSite, _ fast: _FastSiteKey) -> Int {
@@ -156,7 +152,7 @@ final class _ActionKeyTable: Sendable {
                 state.caches.append(new)
                 state.cachedCount += 1
                 let address = UInt(bitPattern: Unmanaged.passUnretained(new).toOpaque())
-                current.store(address, ordering: .releasing)
+                _actionKeyCache.store(address, ordering: .releasing)
             }
             return key
         }
@@ -188,9 +184,9 @@ final class _ActionKeyTable: Sendable {
 /// An immutable open-addressed map from site cache keys to action keys.
 @usableFromInline
 final class _KeyCache: Sendable {
-    private let sites: [_FastSiteKey?]
-    private let keys: [Int]
-    private let mask: Int
+    @usableFromInline let sites: [_FastSiteKey?]
+    @usableFromInline let keys: [Int]
+    @usableFromInline let mask: Int
     private let pairs: [(_FastSiteKey, Int)]
 
     init(adding entry: (site: _FastSiteKey, key: Int), to old: _KeyCache?) {
@@ -213,7 +209,7 @@ final class _KeyCache: Sendable {
         self.pairs = pairs
     }
 
-    @usableFromInline
+    @inlinable
     func value(for site: _FastSiteKey) -> Int? {
         var slot = Int(truncatingIfNeeded: site.hash) & mask
         while true {
