@@ -70,7 +70,8 @@ extension BoundAction where Kind == ActionKind.Async {
                 outcomes?[entry.member] = .skipped(reason)
                 continue
             }
-            let handler = unsafeDowncast(
+            // The snapshot, which the caller keeps alive, owns the handler: no retain.
+            unowned(unsafe) let handler = unsafeDowncast(
                 entry.handler.takeUnretainedValue(),
                 to: _AsyncHandler<repeat each Argument, Result>.self)
             process._upstream = call.value

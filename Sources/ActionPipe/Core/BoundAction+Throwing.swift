@@ -74,7 +74,8 @@ extension BoundAction where Kind: ThrowingActionKind {
                 outcomes?[entry.member] = .skipped(reason)
                 continue
             }
-            let handler = unsafeDowncast(
+            // The snapshot, which the caller keeps alive, owns the handler: no retain.
+            unowned(unsafe) let handler = unsafeDowncast(
                 entry.handler.takeUnretainedValue(),
                 to: _ThrowingHandler<Kind, repeat each Argument, Result>.self)
             process._upstream = call.value
