@@ -18,7 +18,7 @@ extension BoundAction where Kind: ThrowingActionKind {
         -> Result?
     {
         var ignored: [ActionTrace.Outcome?]? = nil
-        let pin = pipe._snapshot.pin()
+        let pin = _SnapshotCell.pin(.passUnretained(pipe._snapshot))
         defer { _SnapshotCell.unpin(pin) }
         let outcome = pin.snapshot._withUnsafeGuaranteedRef { snapshot in
             Self._runThrowing(
@@ -39,7 +39,7 @@ extension BoundAction where Kind: ThrowingActionKind {
     /// ```
     public func report(_ arguments: repeat each Argument) -> ActionReport<Result> {
         var outcomes: [ActionTrace.Outcome?]? = []
-        let pin = pipe._snapshot.pin()
+        let pin = _SnapshotCell.pin(.passUnretained(pipe._snapshot))
         defer { _SnapshotCell.unpin(pin) }
         let outcome = pin.snapshot._withUnsafeGuaranteedRef { snapshot in
             Self._runThrowing(

@@ -90,7 +90,7 @@ extension BoundAction where Kind == ActionKind.Sync {
     @discardableResult
     public func callAsFunction(_ arguments: repeat each Argument) -> Result? {
         var ignored: [ActionTrace.Outcome?]? = nil
-        let pin = pipe._snapshot.pin()
+        let pin = _SnapshotCell.pin(.passUnretained(pipe._snapshot))
         defer { _SnapshotCell.unpin(pin) }
         return Self._run(
             snapshot: pin.snapshot, origin: .passUnretained(pipe._member), key: key,
@@ -107,7 +107,7 @@ extension BoundAction where Kind == ActionKind.Sync {
     /// ```
     public func report(_ arguments: repeat each Argument) -> ActionReport<Result> {
         var outcomes: [ActionTrace.Outcome?]? = []
-        let pin = pipe._snapshot.pin()
+        let pin = _SnapshotCell.pin(.passUnretained(pipe._snapshot))
         defer { _SnapshotCell.unpin(pin) }
         let outcome = Self._run(
             snapshot: pin.snapshot, origin: .passUnretained(pipe._member), key: key,

@@ -46,24 +46,36 @@ final class _SnapshotCell: @unchecked Sendable {
     /// fine; the read must not suspend.
     @inlinable @inline(__always)
     func pin() -> _Pin {
+        Self.pin(.passUnretained(self))
+    }
+
+    /// ``pin()`` for a cell the caller keeps alive, without retaining it: the calls of
+    /// many threads on one pipe then share no reference count.
+    @inlinable @inline(__always)
+    static func pin(_ cell: Unmanaged<_SnapshotCell>) -> _Pin {
         let slot = _ReaderSlot.current
-        let outermost = slot.depth == 0
-        let address = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
-        if outermost {
-            // Released before the epoch is announced, and after the previous call of
-            // this thread cleared its slot: see `_Retired.reclaim()`.
-            slot.cell.store(address, ordering: .releasing)
-            slot.pinned.store(
-                _Epoch.global.load(ordering: .sequentiallyConsistent),
-                ordering: .sequentiallyConsistent)
-        } else if slot.cell.load(ordering: .relaxed) != address {
-            // A nested call on another chain: from now on this call may hold any cell.
-            slot.cell.store(_ReaderSlot.anyCell, ordering: .sequentiallyConsistent)
+        let address = UInt(bitPattern: cell.toOpaque())
+        let outermost = slot._withUnsafeGuaranteedRef { slot in
+            let outermost = slot.depth == 0
+            if outermost {
+                // Released before the epoch is announced, and after the previous call of
+                // this thread cleared its slot: see `_Retired.reclaim()`.
+                slot.cell.store(address, ordering: .releasing)
+                slot.pinned.store(
+                    _epoch.load(ordering: .sequentiallyConsistent),
+                    ordering: .sequentiallyConsistent)
+            } else if slot.cell.load(ordering: .relaxed) != address {
+                // A nested call on another chain: from now on this call may hold any cell.
+                slot.cell.store(_ReaderSlot.anyCell, ordering: .sequentiallyConsistent)
+            }
+            slot.depth &+= 1
+            return outermost
         }
-        slot.depth &+= 1
-        let raw = pointer.load(ordering: .sequentiallyConsistent)
+        let raw = cell._withUnsafeGuaranteedRef {
+            $0.pointer.load(ordering: .sequentiallyConsistent)
+        }
         return _Pin(
-            slot: .passUnretained(slot), outermost: outermost,
+            slot: slot, outermost: outermost,
             snapshot: .fromOpaque(UnsafeRawPointer(bitPattern: raw)!))
     }
 
@@ -119,10 +131,8 @@ struct _Pin {
 }
 
 /// The global epoch of snapshot reclamation; starts at 1, because 0 marks an idle slot.
-@usableFromInline
-enum _Epoch {
-    @usableFromInline static let global = Atomic<UInt64>(1)
-}
+/// A global constant, so reading it needs no lazy-initialisation check.
+@usableFromInline let _epoch = Atomic<UInt64>(1)
 
 /// One thread's announcement of the epoch at which its outermost call started reading
 /// snapshots, or 0 while it reads none.
@@ -142,30 +152,36 @@ final class _ReaderSlot: @unchecked Sendable {
     /// Set when the thread has exited, so the registry can drop the slot.
     let finished = Atomic<Bool>(false)
 
-    /// This thread's slot, created and registered the first time.
-    @inlinable
-    static var current: _ReaderSlot {
-        if let raw = pthread_getspecific(_readerSlotKey.key) {
-            return Unmanaged<_ReaderSlot>.fromOpaque(raw).takeUnretainedValue()
+    /// This thread's slot, created and registered the first time; unretained, because
+    /// the thread owns it until it exits.
+    @inlinable @inline(__always)
+    static var current: Unmanaged<_ReaderSlot> {
+        // The key is read from a statically initialised atomic (no lazy-global check);
+        // it is 0 only until the first slot of the process is made.
+        let key = _readerSlotKeyBits.load(ordering: .acquiring)
+        if key != 0, let raw = pthread_getspecific(pthread_key_t(key - 1)) {
+            return Unmanaged<_ReaderSlot>.fromOpaque(raw)
         }
         return makeCurrent()
     }
 
     @usableFromInline
-    static func makeCurrent() -> _ReaderSlot {
+    static func makeCurrent() -> Unmanaged<_ReaderSlot> {
+        let key = _readerSlotKey.key
+        _readerSlotKeyBits.store(Int(key) + 1, ordering: .releasing)
         let slot = _ReaderSlot()
         _Retired.shared.register(slot)
         // The thread-specific value owns one retain, given back when the thread exits.
-        pthread_setspecific(_readerSlotKey.key, Unmanaged.passRetained(slot).toOpaque())
-        return slot
+        let unmanaged = Unmanaged.passRetained(slot)
+        pthread_setspecific(key, unmanaged.toOpaque())
+        return unmanaged
     }
 }
 
 /// The thread-specific key of ``_ReaderSlot/current``, with a destructor that clears the
 /// slot of an exiting thread.
-@usableFromInline
 final class _ReaderSlotKey: Sendable {
-    @usableFromInline let key: pthread_key_t
+    let key: pthread_key_t
 
     init() {
         var key = pthread_key_t()
@@ -187,7 +203,10 @@ final class _ReaderSlotKey: Sendable {
     }
 }
 
-@usableFromInline let _readerSlotKey = _ReaderSlotKey()
+let _readerSlotKey = _ReaderSlotKey()
+
+/// `_readerSlotKey.key + 1` once it exists, else 0.
+@usableFromInline let _readerSlotKeyBits = Atomic<Int>(0)
 
 /// Snapshots replaced in some cell and not yet released, with the epoch they were
 /// retired at; and every reader slot, to find the oldest epoch still being read.
@@ -216,7 +235,7 @@ final class _Retired: Sendable {
 
     /// Keeps `snapshot`, just replaced in `cell`, until no call can be reading it.
     func retire(_ snapshot: _Snapshot, from cell: _SnapshotCell) {
-        let epoch = _Epoch.global.add(1, ordering: .sequentiallyConsistent).oldValue
+        let epoch = _epoch.add(1, ordering: .sequentiallyConsistent).oldValue
         let address = UInt(bitPattern: Unmanaged.passUnretained(cell).toOpaque())
         state.withLock {
             $0.retired.append(Retiree(epoch: epoch, cell: address, snapshot: snapshot))
