@@ -62,7 +62,8 @@ extension ActionTrigger where Kind == ActionKind.Sync {
         return withExtendedLifetime((member, snapshot)) {
             BoundAction<Kind, repeat each Argument, Result>._run(
                 snapshot: .passUnretained(snapshot), origin: .passUnretained(member), key: key,
-                options: options(state), arguments: (repeat each arguments), recording: &ignored
+                state: state, sideData: SideData(), arguments: (repeat each arguments),
+                recording: &ignored
             ).value
         }
     }

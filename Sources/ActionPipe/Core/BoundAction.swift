@@ -94,7 +94,8 @@ extension BoundAction where Kind == ActionKind.Sync {
         defer { _SnapshotCell.unpin(pin) }
         return Self._run(
             snapshot: pin.snapshot, origin: .passUnretained(pipe._member), key: key,
-            options: options, arguments: (repeat each arguments), recording: &ignored
+            state: options.state, sideData: options.initialSideData,
+            arguments: (repeat each arguments), recording: &ignored
         ).value
     }
 
@@ -111,7 +112,8 @@ extension BoundAction where Kind == ActionKind.Sync {
         defer { _SnapshotCell.unpin(pin) }
         let outcome = Self._run(
             snapshot: pin.snapshot, origin: .passUnretained(pipe._member), key: key,
-            options: options, arguments: (repeat each arguments), recording: &outcomes)
+            state: options.state, sideData: options.initialSideData,
+            arguments: (repeat each arguments), recording: &outcomes)
         return makeReport(outcome, outcomes)
     }
 
@@ -124,7 +126,7 @@ extension BoundAction where Kind == ActionKind.Sync {
     @inlinable @inline(__always)
     static func _run(
         snapshot: Unmanaged<_Snapshot>, origin: Unmanaged<_Member>, key: _ActionKey,
-        options: _CallOptions,
+        state: ActionState?, sideData: consuming SideData,
         arguments: (repeat each Argument), recording outcomes: inout [ActionTrace.Outcome?]?
     ) -> _CallOutcome<Result, Never> {
         // The caller keeps the snapshot alive (pinned, or retained); read what the call
@@ -140,8 +142,7 @@ extension BoundAction where Kind == ActionKind.Sync {
         }
         if range.isEmpty { return call }
         var process = ActionProcess<Kind, repeat each Argument, Result>(
-            arguments: (repeat each arguments), state: options.state,
-            sideData: options.initialSideData,
+            arguments: (repeat each arguments), state: state, sideData: sideData,
             origin: origin, key: key)
         var index = range.lowerBound
         while index < range.upperBound {
