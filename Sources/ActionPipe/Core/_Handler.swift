@@ -42,15 +42,42 @@ class _AnyHandler: @unchecked Sendable {
     @usableFromInline let id: UInt64
     @usableFromInline let state: ActionState?
     @usableFromInline let target: _Target
-    /// Whether the handler has conditions beyond its state; lets the hot path skip them.
+    /// Whether the first condition is "there is an upstream value" (`upstream(is:)` of the
+    /// result type, `upstreamNotNil()`): the commonest condition, checked inline.
+    @usableFromInline let requiresUpstream: Bool
+    /// What a failed ``requiresUpstream`` reports.
+    @usableFromInline let upstreamFailure: SkipReason
+    /// Whether the handler has conditions beyond its state and ``requiresUpstream``; lets
+    /// the hot path skip them.
     @usableFromInline let hasConditions: Bool
 
-    init(state: ActionState?, target: _Target, hasConditions: Bool) {
+    /// `upstreamFailure` is set when the handler's first condition was "there is an
+    /// upstream value" (see ``_hoistUpstreamRequirement(_:)``); `hasConditions` says
+    /// whether any condition remains.
+    init(
+        state: ActionState?, target: _Target, upstreamFailure: SkipReason?, hasConditions: Bool
+    ) {
         self.id = _handlerIDs.add(1, ordering: .relaxed).newValue
         self.state = state
         self.target = target
+        self.requiresUpstream = upstreamFailure != nil
+        self.upstreamFailure = upstreamFailure ?? .upstreamNil
         self.hasConditions = hasConditions
     }
+}
+
+/// Removes the first condition when it is "there is an upstream value", returning what
+/// its failure reports, so the handler can check it inline. Only the first is hoisted,
+/// which keeps the order in which conditions are checked (a trace reports the same first
+/// failure).
+func _hoistUpstreamRequirement<Kind, each Argument, Result>(
+    _ conditions: inout [_Condition<Kind, repeat each Argument, Result>]
+) -> SkipReason? {
+    guard let first = conditions.first, first.check == nil, let reason = first.reason else {
+        return nil
+    }
+    conditions.removeFirst()
+    return reason
 }
 
 private let _handlerIDs = Atomic<UInt64>(0)
@@ -72,6 +99,7 @@ extension _AnyHandler {
         {
             return .stateMismatch(handler: handlerState, call: callState)
         }
+        if requiresUpstream, process._upstream == nil { return upstreamFailure }
         if hasConditions {
             for condition in conditions() {
                 if let reason = condition.failure(&process) { return reason }
@@ -112,8 +140,12 @@ final class _SyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendabl
     ) {
         self.plain = plain
         self.body = body
+        var conditions = conditions
+        let upstreamFailure = _hoistUpstreamRequirement(&conditions)
         self.conditions = conditions
-        super.init(state: state, target: target, hasConditions: !conditions.isEmpty)
+        super.init(
+            state: state, target: target, upstreamFailure: upstreamFailure,
+            hasConditions: !conditions.isEmpty)
     }
 }
 
@@ -134,8 +166,12 @@ final class _ThrowingHandler<Kind: ThrowingActionKind, each Argument, Result>: _
         conditions: [_Condition<Kind, repeat each Argument, Result>], body: @escaping Body
     ) {
         self.body = body
+        var conditions = conditions
+        let upstreamFailure = _hoistUpstreamRequirement(&conditions)
         self.conditions = conditions
-        super.init(state: state, target: target, hasConditions: !conditions.isEmpty)
+        super.init(
+            state: state, target: target, upstreamFailure: upstreamFailure,
+            hasConditions: !conditions.isEmpty)
     }
 }
 
@@ -157,8 +193,12 @@ final class _AsyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendab
         body: @escaping Body
     ) {
         self.body = body
+        var conditions = conditions
+        let upstreamFailure = _hoistUpstreamRequirement(&conditions)
         self.conditions = conditions
-        super.init(state: state, target: target, hasConditions: !conditions.isEmpty)
+        super.init(
+            state: state, target: target, upstreamFailure: upstreamFailure,
+            hasConditions: !conditions.isEmpty)
     }
 }
 
