@@ -83,7 +83,11 @@ extension BoundAction where Kind == ActionKind.Async {
             call.count += 1
             do {
                 // `target` is a strong local: a weak target stays alive while it works.
-                call.value = try await handler.body(target, &process)
+                if let plain = handler.plain {
+                    call.value = try await plain(&process)
+                } else {
+                    call.value = try await handler.body.unsafelyUnwrapped(target, &process)
+                }
             } catch {
                 call.error = error
                 call.thrower = entry.member

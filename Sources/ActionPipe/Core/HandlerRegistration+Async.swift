@@ -17,7 +17,10 @@ extension HandlerRegistration where Kind == ActionKind.Async {
             @escaping @Sendable (inout ActionProcess<Kind, repeat each Argument, Result>)
             async throws -> Result?
     ) -> HandlerToken {
-        register(.none) { _, process in try await body(&process) }
+        pipe._register(
+            _AsyncHandler(
+                state: handlerState, target: .none, conditions: conditions, plain: body, body: nil),
+            for: key)
     }
 
     /// Registers an async handler that runs with `target`, held weakly by default; while
@@ -64,7 +67,9 @@ extension HandlerRegistration where Kind == ActionKind.Async {
         _ target: _Target, _ body: @escaping _AsyncHandler<repeat each Argument, Result>.Body
     ) -> HandlerToken {
         pipe._register(
-            _AsyncHandler(state: handlerState, target: target, conditions: conditions, body: body),
+            _AsyncHandler(
+                state: handlerState, target: target, conditions: conditions, plain: nil,
+                body: body),
             for: key)
     }
 }

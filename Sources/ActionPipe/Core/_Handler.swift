@@ -183,15 +183,21 @@ final class _AsyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendab
     >
     @usableFromInline typealias Body =
         @Sendable (AnyObject?, inout Process) async throws -> Result?
+    @usableFromInline typealias PlainBody = @Sendable (inout Process) async throws -> Result?
 
-    @usableFromInline let body: Body
+    /// The user's closure of a handler without a target, called directly: each level of
+    /// async call costs a frame in the task allocator.
+    @usableFromInline let plain: PlainBody?
+    /// The body of a handler with a target; `nil` when `plain` is set.
+    @usableFromInline let body: Body?
     @usableFromInline let conditions: [_Condition<ActionKind.Async, repeat each Argument, Result>]
 
     init(
         state: ActionState?, target: _Target,
         conditions: [_Condition<ActionKind.Async, repeat each Argument, Result>],
-        body: @escaping Body
+        plain: PlainBody?, body: Body?
     ) {
+        self.plain = plain
         self.body = body
         var conditions = conditions
         let upstreamFailure = _hoistUpstreamRequirement(&conditions)
