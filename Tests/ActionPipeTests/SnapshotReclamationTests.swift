@@ -14,10 +14,9 @@ private final class Counted: Sendable {
     deinit { Self.alive.subtract(1, ordering: .sequentiallyConsistent) }
 }
 
-/// Calls read a chain's snapshot without a lock and without retaining it; a change retires
-/// the old snapshot and releases it once no call can be reading it. These specs race
-/// readers against writers and check both halves: nothing is released under a running
-/// call, and everything replaced is released in the end.
+/// A change replaces a chain's snapshot while calls may still be running on the old one.
+/// These specs race readers against writers and check both halves: nothing is released
+/// under a running call, and everything replaced is released in the end.
 @Suite("Snapshot reclamation", .serialized)
 struct SnapshotReclamationTests {
     @Test("Calls racing handler replacement see a whole handler, and replaced ones are freed")

@@ -158,15 +158,22 @@ extension BoundAction where Kind == ActionKind.Sync {
                 entry.handler.toOpaque())
             unmanaged._withUnsafeGuaranteedRef { handler in
                 process._upstream = call.value
-                var target: AnyObject? = nil
-                if let reason = handler.skipReason(handler.conditions, &process, target: &target) {
-                    outcomes?[entry.member] = .skipped(reason)
-                    return
-                }
-                if handler.plain != nil {
+                if handler.isUnconditional {
+                    // No state, no condition, no target: nothing can skip it.
                     call.value = handler.plain.unsafelyUnwrapped(&process)
                 } else {
-                    call.value = handler.body.unsafelyUnwrapped(target, &process)
+                    var target: AnyObject? = nil
+                    if let reason = handler.skipReason(
+                        handler.conditions, &process, target: &target)
+                    {
+                        outcomes?[entry.member] = .skipped(reason)
+                        return
+                    }
+                    if handler.plain != nil {
+                        call.value = handler.plain.unsafelyUnwrapped(&process)
+                    } else {
+                        call.value = handler.body.unsafelyUnwrapped(target, &process)
+                    }
                 }
                 call.count += 1
                 if process.isStopped {

@@ -29,12 +29,7 @@ func _bury(_ object: AnyObject?) {
 /// Runs `body` with the topology lock held, then releases what it buried, unlocked.
 func _withTopology<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
     var buried: [AnyObject] = []
-    defer {
-        // The last references go here, after the lock is released; then the snapshots
-        // that the change replaced are released, as soon as no call reads them.
-        buried.removeAll()
-        if _Retired.shared.pending.load(ordering: .relaxed) { _Retired.shared.reclaim() }
-    }
+    defer { buried.removeAll() }  // the last references go here, after the lock is released
     return try _topologyLock.withLock { entries throws(E) in
         entries &+= 1
         defer {
@@ -108,7 +103,7 @@ final class _Chain: @unchecked Sendable {
         _bury(self.snapshot)
         self.snapshot = snapshot
         for member in members {
-            _retire(member.cell.store(snapshot), from: member.cell)
+            _bury(member.cell.store(snapshot))
         }
     }
 

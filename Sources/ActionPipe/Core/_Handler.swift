@@ -50,6 +50,9 @@ class _AnyHandler: @unchecked Sendable {
     /// Whether the handler has conditions beyond its state and ``requiresUpstream``; lets
     /// the hot path skip them.
     @usableFromInline let hasConditions: Bool
+    /// No state, no condition and no target: the handler always runs, with no target, so
+    /// the hot path calls it without checking anything.
+    @usableFromInline let isUnconditional: Bool
 
     /// `upstreamFailure` is set when the handler's first condition was "there is an
     /// upstream value" (see ``_hoistUpstreamRequirement(_:)``); `hasConditions` says
@@ -63,6 +66,11 @@ class _AnyHandler: @unchecked Sendable {
         self.requiresUpstream = upstreamFailure != nil
         self.upstreamFailure = upstreamFailure ?? .upstreamNil
         self.hasConditions = hasConditions
+        if case .none = target {
+            isUnconditional = state == nil && upstreamFailure == nil && !hasConditions
+        } else {
+            isUnconditional = false
+        }
     }
 }
 
