@@ -30,6 +30,7 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
     /// ```swift
     /// pipe.someFunc.with(state: [.start, .success])(0, nil)
     /// ```
+    @inlinable
     public func with(state: ActionState) -> Self {
         var copy = self
         copy.options.state = state
@@ -41,6 +42,7 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
     /// ```swift
     /// pipe.someFunc.with(Keys.label, "hello")(0, nil)
     /// ```
+    @inlinable
     public func with<Value: Sendable>(_ key: SideDataKey<Value>, _ value: Value) -> Self {
         var copy = self
         copy.options.add(key, value)
@@ -52,6 +54,7 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
     /// ```swift
     /// pipe.someFunc.with(sideData: SideData(Keys.label, "hello"))(0, nil)
     /// ```
+    @inlinable
     public func with(sideData: SideData) -> Self {
         var copy = self
         copy.options.sideData = sideData

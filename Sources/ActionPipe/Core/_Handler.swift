@@ -53,6 +53,8 @@ class _AnyHandler: @unchecked Sendable {
     /// No state, no condition and no target: the handler always runs, with no target, so
     /// the hot path calls it without checking anything.
     @usableFromInline let isUnconditional: Bool
+    /// A closure handler, without a target to resolve.
+    @usableFromInline let isTargetless: Bool
 
     /// `upstreamFailure` is set when the handler's first condition was "there is an
     /// upstream value" (see ``_hoistUpstreamRequirement(_:)``); `hasConditions` says
@@ -67,8 +69,10 @@ class _AnyHandler: @unchecked Sendable {
         self.upstreamFailure = upstreamFailure ?? .upstreamNil
         self.hasConditions = hasConditions
         if case .none = target {
+            isTargetless = true
             isUnconditional = state == nil && upstreamFailure == nil && !hasConditions
         } else {
+            isTargetless = false
             isUnconditional = false
         }
     }
@@ -96,7 +100,7 @@ extension _AnyHandler {
     ///
     /// Checked in the order that is cheapest first: the state bits, then the conditions,
     /// then the weak target.
-    @inlinable
+    @inlinable @inline(__always)
     func skipReason<Kind, each Argument, Result>(
         _ conditions: @autoclosure () -> [_Condition<Kind, repeat each Argument, Result>],
         _ process: inout ActionProcess<Kind, repeat each Argument, Result>,
@@ -113,6 +117,7 @@ extension _AnyHandler {
                 if let reason = condition.failure(&process) { return reason }
             }
         }
+        if isTargetless { return nil }
         let resolved = target.resolved
         if resolved.released { return .targetReleased }
         object = resolved.object
