@@ -260,7 +260,8 @@ let benchmarks: @Sendable () -> Void = {
     // … and OpenCombine: a subject, 3 map stages and a sink, per send.
     let subject = PassthroughSubject<Int, Never>()
     nonisolated(unsafe) var received = 0
-    let subscription = subject
+    let subscription =
+        subject
         .map { $0 &+ 1 }
         .map { $0 &+ 1 }
         .map { $0 &+ 1 }

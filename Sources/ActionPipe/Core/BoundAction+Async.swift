@@ -89,17 +89,10 @@ extension BoundAction where Kind == ActionKind.Async {
                     call.value = try await handler.body.unsafelyUnwrapped(target, &process)
                 }
             } catch {
-                call.error = error
-                call.thrower = entry.member
-                outcomes?[entry.member] = .threw(String(describing: error))
+                call.threw(error, at: entry.member, recording: &outcomes)
                 continue
             }
-            if process.isStopped {
-                call.stopper = entry.member
-                outcomes?[entry.member] = .stopped
-            } else {
-                outcomes?[entry.member] = .ran
-            }
+            call.ran(entry.member, stopped: process.isStopped, recording: &outcomes)
         }
         return call
     }

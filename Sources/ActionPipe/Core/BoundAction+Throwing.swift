@@ -88,17 +88,10 @@ extension BoundAction where Kind: ThrowingActionKind {
             do throws(Kind.Failure) {
                 call.value = try handler.body(target, &process)
             } catch {
-                call.error = error
-                call.thrower = entry.member
-                outcomes?[entry.member] = .threw(String(describing: error))
+                call.threw(error, at: entry.member, recording: &outcomes)
                 continue
             }
-            if process.isStopped {
-                call.stopper = entry.member
-                outcomes?[entry.member] = .stopped
-            } else {
-                outcomes?[entry.member] = .ran
-            }
+            call.ran(entry.member, stopped: process.isStopped, recording: &outcomes)
         }
         return call
     }

@@ -179,12 +179,7 @@ extension BoundAction where Kind == ActionKind.Sync {
                     }
                 }
                 call.count += 1
-                if process.isStopped {
-                    call.stopper = entry.member
-                    outcomes?[entry.member] = .stopped
-                } else {
-                    outcomes?[entry.member] = .ran
-                }
+                call.ran(entry.member, stopped: process.isStopped, recording: &outcomes)
             }
         }
         return call

@@ -24,4 +24,27 @@ struct _CallOutcome<Result, Failure: Error> {
         if error != nil { return thrower == nil ? .cancelled : .earlierHandlerThrew }
         return nil
     }
+
+    /// Records that the handler of `member` returned, and whether it stopped the call.
+    @inlinable @inline(__always)
+    mutating func ran(
+        _ member: Int, stopped: Bool, recording outcomes: inout [ActionTrace.Outcome?]?
+    ) {
+        if stopped {
+            stopper = member
+            outcomes?[member] = .stopped
+        } else {
+            outcomes?[member] = .ran
+        }
+    }
+
+    /// Records that the handler of `member` threw `error`, which ends the call.
+    @inlinable
+    mutating func threw(
+        _ error: Failure, at member: Int, recording outcomes: inout [ActionTrace.Outcome?]?
+    ) {
+        self.error = error
+        thrower = member
+        outcomes?[member] = .threw(String(describing: error))
+    }
 }

@@ -7,7 +7,7 @@
 /// Why not lock-free: an epoch-based scheme (per-thread slots, retired snapshots) made
 /// calls from many threads scale, but a removed handler's release then depended on calls
 /// of other threads, and its timing could not be made deterministic; a handler that is
-/// removed must be released when the change returns. That is kept for later (issue 4).
+/// removed must be released when the change returns.
 @usableFromInline
 final class _SnapshotCell: Sendable {
     @usableFromInline let value: _Locked<_Snapshot>
