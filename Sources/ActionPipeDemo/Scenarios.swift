@@ -18,9 +18,16 @@ struct Scenario: Sendable {
     let run: @Sendable () async throws -> Void
 }
 
-/// Every scenario, in the order of the seed README, then the hazards the original has, then
-/// the async scenarios (AsyncScenarios.swift).
-let scenarios: [Scenario] = [
+/// Every scenario of every part, in the order `--help` lists them. Each part keeps its own
+/// list in its own file; numbers are grouped by part (core 1–19, event bus 20–29, operation
+/// tree 30–39, plumbing 40–49, observable state 50–59).
+let scenarios: [Scenario] =
+    coreScenarios + eventBusScenarios + operationTreeScenarios + plumbingScenarios
+    + observableStateScenarios
+
+/// The core's scenarios, in the order of the seed README, then the hazards the original has,
+/// then the async scenarios (AsyncScenarios.swift).
+let coreScenarios: [Scenario] = [
     Scenario(
         number: 1, name: "register",
         title: "Register a handler, then call the action like a method",

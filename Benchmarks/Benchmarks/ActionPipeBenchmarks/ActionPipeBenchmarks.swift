@@ -130,6 +130,16 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(2),
         maxIterations: 1_000
     )
+    registerCoreBenchmarks()
+    // Each part of the library registers its benchmarks from its own file.
+    registerEventBusBenchmarks()
+    registerOperationTreeBenchmarks()
+    registerPlumbingBenchmarks()
+    registerObservableStateBenchmarks()
+}
+
+/// Issue 4's targets: the ActionPipe core against closures, a naive chain and OpenCombine.
+func registerCoreBenchmarks() {
 
     // Target 1: 3 pipes, each adding the upstream value, against 3 closures.
     let chain3 = makeChain(3, name: "add")
