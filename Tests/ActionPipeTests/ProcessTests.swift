@@ -193,6 +193,58 @@ struct ProcessTests {
         #expect(data.isEmpty)
     }
 
+    @Test("SideData stores trivial small values inline and every other value out of line")
+    func sideDataValueKinds() {
+        struct Pair: Equatable { var a: Int, b: Int }  // 16 bytes, trivial: inline
+        struct Triple: Equatable { var a: Int, b: Int, c: Int }  // 24 bytes: out of line
+        final class Ref: Sendable { let value = 5 }
+        let date = SideDataKey<Date>("date")
+        let pair = SideDataKey<Pair>("pair")
+        let triple = SideDataKey<Triple>("triple")
+        let text = SideDataKey<String>("text")
+        let ref = SideDataKey<Ref>("ref")
+        let flag = SideDataKey<Bool>("flag")
+        let small = SideDataKey<Int8>("small")
+        let when = Date(timeIntervalSince1970: 42)
+        let object = Ref()
+
+        var data = SideData()
+        data[date] = when
+        data[triple] = Triple(a: 1, b: 2, c: 3)
+        data[pair] = Pair(a: 4, b: 5)
+        data[text] = "hello"
+        data[ref] = object
+        data[flag] = true
+        data[small] = -3
+        #expect(data.count == 7)
+        #expect(data[date] == when)
+        #expect(data[pair] == Pair(a: 4, b: 5))
+        #expect(data[triple] == Triple(a: 1, b: 2, c: 3))
+        #expect(data[text] == "hello")
+        #expect(data[ref] === object)
+        #expect(data[flag] == true)
+        #expect(data[small] == -3)
+
+        // A copy is independent, inline and out of line.
+        var copy = data
+        copy[pair] = Pair(a: 0, b: 0)
+        copy[text] = "changed"
+        #expect(data[pair] == Pair(a: 4, b: 5))
+        #expect(data[text] == "hello")
+
+        // Every value is described, inline ones included.
+        #expect(data.description.contains("pair: Pair(a: 4, b: 5)"))
+        #expect(data.description.contains("flag: true"))
+        #expect(data.description.contains("text: hello"))
+        #expect(data.description.contains("small: -3"))
+
+        for key in [date, pair, triple, text, ref, flag, small] as [any _SideDataTestKey] {
+            key.remove(from: &data)
+        }
+        #expect(data.isEmpty)
+        #expect(data.description == "[]")
+    }
+
     @Test("SideData keys: distinct keys with the same name are different keys")
     func sideDataKeysAreDistinct() {
         let first = SideDataKey<String>("same")
@@ -590,4 +642,13 @@ struct ProcessTests {
         #expect(pipe.tLoad("x") == "tLoad")
         #expect(pipe.tNamed(0) == "custom name".count)
     }
+}
+
+/// Removes a key of any value type from side data (lets a test loop over mixed keys).
+protocol _SideDataTestKey {
+    func remove(from data: inout SideData)
+}
+
+extension SideDataKey: _SideDataTestKey {
+    func remove(from data: inout SideData) { data[self] = nil }
 }

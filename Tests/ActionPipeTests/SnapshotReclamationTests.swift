@@ -78,6 +78,56 @@ struct SnapshotReclamationTests {
         #expect(pipe.tPing(0) == 2)
     }
 
+    @Test(
+        "Overlapping calls on two threads: each replaced snapshot is freed when its last call returns"
+    )
+    func overlappingCallsOnTwoThreads() throws {
+        let pipe = ActionPipe(name: "p")
+        let baseline = Counted.alive.load(ordering: .sequentiallyConsistent)
+        let entered = DispatchSemaphore(value: 0)
+        let gates = [1: DispatchSemaphore(value: 0), 2: DispatchSemaphore(value: 0)]
+        func register(_ value: Int) {
+            let counted = Counted(value)
+            pipe.on(\.tPing) { process in
+                entered.signal()
+                gates[process.arguments]?.wait()
+                return counted.value
+            }
+        }
+        func alive() -> Int { Counted.alive.load(ordering: .sequentiallyConsistent) - baseline }
+        let results = Box<[Int: Int]>([:])
+        func call(_ argument: Int) -> Thread {
+            let thread = Thread {
+                let result = pipe.tPing(argument) ?? -1
+                results.set(results.value.merging([argument: result]) { $1 })
+            }
+            thread.start()
+            return thread
+        }
+
+        register(1)
+        let first = call(1)  // runs handler 1, then waits at gate 1
+        entered.wait()
+        register(2)  // replaces handler 1 under the running call
+        #expect(alive() == 2)
+        let second = call(2)  // runs handler 2, then waits at gate 2
+        entered.wait()
+        register(3)  // replaces handler 2 under a call, while the first call still runs
+        #expect(alive() == 3)
+
+        gates[1]!.signal()  // the first call returns: handler 1 can go, handler 2 cannot
+        try #require(waitUntil { results.value[1] != nil })
+        #expect(alive() == 2)  // the first call released handler 1 on its way out
+        gates[2]!.signal()  // the second call returns: handler 2 can go
+        try #require(waitUntil { results.value[2] != nil })
+        #expect(alive() == 1)
+        #expect(results.value == [1: 1, 2: 2])
+        _ = (first, second)
+
+        pipe.removeHandler(for: \.tPing)
+        #expect(alive() == 0)
+    }
+
     @Test("Nested calls on other chains and threads that exit do not stall reclamation")
     func nestedAndExitingThreads() throws {
         let outer = ActionPipe(name: "outer")
@@ -99,4 +149,13 @@ struct SnapshotReclamationTests {
         #expect(Counted.alive.load(ordering: .sequentiallyConsistent) == baseline)
         #expect(outer.tPing(0) == -1)
     }
+}
+
+/// Polls `condition` every millisecond for up to five seconds; whether it became true.
+private func waitUntil(_ condition: () -> Bool) -> Bool {
+    for _ in 0..<5_000 {
+        if condition() { return true }
+        usleep(1_000)
+    }
+    return condition()
 }

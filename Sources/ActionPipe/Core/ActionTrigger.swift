@@ -62,7 +62,7 @@ extension ActionTrigger where Kind == ActionKind.Sync {
         return withExtendedLifetime((member, snapshot)) {
             BoundAction<Kind, repeat each Argument, Result>._run(
                 snapshot: .passUnretained(snapshot), origin: .passUnretained(member), key: key,
-                state: state, sideData: SideData(), arguments: (repeat each arguments),
+                options: _CallOptions(state: state), arguments: (repeat each arguments),
                 recording: &ignored
             ).value
         }

@@ -58,9 +58,7 @@ extension BoundAction where Kind == ActionKind.Async {
         let range = snapshot.range(for: key)
         if range.isEmpty { return call }
         var process = ActionProcess<Kind, repeat each Argument, Result>(
-            arguments: (repeat each arguments), state: options.state,
-            sideData: options.initialSideData,
-            origin: origin, key: key)
+            arguments: (repeat each arguments), options: options, origin: origin, key: key)
         for index in range {
             let entry = snapshot.entries[index]
             if call.endReason == nil, Task.isCancelled {

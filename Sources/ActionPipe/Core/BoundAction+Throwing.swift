@@ -18,8 +18,9 @@ extension BoundAction where Kind: ThrowingActionKind {
         -> Result?
     {
         var ignored: [ActionTrace.Outcome?]? = nil
-        let pin = _SnapshotCell.pin(.passUnretained(pipe._snapshot))
-        defer { _SnapshotCell.unpin(pin) }
+        let cell = Unmanaged.passUnretained(pipe._snapshot)
+        let pin = _SnapshotCell.pin(cell)
+        defer { _SnapshotCell.unpin(cell, pin) }
         let outcome = pin.snapshot._withUnsafeGuaranteedRef { snapshot in
             Self._runThrowing(
                 snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
@@ -39,8 +40,9 @@ extension BoundAction where Kind: ThrowingActionKind {
     /// ```
     public func report(_ arguments: repeat each Argument) -> ActionReport<Result> {
         var outcomes: [ActionTrace.Outcome?]? = []
-        let pin = _SnapshotCell.pin(.passUnretained(pipe._snapshot))
-        defer { _SnapshotCell.unpin(pin) }
+        let cell = Unmanaged.passUnretained(pipe._snapshot)
+        let pin = _SnapshotCell.pin(cell)
+        defer { _SnapshotCell.unpin(cell, pin) }
         let outcome = pin.snapshot._withUnsafeGuaranteedRef { snapshot in
             Self._runThrowing(
                 snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
@@ -65,9 +67,7 @@ extension BoundAction where Kind: ThrowingActionKind {
         let range = snapshot.range(for: key)
         if range.isEmpty { return call }
         var process = ActionProcess<Kind, repeat each Argument, Result>(
-            arguments: (repeat each arguments), state: options.state,
-            sideData: options.initialSideData,
-            origin: origin, key: key)
+            arguments: (repeat each arguments), options: options, origin: origin, key: key)
         for index in range {
             let entry = snapshot.entries[index]
             if let reason = call.endReason {

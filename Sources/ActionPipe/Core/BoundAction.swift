@@ -13,15 +13,21 @@
 /// pipe.someFunc.with(Keys.label, "from the caller")(999, nil)  // with side data
 /// ```
 public struct BoundAction<Kind, each Argument, Result>: Sendable {
-    @usableFromInline let pipe: ActionPipe
-    @usableFromInline let key: _ActionKey
-    @usableFromInline var options: _CallOptions
+    // One non-generic stored property: the compiler destroys a pack-generic struct's
+    // stored properties through its runtime metadata (an outlined, generic destroy per
+    // temporary `pipe.x`), but a non-generic field it destroys directly.
+    @usableFromInline var _call: _BoundCall
+
+    @inlinable var pipe: ActionPipe { _call.pipe }
+    @inlinable var key: _ActionKey { _call.key }
+    @inlinable var options: _CallOptions {
+        get { _call.options }
+        set { _call.options = newValue }
+    }
 
     @inlinable
     init(pipe: ActionPipe, key: _ActionKey, options: _CallOptions) {
-        self.pipe = pipe
-        self.key = key
-        self.options = options
+        _call = _BoundCall(pipe: pipe, key: key, options: options)
     }
 
     /// The same action, called with `state`: only handlers whose state shares a bit with
@@ -93,12 +99,12 @@ extension BoundAction where Kind == ActionKind.Sync {
     @discardableResult
     public func callAsFunction(_ arguments: repeat each Argument) -> Result? {
         var ignored: [ActionTrace.Outcome?]? = nil
-        let pin = _SnapshotCell.pin(.passUnretained(pipe._snapshot))
-        defer { _SnapshotCell.unpin(pin) }
+        let cell = Unmanaged.passUnretained(pipe._snapshot)
+        let pin = _SnapshotCell.pin(cell)
+        defer { _SnapshotCell.unpin(cell, pin) }
         return Self._run(
             snapshot: pin.snapshot, origin: .passUnretained(pipe._member), key: key,
-            state: options.state, sideData: options.initialSideData,
-            arguments: (repeat each arguments), recording: &ignored
+            options: options, arguments: (repeat each arguments), recording: &ignored
         ).value
     }
 
@@ -111,12 +117,12 @@ extension BoundAction where Kind == ActionKind.Sync {
     /// ```
     public func report(_ arguments: repeat each Argument) -> ActionReport<Result> {
         var outcomes: [ActionTrace.Outcome?]? = []
-        let pin = _SnapshotCell.pin(.passUnretained(pipe._snapshot))
-        defer { _SnapshotCell.unpin(pin) }
+        let cell = Unmanaged.passUnretained(pipe._snapshot)
+        let pin = _SnapshotCell.pin(cell)
+        defer { _SnapshotCell.unpin(cell, pin) }
         let outcome = Self._run(
             snapshot: pin.snapshot, origin: .passUnretained(pipe._member), key: key,
-            state: options.state, sideData: options.initialSideData,
-            arguments: (repeat each arguments), recording: &outcomes)
+            options: options, arguments: (repeat each arguments), recording: &outcomes)
         return makeReport(outcome, outcomes)
     }
 
@@ -129,8 +135,8 @@ extension BoundAction where Kind == ActionKind.Sync {
     @inlinable @inline(__always)
     static func _run(
         snapshot: Unmanaged<_Snapshot>, origin: Unmanaged<_Member>, key: _ActionKey,
-        state: ActionState?, sideData: consuming SideData,
-        arguments: (repeat each Argument), recording outcomes: inout [ActionTrace.Outcome?]?
+        options: borrowing _CallOptions, arguments: (repeat each Argument),
+        recording outcomes: inout [ActionTrace.Outcome?]?
     ) -> _CallOutcome<Result, Never> {
         // The caller keeps the snapshot alive (pinned, or retained); read what the call
         // needs from it without retaining it.
@@ -145,8 +151,7 @@ extension BoundAction where Kind == ActionKind.Sync {
         }
         if range.isEmpty { return call }
         var process = ActionProcess<Kind, repeat each Argument, Result>(
-            arguments: (repeat each arguments), state: state, sideData: sideData,
-            origin: origin, key: key)
+            arguments: (repeat each arguments), options: options, origin: origin, key: key)
         var index = range.lowerBound
         while index < range.upperBound {
             let entry = entries[index]
@@ -163,7 +168,7 @@ extension BoundAction where Kind == ActionKind.Sync {
                 process._upstream = call.value
                 if handler.isUnconditional {
                     // No state, no condition, no target: nothing can skip it.
-                    call.value = handler.plain.unsafelyUnwrapped(&process)
+                    call.value = handler.plain(&process)
                 } else {
                     var target: AnyObject? = nil
                     if let reason = handler.skipReason(
@@ -172,8 +177,8 @@ extension BoundAction where Kind == ActionKind.Sync {
                         outcomes?[entry.member] = .skipped(reason)
                         return
                     }
-                    if handler.plain != nil {
-                        call.value = handler.plain.unsafelyUnwrapped(&process)
+                    if handler.hasPlain {
+                        call.value = handler.plain(&process)
                     } else {
                         call.value = handler.body.unsafelyUnwrapped(target, &process)
                     }
@@ -183,5 +188,20 @@ extension BoundAction where Kind == ActionKind.Sync {
             }
         }
         return call
+    }
+}
+
+/// What a ``BoundAction`` holds: the pipe, the action and the call's options.
+@usableFromInline
+struct _BoundCall: Sendable {
+    @usableFromInline let pipe: ActionPipe
+    @usableFromInline let key: _ActionKey
+    @usableFromInline var options: _CallOptions
+
+    @inlinable
+    init(pipe: ActionPipe, key: _ActionKey, options: _CallOptions) {
+        self.pipe = pipe
+        self.key = key
+        self.options = options
     }
 }

@@ -17,12 +17,14 @@
 /// }
 /// ```
 ///
-/// - Complexity: Reading and writing are O(1) for the first four keys of a call, which are
-///   stored inline without allocating (values of up to three machine words, such as `Int`,
-///   `Date`, `String` and class references, are stored without any allocation); further
-///   keys go to a dictionary.
+/// - Complexity: Reading and writing are O(1) for the first four keys of a call. Trivial
+///   values of up to two machine words (`Int`, `Double`, `Bool`, `Date`, small structs of
+///   such) are stored inline in those four slots, without allocating and without reference
+///   counting, so a call that carries them costs no more than one that carries nothing.
+///   Other values (`String`, arrays, class references, larger structs) and a fifth key go
+///   to an out-of-line list: one allocation for the call's side data.
 public struct SideData: Sendable, CustomStringConvertible {
-    /// One stored value.
+    /// A value stored out of line.
     @usableFromInline
     struct _Slot: Sendable {
         @usableFromInline var id: Int
@@ -35,66 +37,59 @@ public struct SideData: Sendable, CustomStringConvertible {
         }
     }
 
-    /// The first four values of a call, stored inline.
+    /// A value stored inline: the bytes of a trivial value of up to two words, with its
+    /// key's id and type.
+    ///
+    /// Why raw bytes instead of `any Sendable`: an existential makes `SideData` a
+    /// non-trivial type, and every copy or destruction of it (each call makes several,
+    /// even of empty side data) then goes through outlined value-witness code, which cost
+    /// about a third of a whole three-handler call. Raw words keep `SideData` trivial except
+    /// for one optional reference.
+    ///
+    /// `@unchecked Sendable`: `words` hold a copy of a trivial `Sendable` value (no
+    /// reference), and `type` is immutable type metadata.
     @usableFromInline
-    struct _Inline: Sendable {
-        @usableFromInline var s0: _Slot?
-        @usableFromInline var s1: _Slot?
-        @usableFromInline var s2: _Slot?
-        @usableFromInline var s3: _Slot?
+    struct _InlineSlot: @unchecked Sendable {
+        /// The key's id; 0 when the slot is free (key ids start at 1).
+        @usableFromInline var id = 0
+        @usableFromInline var type: Any.Type = Never.self
+        @usableFromInline var words: (UInt64, UInt64) = (0, 0)
 
         @inlinable init() {}
 
         @inlinable
-        func value(for id: Int) -> (any Sendable)? {
-            if let slot = s0, slot.id == id { return slot.value }
-            if let slot = s1, slot.id == id { return slot.value }
-            if let slot = s2, slot.id == id { return slot.value }
-            if let slot = s3, slot.id == id { return slot.value }
-            return nil
-        }
-
-        /// Replaces the value of `slot.id`, or takes the first free slot; `false` when
-        /// every slot holds another key.
-        @inlinable
-        mutating func store(_ slot: _Slot) -> Bool {
-            if s0?.id == slot.id {
-                s0 = slot
-            } else if s1?.id == slot.id {
-                s1 = slot
-            } else if s2?.id == slot.id {
-                s2 = slot
-            } else if s3?.id == slot.id {
-                s3 = slot
-            } else if s0 == nil {
-                s0 = slot
-            } else if s1 == nil {
-                s1 = slot
-            } else if s2 == nil {
-                s2 = slot
-            } else if s3 == nil {
-                s3 = slot
-            } else {
-                return false
-            }
-            return true
+        init<Value>(id: Int, _ value: Value) {
+            self.id = id
+            self.type = Value.self
+            withUnsafeMutableBytes(of: &words) { $0.storeBytes(of: value, as: Value.self) }
         }
 
         @inlinable
-        mutating func remove(_ id: Int) {
-            if s0?.id == id { s0 = nil }
-            if s1?.id == id { s1 = nil }
-            if s2?.id == id { s2 = nil }
-            if s3?.id == id { s3 = nil }
+        func load<Value>(_: Value.Type) -> Value {
+            withUnsafeBytes(of: words) { $0.load(as: Value.self) }
         }
 
-        var slots: [_Slot] { [s0, s1, s2, s3].compactMap { $0 } }
+        /// The value, for `description`.
+        var value: Any {
+            func open<Value>(_ type: Value.Type) -> Any { load(type) }
+            return _openExistential(type, do: open)
+        }
     }
 
-    /// `nil` while empty, so copying and destroying empty side data (every plain call
-    /// does) costs a tag check instead of four.
-    @usableFromInline var _inline: _Inline?
-    @usableFromInline var _overflow: [Int: _Slot]?
+    /// Whether values of type `Value` are stored inline: trivial (no references, no
+    /// custom copy), at most two words, and no stricter alignment than a word.
+    @inlinable @inline(__always)
+    static func _isInline<Value>(_: Value.Type) -> Bool {
+        _isPOD(Value.self) && MemoryLayout<Value>.size <= MemoryLayout<(UInt64, UInt64)>.size
+            && MemoryLayout<Value>.alignment <= MemoryLayout<UInt64>.alignment
+    }
+
+    @usableFromInline var _s0 = _InlineSlot()
+    @usableFromInline var _s1 = _InlineSlot()
+    @usableFromInline var _s2 = _InlineSlot()
+    @usableFromInline var _s3 = _InlineSlot()
+    /// Values that are not stored inline; `nil` while there are none.
+    @usableFromInline var _others: [_Slot]?
 
     /// Creates empty side data.
     ///
@@ -124,29 +119,96 @@ public struct SideData: Sendable, CustomStringConvertible {
     @inlinable
     public subscript<Value: Sendable>(key: SideDataKey<Value>) -> Value? {
         get {
-            if let value = _inline?.value(for: key.id) { return value as? Value }
-            guard let overflow = _overflow else { return nil }
-            return overflow[key.id]?.value as? Value
+            let id = key.id
+            if Self._isInline(Value.self) {
+                if _s0.id == id { return _s0.load(Value.self) }
+                if _s1.id == id { return _s1.load(Value.self) }
+                if _s2.id == id { return _s2.load(Value.self) }
+                if _s3.id == id { return _s3.load(Value.self) }
+            }
+            guard let others = _others else { return nil }
+            for slot in others where slot.id == id { return slot.value as? Value }
+            return nil
         }
         set {
+            let id = key.id
             guard let newValue else {
-                _inline?.remove(key.id)
-                _overflow?[key.id] = nil
+                _remove(id)
                 return
             }
-            let slot = _Slot(id: key.id, value: newValue)
-            // A key never sits in two places: replace it in the dictionary if it went
-            // there; otherwise the inline slots take it, and the dictionary the rest.
-            if _overflow?[key.id] != nil {
-                _overflow?[key.id] = slot
-                return
+            // A key never sits in two places: replace it where it is; otherwise an inline
+            // value takes the first free slot, and anything else goes out of line.
+            if Self._isInline(Value.self) {
+                let slot = _InlineSlot(id: id, newValue)
+                if _s0.id == id {
+                    _s0 = slot
+                    return
+                }
+                if _s1.id == id {
+                    _s1 = slot
+                    return
+                }
+                if _s2.id == id {
+                    _s2 = slot
+                    return
+                }
+                if _s3.id == id {
+                    _s3 = slot
+                    return
+                }
+                if _others?.contains(where: { $0.id == id }) != true {
+                    if _s0.id == 0 {
+                        _s0 = slot
+                        return
+                    }
+                    if _s1.id == 0 {
+                        _s1 = slot
+                        return
+                    }
+                    if _s2.id == 0 {
+                        _s2 = slot
+                        return
+                    }
+                    if _s3.id == 0 {
+                        _s3 = slot
+                        return
+                    }
+                }
             }
-            if _inline == nil { _inline = _Inline() }
-            if !_inline!.store(slot) {
-                _overflow = _overflow ?? [:]
-                _overflow?[key.id] = slot
-            }
+            _storeOutOfLine(_Slot(id: id, value: newValue))
         }
+    }
+
+    /// Stores `slot` in the out-of-line list, replacing the key's earlier value.
+    @usableFromInline
+    mutating func _storeOutOfLine(_ slot: _Slot) {
+        var others = _others ?? []
+        _others = nil  // keep the array uniquely referenced while it changes
+        if let index = others.firstIndex(where: { $0.id == slot.id }) {
+            others[index] = slot
+        } else {
+            others.append(slot)
+        }
+        _others = others
+    }
+
+    /// Removes the value of the key `id`, wherever it is.
+    @usableFromInline
+    mutating func _remove(_ id: Int) {
+        if _s0.id == id { _s0 = _InlineSlot() }
+        if _s1.id == id { _s1 = _InlineSlot() }
+        if _s2.id == id { _s2 = _InlineSlot() }
+        if _s3.id == id { _s3 = _InlineSlot() }
+        if _others != nil {
+            _others!.removeAll { $0.id == id }
+            if _others!.isEmpty { _others = nil }
+        }
+    }
+
+    /// Every stored value with its key's id: inline slots first, then the others.
+    var _entries: [(id: Int, value: Any)] {
+        let inline = [_s0, _s1, _s2, _s3].filter { $0.id != 0 }.map { ($0.id, $0.value) }
+        return inline + (_others ?? []).map { ($0.id, $0.value as Any) }
     }
 
     /// Returns a copy with `value` stored for `key`.
@@ -165,7 +227,9 @@ public struct SideData: Sendable, CustomStringConvertible {
     /// ```swift
     /// SideData(Keys.label, "a").count   // 1
     /// ```
-    public var count: Int { (_inline?.slots.count ?? 0) + (_overflow?.count ?? 0) }
+    public var count: Int {
+        [_s0, _s1, _s2, _s3].count { $0.id != 0 } + (_others?.count ?? 0)
+    }
 
     /// Whether no value is stored.
     ///
@@ -180,9 +244,9 @@ public struct SideData: Sendable, CustomStringConvertible {
     /// print(SideData(Keys.label, "a"))   // [label: a]
     /// ```
     public var description: String {
-        let slots = (_inline?.slots ?? []) + (_overflow.map { Array($0.values) } ?? [])
         let names = _SideDataKeyNames.shared
-        return "[" + slots.map { "\(names.name(of: $0.id)): \($0.value)" }.joined(separator: ", ")
+        return "["
+            + _entries.map { "\(names.name(of: $0.id)): \($0.value)" }.joined(separator: ", ")
             + "]"
     }
 }

@@ -103,7 +103,7 @@ final class _Chain: @unchecked Sendable {
         _bury(self.snapshot)
         self.snapshot = snapshot
         for member in members {
-            _bury(member.cell.store(snapshot))
+            for released in member.cell.store(snapshot) { _bury(released) }
         }
     }
 

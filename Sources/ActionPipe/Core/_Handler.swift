@@ -140,8 +140,12 @@ final class _SyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendabl
     @usableFromInline typealias PlainBody = @Sendable (inout Process) -> Result?
 
     /// The user's closure of a handler without a target, stored as written so a call
-    /// makes one indirect call, not two through an adapting closure.
-    @usableFromInline let plain: PlainBody?
+    /// makes one indirect call, not two through an adapting closure. Not optional: a call
+    /// through an optional closure copies it out first (a retain and a release of its
+    /// context per handler), while a `let` closure of a borrowed handler is called as is.
+    /// A placeholder when `hasPlain` is false.
+    @usableFromInline let plain: PlainBody
+    @usableFromInline let hasPlain: Bool
     /// The body of a handler with a target; `nil` when `plain` is set.
     @usableFromInline let body: Body?
     @usableFromInline let conditions: [_Condition<ActionKind.Sync, repeat each Argument, Result>]
@@ -151,7 +155,8 @@ final class _SyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendabl
         conditions: [_Condition<ActionKind.Sync, repeat each Argument, Result>],
         plain: PlainBody?, body: Body?
     ) {
-        self.plain = plain
+        self.plain = plain ?? { _ in nil }
+        self.hasPlain = plain != nil
         self.body = body
         var conditions = conditions
         let upstreamFailure = _hoistUpstreamRequirement(&conditions)
