@@ -135,10 +135,11 @@ extension ActionTrigger where Kind == ActionKind.Async {
         guard let (member, snapshot) = target() else { return nil }
         var ignored: [ActionTrace.Outcome?]? = nil
         let outcome = await BoundAction<Kind, repeat each Argument, Result>._runAsync(
-            snapshot: snapshot, origin: .passUnretained(member), key: key,
+            snapshot: .passUnretained(snapshot), origin: .passUnretained(member), key: key,
             options: options(state), arguments: (repeat each arguments), recording: &ignored)
-        // The call's process refers to `member` unretained: keep it alive until here.
-        withExtendedLifetime(member) {}
+        // The call's process refers to `member` and `snapshot` unretained: keep them alive
+        // until here.
+        withExtendedLifetime((member, snapshot)) {}
         if let error = outcome.error { throw error }
         return outcome.value
     }

@@ -17,9 +17,14 @@ extension BoundAction where Kind == ActionKind.Async {
     @discardableResult
     public func callAsFunction(_ arguments: repeat each Argument) async throws -> Result? {
         var ignored: [ActionTrace.Outcome?]? = nil
-        // `self` holds the pipe, so the origin member outlives the whole call.
+        // `self` holds the pipe, so the origin member and the cell outlive the whole call.
+        // The pin lasts across the handlers' suspensions: it records its counter, so it
+        // may end on another thread than it started on.
+        let cell = Unmanaged.passUnretained(pipe._snapshot)
+        let pin = _SnapshotCell.pin(cell)
+        defer { _SnapshotCell.unpin(cell, pin) }
         let outcome = await Self._runAsync(
-            snapshot: pipe._snapshot.load(), origin: .passUnretained(pipe._member), key: key,
+            snapshot: pin.snapshot, origin: .passUnretained(pipe._member), key: key,
             options: options, arguments: (repeat each arguments), recording: &ignored)
         if let error = outcome.error { throw error }
         return outcome.value
@@ -35,8 +40,11 @@ extension BoundAction where Kind == ActionKind.Async {
     /// ```
     public func report(_ arguments: repeat each Argument) async -> ActionReport<Result> {
         var outcomes: [ActionTrace.Outcome?]? = []
+        let cell = Unmanaged.passUnretained(pipe._snapshot)
+        let pin = _SnapshotCell.pin(cell)
+        defer { _SnapshotCell.unpin(cell, pin) }
         let outcome = await Self._runAsync(
-            snapshot: pipe._snapshot.load(), origin: .passUnretained(pipe._member), key: key,
+            snapshot: pin.snapshot, origin: .passUnretained(pipe._member), key: key,
             options: options, arguments: (repeat each arguments), recording: &outcomes)
         return makeReport(outcome, outcomes)
     }
@@ -48,19 +56,25 @@ extension BoundAction where Kind == ActionKind.Async {
     // lookups, value witnesses) several times slower.
     @inlinable @inline(__always)
     static func _runAsync(
-        snapshot: _Snapshot, origin: Unmanaged<_Member>, key: _ActionKey, options: _CallOptions,
-        arguments: (repeat each Argument), recording outcomes: inout [ActionTrace.Outcome?]?
+        snapshot: Unmanaged<_Snapshot>, origin: Unmanaged<_Member>, key: _ActionKey,
+        options: _CallOptions, arguments: (repeat each Argument),
+        recording outcomes: inout [ActionTrace.Outcome?]?
     ) async -> _CallOutcome<Result, any Error> {
-        if outcomes != nil {
-            outcomes = Array(repeating: nil, count: snapshot.names.count)
+        // The caller keeps the snapshot alive (pinned); read it without retaining it.
+        let (entries, range) = snapshot._withUnsafeGuaranteedRef {
+            ($0.entries, $0.range(for: key))
         }
-        var call = _CallOutcome<Result, any Error>(names: outcomes == nil ? [] : snapshot.names)
-        let range = snapshot.range(for: key)
+        var call = _CallOutcome<Result, any Error>(names: [])
+        if outcomes != nil {
+            let names = snapshot._withUnsafeGuaranteedRef { $0.names }
+            outcomes = Array(repeating: nil, count: names.count)
+            call = _CallOutcome(names: names)
+        }
         if range.isEmpty { return call }
         var process = ActionProcess<Kind, repeat each Argument, Result>(
             arguments: (repeat each arguments), options: options, origin: origin, key: key)
         for index in range {
-            let entry = snapshot.entries[index]
+            let entry = entries[index]
             if call.endReason == nil, Task.isCancelled {
                 call.error = CancellationError()
             }
@@ -81,8 +95,8 @@ extension BoundAction where Kind == ActionKind.Async {
             call.count += 1
             do {
                 // `target` is a strong local: a weak target stays alive while it works.
-                if let plain = handler.plain {
-                    call.value = try await plain(&process)
+                if handler.hasPlain {
+                    call.value = try await handler.plain(&process)
                 } else {
                     call.value = try await handler.body.unsafelyUnwrapped(target, &process)
                 }

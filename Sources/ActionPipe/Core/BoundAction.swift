@@ -20,10 +20,7 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
 
     @inlinable var pipe: ActionPipe { _call.pipe }
     @inlinable var key: _ActionKey { _call.key }
-    @inlinable var options: _CallOptions {
-        get { _call.options }
-        set { _call.options = newValue }
-    }
+    @inlinable var options: _CallOptions { _call.options }
 
     @inlinable
     init(pipe: ActionPipe, key: _ActionKey, options: _CallOptions) {
@@ -37,10 +34,11 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
     /// pipe.someFunc.with(state: [.start, .success])(0, nil)
     /// ```
     @inlinable
-    public func with(state: ActionState) -> Self {
-        var copy = self
-        copy.options.state = state
-        return copy
+    public consuming func with(state: ActionState) -> Self {
+        // Consuming: `pipe.x.with(state: s)` moves the temporary in and changes it in
+        // place, instead of copying it (a retain, and side data copied by value witness).
+        _call.options.state = state
+        return self
     }
 
     /// The same action, called with `value` in its side data from the start.
@@ -49,10 +47,11 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
     /// pipe.someFunc.with(Keys.label, "hello")(0, nil)
     /// ```
     @inlinable
-    public func with<Value: Sendable>(_ key: SideDataKey<Value>, _ value: Value) -> Self {
-        var copy = self
-        copy.options.add(key, value)
-        return copy
+    public consuming func with<Value: Sendable>(_ key: SideDataKey<Value>, _ value: Value)
+        -> Self
+    {
+        _call.options.add(key, value)
+        return self
     }
 
     /// The same action, called with `sideData` from the start.
@@ -61,11 +60,10 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
     /// pipe.someFunc.with(sideData: SideData(Keys.label, "hello"))(0, nil)
     /// ```
     @inlinable
-    public func with(sideData: SideData) -> Self {
-        var copy = self
-        copy.options.sideData = sideData
-        copy.options.hasSideData = true
-        return copy
+    public consuming func with(sideData: SideData) -> Self {
+        _call.options.sideData = sideData
+        _call.options.hasSideData = true
+        return self
     }
 
     /// The report of a call that ended with `outcome`, recorded in `outcomes`.

@@ -142,8 +142,8 @@ final class _SyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendabl
     /// The user's closure of a handler without a target, stored as written so a call
     /// makes one indirect call, not two through an adapting closure. Not optional: a call
     /// through an optional closure copies it out first (a retain and a release of its
-    /// context per handler), while a `let` closure of a borrowed handler is called as is.
-    /// A placeholder when `hasPlain` is false.
+    /// context per handler, two atomic operations), while a `let` closure of a borrowed
+    /// handler is called as is. A placeholder when `hasPlain` is false.
     @usableFromInline let plain: PlainBody
     @usableFromInline let hasPlain: Bool
     /// The body of a handler with a target; `nil` when `plain` is set.
@@ -204,8 +204,10 @@ final class _AsyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendab
     @usableFromInline typealias PlainBody = @Sendable (inout Process) async throws -> Result?
 
     /// The user's closure of a handler without a target, called directly: each level of
-    /// async call costs a frame in the task allocator.
-    @usableFromInline let plain: PlainBody?
+    /// async call costs a frame in the task allocator. Not optional, for the reason given
+    /// in `_SyncHandler`; a placeholder when `hasPlain` is false.
+    @usableFromInline let plain: PlainBody
+    @usableFromInline let hasPlain: Bool
     /// The body of a handler with a target; `nil` when `plain` is set.
     @usableFromInline let body: Body?
     @usableFromInline let conditions: [_Condition<ActionKind.Async, repeat each Argument, Result>]
@@ -215,7 +217,8 @@ final class _AsyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendab
         conditions: [_Condition<ActionKind.Async, repeat each Argument, Result>],
         plain: PlainBody?, body: Body?
     ) {
-        self.plain = plain
+        self.plain = plain ?? { _ in nil }
+        self.hasPlain = plain != nil
         self.body = body
         var conditions = conditions
         let upstreamFailure = _hoistUpstreamRequirement(&conditions)

@@ -214,30 +214,43 @@ struct _Pin {
 /// threads call. Kept in thread-specific data (no atomics after the first call).
 @inlinable @inline(__always)
 func _readerShard() -> Int {
-    let key = _readerShardKey
-    if let value = pthread_getspecific(key) {
+    let key = _readerShardKey.load(ordering: .relaxed)
+    if key != 0, let value = pthread_getspecific(numericCast(key &- 1)) {
         return Int(bitPattern: value) &- 1
     }
-    return _assignReaderShard(key)
+    return _assignReaderShard()
 }
 
-/// The thread-specific-data key of ``_readerShard()``.
+/// The thread-specific-data key of ``_readerShard()`` plus one; 0 until the first call
+/// creates it. An atomic with a constant initial value is initialised statically, so
+/// reading it costs no lazy-initialisation check on the call path.
 @usableFromInline
-let _readerShardKey: pthread_key_t = {
-    var key = pthread_key_t()
-    guard pthread_key_create(&key, nil) == 0 else {
-        fatalError("ActionPipe: pthread_key_create failed (too many thread-specific keys)")
-    }
-    return key
-}()
+let _readerShardKey = Atomic<UInt>(0)
 
 private let _nextReaderShard = Atomic<Int>(0)
 
-/// Gives the calling thread its shard, stored as shard + 1 so that `nil` means unset.
+/// Gives the calling thread its shard, stored as shard + 1 so that `nil` means unset;
+/// creates the key on the first call of the process.
 @usableFromInline
-func _assignReaderShard(_ key: pthread_key_t) -> Int {
+func _assignReaderShard() -> Int {
+    var key = _readerShardKey.load(ordering: .acquiring)
+    if key == 0 {
+        var created = pthread_key_t()
+        guard pthread_key_create(&created, nil) == 0 else {
+            fatalError("ActionPipe: pthread_key_create failed (too many thread-specific keys)")
+        }
+        let (stored, current) = _readerShardKey.compareExchange(
+            expected: 0, desired: UInt(created) + 1, ordering: .acquiringAndReleasing)
+        if stored {
+            key = UInt(created) + 1
+        } else {
+            pthread_key_delete(created)  // another thread created it first
+            key = current
+        }
+    }
     let shard =
-        _nextReaderShard.wrappingAdd(1, ordering: .relaxed).oldValue & (_SnapshotCell.shards - 1)
-    pthread_setspecific(key, UnsafeRawPointer(bitPattern: shard + 1))
+        _nextReaderShard.wrappingAdd(1, ordering: .relaxed).oldValue
+        & (_SnapshotCell.shards - 1)
+    pthread_setspecific(numericCast(key - 1), UnsafeRawPointer(bitPattern: shard + 1))
     return shard
 }
