@@ -183,9 +183,15 @@ final class _ActionKeyTable: Sendable {
 
 /// An immutable open-addressed map from site cache keys to action keys.
 @usableFromInline
-final class _KeyCache: Sendable {
-    @usableFromInline let sites: [_FastSiteKey?]
-    @usableFromInline let keys: [Int]
+final class _KeyCache: @unchecked Sendable {
+    // `@unchecked Sendable`: the buffers are written once, in `init`, and only read after
+    // the cache is published (with release/acquire ordering on `_actionKeyCache`).
+
+    /// Open-addressed slots; a free slot has `file == 0` (no string literal lives at 0).
+    /// Plain buffers rather than arrays: a probe then costs no bounds checks and no
+    /// optional unwrapping, and the whole lookup inlines into the call.
+    @usableFromInline let sites: UnsafeMutablePointer<_FastSiteKey>
+    @usableFromInline let keys: UnsafeMutablePointer<Int>
     @usableFromInline let mask: Int
     private let pairs: [(_FastSiteKey, Int)]
 
@@ -194,27 +200,34 @@ final class _KeyCache: Sendable {
         pairs.append(entry)
         var capacity = 8
         while capacity < pairs.count * 2 { capacity *= 2 }
-        var sites = [_FastSiteKey?](repeating: nil, count: capacity)
-        var keys = [Int](repeating: -1, count: capacity)
+        sites = .allocate(capacity: capacity)
+        sites.initialize(
+            repeating: _FastSiteKey(file: 0, position: 0, name0: 0, name1: 0), count: capacity)
+        keys = .allocate(capacity: capacity)
+        keys.initialize(repeating: -1, count: capacity)
         let mask = capacity - 1
         for (site, key) in pairs {
             var slot = Int(truncatingIfNeeded: site.hash) & mask
-            while sites[slot] != nil { slot = (slot + 1) & mask }
+            while sites[slot].file != 0 { slot = (slot + 1) & mask }
             sites[slot] = site
             keys[slot] = key
         }
-        self.sites = sites
-        self.keys = keys
         self.mask = mask
         self.pairs = pairs
     }
 
-    @inlinable
+    deinit {
+        sites.deallocate()
+        keys.deallocate()
+    }
+
+    @inlinable @inline(__always)
     func value(for site: _FastSiteKey) -> Int? {
         var slot = Int(truncatingIfNeeded: site.hash) & mask
         while true {
-            guard let candidate = sites[slot] else { return nil }
+            let candidate = sites[slot]
             if candidate == site { return keys[slot] }
+            if candidate.file == 0 { return nil }
             slot = (slot + 1) & mask
         }
     }
