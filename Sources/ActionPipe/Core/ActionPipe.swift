@@ -98,8 +98,7 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
         dynamicMember action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>>
             & Sendable
     ) -> BoundAction<Kind, repeat each Argument, Result> {
-        BoundAction(
-            pipe: self, key: _ActionKey(Actions()[keyPath: action]), options: _CallOptions())
+        BoundAction(setup: _CallSetup(pipe: self), key: _ActionKey(Actions()[keyPath: action]))
     }
 }
 

@@ -13,18 +13,18 @@
 /// pipe.someFunc.with(Keys.label, "from the caller")(999, nil)  // with side data
 /// ```
 public struct BoundAction<Kind, each Argument, Result>: Sendable {
-    // One non-generic stored property: the compiler destroys a pack-generic struct's
-    // stored properties through its runtime metadata (an outlined, generic destroy per
-    // temporary `pipe.x`), but a non-generic field it destroys directly.
-    @usableFromInline var _call: _BoundCall
+    // The pipe (and any out-of-line side data) behind one reference, the rest trivial:
+    // a temporary `pipe.x` then costs one retain and one release, done in place.
+    @usableFromInline var _setup: _CallSetup
+    @usableFromInline let key: _ActionKey
 
-    @inlinable var pipe: ActionPipe { _call.pipe }
-    @inlinable var key: _ActionKey { _call.key }
-    @inlinable var options: _CallOptions { _call.options }
+    @inlinable var pipe: ActionPipe { _setup.pipe }
+    @inlinable var options: _CallOptions { _setup.options }
 
     @inlinable
-    init(pipe: ActionPipe, key: _ActionKey, options: _CallOptions) {
-        _call = _BoundCall(pipe: pipe, key: key, options: options)
+    init(setup: _CallSetup, key: _ActionKey) {
+        _setup = setup
+        self.key = key
     }
 
     /// The same action, called with `state`: only handlers whose state shares a bit with
@@ -37,7 +37,7 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
     public consuming func with(state: ActionState) -> Self {
         // Consuming: `pipe.x.with(state: s)` moves the temporary in and changes it in
         // place, instead of copying it (a retain, and side data copied by value witness).
-        _call.options.state = state
+        _setup.options.state = state
         return self
     }
 
@@ -50,7 +50,7 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
     public consuming func with<Value: Sendable>(_ key: SideDataKey<Value>, _ value: Value)
         -> Self
     {
-        _call.options.add(key, value)
+        _setup.add(key, value)
         return self
     }
 
@@ -61,8 +61,7 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
     /// ```
     @inlinable
     public consuming func with(sideData: SideData) -> Self {
-        _call.options.sideData = sideData
-        _call.options.hasSideData = true
+        _setup.set(sideData)
         return self
     }
 
@@ -186,20 +185,5 @@ extension BoundAction where Kind == ActionKind.Sync {
             }
         }
         return call
-    }
-}
-
-/// What a ``BoundAction`` holds: the pipe, the action and the call's options.
-@usableFromInline
-struct _BoundCall: Sendable {
-    @usableFromInline let pipe: ActionPipe
-    @usableFromInline let key: _ActionKey
-    @usableFromInline var options: _CallOptions
-
-    @inlinable
-    init(pipe: ActionPipe, key: _ActionKey, options: _CallOptions) {
-        self.pipe = pipe
-        self.key = key
-        self.options = options
     }
 }

@@ -8,8 +8,7 @@
 /// ```
 @dynamicMemberLookup
 public struct PipeCall: Sendable {
-    @usableFromInline let pipe: ActionPipe
-    @usableFromInline var options: _CallOptions
+    @usableFromInline var _setup: _CallSetup
 
     /// The action named by `action`, bound to the pipe with these options.
     ///
@@ -21,7 +20,7 @@ public struct PipeCall: Sendable {
         dynamicMember action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>>
             & Sendable
     ) -> BoundAction<Kind, repeat each Argument, Result> {
-        BoundAction(pipe: pipe, key: _ActionKey(Actions()[keyPath: action]), options: options)
+        BoundAction(setup: _setup, key: _ActionKey(Actions()[keyPath: action]))
     }
 
     /// Adds a value to the side data the call starts with.
@@ -31,7 +30,7 @@ public struct PipeCall: Sendable {
     /// ```
     public func with<Value: Sendable>(_ key: SideDataKey<Value>, _ value: Value) -> PipeCall {
         var copy = self
-        copy.options.add(key, value)
+        copy._setup.add(key, value)
         return copy
     }
 
@@ -42,7 +41,7 @@ public struct PipeCall: Sendable {
     /// ```
     public func with(state: ActionState) -> PipeCall {
         var copy = self
-        copy.options.state = state
+        copy._setup.options.state = state
         return copy
     }
 }
@@ -55,7 +54,7 @@ extension ActionPipe {
     /// pipe1.with(state: 10).someFunc(0, nil)
     /// ```
     public func with(state: ActionState) -> PipeCall {
-        PipeCall(pipe: self, options: _CallOptions(state: state))
+        PipeCall(_setup: _CallSetup(pipe: self, options: _CallOptions(state: state)))
     }
 
     /// This pipe, for a call whose side data starts with `value`.
@@ -64,6 +63,8 @@ extension ActionPipe {
     /// pipe.with(Keys.label, "from the caller").someFunc(0, nil)
     /// ```
     public func with<Value: Sendable>(_ key: SideDataKey<Value>, _ value: Value) -> PipeCall {
-        PipeCall(pipe: self, options: _CallOptions(sideData: SideData(key, value)))
+        var setup = _CallSetup(pipe: self)
+        setup.add(key, value)
+        return PipeCall(_setup: setup)
     }
 }

@@ -84,10 +84,56 @@ public struct SideData: Sendable, CustomStringConvertible {
             && MemoryLayout<Value>.alignment <= MemoryLayout<UInt64>.alignment
     }
 
-    @usableFromInline var _s0 = _InlineSlot()
-    @usableFromInline var _s1 = _InlineSlot()
-    @usableFromInline var _s2 = _InlineSlot()
-    @usableFromInline var _s3 = _InlineSlot()
+    /// The four inline slots: a trivial value, so a call can carry them by copy, apart
+    /// from the out-of-line values.
+    @usableFromInline
+    struct _Inline: Sendable {
+        @usableFromInline var s0 = _InlineSlot()
+        @usableFromInline var s1 = _InlineSlot()
+        @usableFromInline var s2 = _InlineSlot()
+        @usableFromInline var s3 = _InlineSlot()
+
+        @inlinable init() {}
+
+        /// The slots in use.
+        var slots: [_InlineSlot] { [s0, s1, s2, s3].filter { $0.id != 0 } }
+
+        /// Replaces the slot of `slot.id`; `false` when no slot holds that key.
+        @inlinable @inline(__always)
+        mutating func replace(_ slot: _InlineSlot) -> Bool {
+            if s0.id == slot.id {
+                s0 = slot
+            } else if s1.id == slot.id {
+                s1 = slot
+            } else if s2.id == slot.id {
+                s2 = slot
+            } else if s3.id == slot.id {
+                s3 = slot
+            } else {
+                return false
+            }
+            return true
+        }
+
+        /// Puts `slot` in the first free slot; `false` when all four are taken.
+        @inlinable @inline(__always)
+        mutating func insert(_ slot: _InlineSlot) -> Bool {
+            if s0.id == 0 {
+                s0 = slot
+            } else if s1.id == 0 {
+                s1 = slot
+            } else if s2.id == 0 {
+                s2 = slot
+            } else if s3.id == 0 {
+                s3 = slot
+            } else {
+                return false
+            }
+            return true
+        }
+    }
+
+    @usableFromInline var _inline = _Inline()
     /// Values that are not stored inline; `nil` while there are none.
     @usableFromInline var _others: [_Slot]?
 
@@ -99,6 +145,13 @@ public struct SideData: Sendable, CustomStringConvertible {
     /// ```
     @inlinable
     public init() {}
+
+    /// Side data made of `inline` slots and `others`.
+    @inlinable
+    init(_inline inline: _Inline, _others others: [_Slot]?) {
+        _inline = inline
+        _others = others
+    }
 
     /// Creates side data holding one value.
     ///
@@ -121,10 +174,10 @@ public struct SideData: Sendable, CustomStringConvertible {
         get {
             let id = key.id
             if Self._isInline(Value.self) {
-                if _s0.id == id { return _s0.load(Value.self) }
-                if _s1.id == id { return _s1.load(Value.self) }
-                if _s2.id == id { return _s2.load(Value.self) }
-                if _s3.id == id { return _s3.load(Value.self) }
+                if _inline.s0.id == id { return _inline.s0.load(Value.self) }
+                if _inline.s1.id == id { return _inline.s1.load(Value.self) }
+                if _inline.s2.id == id { return _inline.s2.load(Value.self) }
+                if _inline.s3.id == id { return _inline.s3.load(Value.self) }
             }
             guard let others = _others else { return nil }
             for slot in others where slot.id == id { return slot.value as? Value }
@@ -140,39 +193,9 @@ public struct SideData: Sendable, CustomStringConvertible {
             // value takes the first free slot, and anything else goes out of line.
             if Self._isInline(Value.self) {
                 let slot = _InlineSlot(id: id, newValue)
-                if _s0.id == id {
-                    _s0 = slot
+                if _inline.replace(slot) { return }
+                if _others?.contains(where: { $0.id == id }) != true, _inline.insert(slot) {
                     return
-                }
-                if _s1.id == id {
-                    _s1 = slot
-                    return
-                }
-                if _s2.id == id {
-                    _s2 = slot
-                    return
-                }
-                if _s3.id == id {
-                    _s3 = slot
-                    return
-                }
-                if _others?.contains(where: { $0.id == id }) != true {
-                    if _s0.id == 0 {
-                        _s0 = slot
-                        return
-                    }
-                    if _s1.id == 0 {
-                        _s1 = slot
-                        return
-                    }
-                    if _s2.id == 0 {
-                        _s2 = slot
-                        return
-                    }
-                    if _s3.id == 0 {
-                        _s3 = slot
-                        return
-                    }
                 }
             }
             _storeOutOfLine(_Slot(id: id, value: newValue))
@@ -195,10 +218,10 @@ public struct SideData: Sendable, CustomStringConvertible {
     /// Removes the value of the key `id`, wherever it is.
     @usableFromInline
     mutating func _remove(_ id: Int) {
-        if _s0.id == id { _s0 = _InlineSlot() }
-        if _s1.id == id { _s1 = _InlineSlot() }
-        if _s2.id == id { _s2 = _InlineSlot() }
-        if _s3.id == id { _s3 = _InlineSlot() }
+        if _inline.s0.id == id { _inline.s0 = _InlineSlot() }
+        if _inline.s1.id == id { _inline.s1 = _InlineSlot() }
+        if _inline.s2.id == id { _inline.s2 = _InlineSlot() }
+        if _inline.s3.id == id { _inline.s3 = _InlineSlot() }
         if _others != nil {
             _others!.removeAll { $0.id == id }
             if _others!.isEmpty { _others = nil }
@@ -207,7 +230,7 @@ public struct SideData: Sendable, CustomStringConvertible {
 
     /// Every stored value with its key's id: inline slots first, then the others.
     var _entries: [(id: Int, value: Any)] {
-        let inline = [_s0, _s1, _s2, _s3].filter { $0.id != 0 }.map { ($0.id, $0.value) }
+        let inline = _inline.slots.map { ($0.id, $0.value) }
         return inline + (_others ?? []).map { ($0.id, $0.value as Any) }
     }
 
@@ -228,7 +251,7 @@ public struct SideData: Sendable, CustomStringConvertible {
     /// SideData(Keys.label, "a").count   // 1
     /// ```
     public var count: Int {
-        [_s0, _s1, _s2, _s3].count { $0.id != 0 } + (_others?.count ?? 0)
+        _inline.slots.count + (_others?.count ?? 0)
     }
 
     /// Whether no value is stored.
