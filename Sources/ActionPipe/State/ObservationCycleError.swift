@@ -74,6 +74,7 @@ public struct ObservationCycleError: Error, Sendable, Hashable, CustomStringConv
         set { _obsCycleReporter.withLock { $0 = newValue } }
     }
 
+    @usableFromInline
     static func _report(_ error: ObservationCycleError) {
         if let reporter { return reporter(error) }
         let line = Array("ObservableState: \(error)\n".utf8)

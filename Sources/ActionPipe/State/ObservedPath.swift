@@ -25,8 +25,7 @@ public struct ObservedPath<Value: Sendable>: Sendable {
     let current: @Sendable () -> Value
     /// `current` without keeping the root property alive: `nil` once it is gone.
     let weakCurrent: @Sendable () -> Value?
-    let subscribe:
-        @Sendable ((Value) -> _ObsSink<Value>) -> (token: ObservationToken, value: Value)
+    let subscribe: @Sendable ((Value) -> _ObsSink<Value>) -> (token: ObservationToken, value: Value)
     /// The label of the last property on the path, for reports.
     let label: String
 
@@ -46,9 +45,10 @@ public struct ObservedPath<Value: Sendable>: Sendable {
         label: String,
         current: @escaping @Sendable () -> Value,
         weakCurrent: @escaping @Sendable () -> Value?,
-        subscribe: @escaping @Sendable ((Value) -> _ObsSink<Value>) -> (
-            token: ObservationToken, value: Value
-        )
+        subscribe:
+            @escaping @Sendable ((Value) -> _ObsSink<Value>) -> (
+                token: ObservationToken, value: Value
+            )
     ) {
         self.label = label
         self.current = current

@@ -5,13 +5,15 @@ extension _ObsSource {
     static func _skippingEqual(
         _ first: Value, _ deliver: @escaping @Sendable (Value) -> Bool
     ) -> @Sendable (Value) -> Bool {
+        guard let equal = _obsEquality(of: Value.self) else { return deliver }
         let last = _Locked(first)
         return { value in
-            let same = last.withLock { last in
+            // `==` may be user code: compared after the lock is released.
+            let previous = last.withLock { last in
                 defer { last = value }
-                return _obsEqual(last, value) ?? false
+                return last
             }
-            return same ? true : deliver(value)
+            return equal(previous, value) ? true : deliver(value)
         }
     }
 

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Darwin)
     import Darwin
 #elseif canImport(Glibc)
@@ -5,14 +7,14 @@
 #elseif canImport(Musl)
     import Musl
 #endif
-import Synchronization
 
 /// What one observer does with a value: `deliver` returns `false` when the observer is gone
 /// (its owner was released, its stream was dropped), so the property removes it; `end` runs
 /// once when the observation ends for any reason (finishes a stream, ends a delivery task).
+@usableFromInline
 struct _ObsSink<Value: Sendable>: Sendable {
-    let deliver: @Sendable (Value) -> Bool
-    let end: (@Sendable () -> Void)?
+    @usableFromInline let deliver: @Sendable (Value) -> Bool
+    @usableFromInline let end: (@Sendable () -> Void)?
 
     init(deliver: @escaping @Sendable (Value) -> Bool, end: (@Sendable () -> Void)? = nil) {
         self.deliver = deliver
@@ -21,9 +23,10 @@ struct _ObsSink<Value: Sendable>: Sendable {
 }
 
 /// One registered observer of a property.
+@usableFromInline
 struct _ObsEntry<Value: Sendable>: Sendable {
-    let id: UInt64
-    let sink: _ObsSink<Value>
+    @usableFromInline let id: UInt64
+    @usableFromInline let sink: _ObsSink<Value>
 }
 
 /// Something a token can cancel: a property (one entry by id) or a path observation.
@@ -62,17 +65,26 @@ final class _ObsWeak<Object: AnyObject & Sendable>: Sendable {
 // MARK: - Equality of values whose type is known only at run time
 
 extension Equatable {
-    /// `a == b` for two values known to be `Self`.
-    static func _obsAreEqual(_ a: Any, _ b: Any) -> Bool {
-        guard let a = a as? Self, let b = b as? Self else { return false }
-        return a == b
+    /// `==` for `Value`, which the caller checked is `Self`: the values are reinterpreted in
+    /// place rather than cast through `Any` on every comparison.
+    static func _obsEquality<Value>(as _: Value.Type) -> @Sendable (Value, Value) -> Bool {
+        precondition(Value.self == Self.self)
+        return { a, b in
+            withUnsafePointer(to: a) { a in
+                withUnsafePointer(to: b) { b in
+                    UnsafeRawPointer(a).assumingMemoryBound(to: Self.self).pointee
+                        == UnsafeRawPointer(b).assumingMemoryBound(to: Self.self).pointee
+                }
+            }
+        }
     }
 }
 
-/// Whether `a == b`, or `nil` when `Value` is not `Equatable`.
-func _obsEqual<Value>(_ a: Value, _ b: Value) -> Bool? {
+/// `==` for `Value`, or `nil` when `Value` is not `Equatable`; looked up once per observer,
+/// since the conformance lookup costs more than the rest of a set.
+func _obsEquality<Value>(of _: Value.Type) -> (@Sendable (Value, Value) -> Bool)? {
     guard let type = Value.self as? any Equatable.Type else { return nil }
-    return type._obsAreEqual(a, b)
+    return type._obsEquality(as: Value.self)
 }
 
 // MARK: - Nesting depth of deliveries on this thread (observer cycles)
@@ -82,6 +94,7 @@ func _obsEqual<Value>(_ a: Value, _ b: Value) -> Bool? {
 /// without end, so a depth above `ObservationCycleError.depthLimit` is reported, not run.
 /// Kept in a pthread key, not a task local: observers are synchronous and a task local
 /// costs an allocation per binding.
+@usableFromInline
 let _obsDepthKey: pthread_key_t = {
     var key = pthread_key_t()
     let status = pthread_key_create(&key, nil)
@@ -89,19 +102,19 @@ let _obsDepthKey: pthread_key_t = {
     return key
 }()
 
-@inline(__always)
+@inlinable
 func _obsDepth() -> Int {
     Int(bitPattern: pthread_getspecific(_obsDepthKey))
 }
 
-@inline(__always)
+@inlinable
 func _obsSetDepth(_ depth: Int) {
     pthread_setspecific(_obsDepthKey, UnsafeRawPointer(bitPattern: depth))
 }
 
 /// Runs `body` one delivery level deeper, or reports a cycle and skips it when the thread is
 /// already `depthLimit` levels deep.
-@inline(__always)
+@inlinable
 func _obsNested(_ label: String, _ body: () -> Void) {
     let depth = _obsDepth()
     guard depth < ObservationCycleError.depthLimit else {

@@ -3,7 +3,8 @@ import Testing
 
 @Suite("ObservableState: streams and actor delivery")
 struct ObservAsyncTests {
-    @Test("values() yields every assignment in order, equal values included", .timeLimit(.minutes(1)))
+    @Test(
+        "values() yields every assignment in order, equal values included", .timeLimit(.minutes(1)))
     func streamEveryValue() async {
         let property = ObservedProperty(0)
         let stream = property.values()
@@ -64,7 +65,8 @@ struct ObservAsyncTests {
         #expect(token.cancel())
     }
 
-    @Test("observe(on: MainActor.shared) runs the handler on the main actor", .timeLimit(.minutes(1)))
+    @Test(
+        "observe(on: MainActor.shared) runs the handler on the main actor", .timeLimit(.minutes(1)))
     func mainActorDelivery() async {
         let property = ObservedProperty("")
         let seen = Box<[String]>([])

@@ -53,7 +53,8 @@ final class ObservMainActorView: @MainActor StateLayer {
 
 @Suite("ObservableState: scenes of layers")
 struct ObservSceneTests {
-    @Test("A scene builds store, controller and view around one state; layers never call each other")
+    @Test(
+        "A scene builds store, controller and view around one state; layers never call each other")
     func buildsLayers() {
         let scene = StateScene(
             state: ObservGreetingState(),

@@ -75,7 +75,7 @@ struct ObservedPathTests {
     @Test("Path options: .skipEqual, by owner, cancel, and the root going away")
     func pathOptionsAndLifetime() {
         let log = Log()
-        var screen: ObservScreenState? = ObservScreenState()
+        let screen: ObservScreenState? = ObservScreenState()
         let path = screen!.$image.then(\.$url)
         let token = path.observe(.skipEqual) { log.append($0 ?? "nil") }
         screen?.image.url = nil  // equal to the value at registration
