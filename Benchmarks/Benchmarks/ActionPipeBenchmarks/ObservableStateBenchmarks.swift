@@ -3,7 +3,105 @@
 
 import ActionPipe
 import Benchmark
+import OpenCombine
+
+/// A state object as an app declares it.
+final class StateBenchImage: ObservableState, @unchecked Sendable {
+    @Observed("url") var url = 0
+}
+
+/// A state object with a replaceable sub-state, for the path benchmark.
+final class StateBenchScreen: ObservableState, @unchecked Sendable {
+    @Observed("image") var image = StateBenchImage()
+}
+
+/// An owner for the `observe(by:)` benchmark.
+final class StateBenchOwner: Sendable {}
 
 /// Registers the observable state (issue 8) benchmarks.
 func registerObservableStateBenchmarks() {
+    // The baseline: what a set replaces, a stored closure the optimiser cannot see through.
+    let closure: @Sendable (Int) -> Void = identity({ @Sendable value in blackHole(value) })
+    Benchmark("State Baseline stored closure call") { benchmark in
+        for i in benchmark.scaledIterations {
+            closure(i)
+        }
+    }
+
+    // Target 1: setting an observed property with one observer.
+    let property = identity(ObservedProperty(0, label: "bench"))
+    property.observe { value in blackHole(value) }
+    Benchmark("State set, 1 observer") { benchmark in
+        for i in benchmark.scaledIterations {
+            property.value = i
+        }
+    }
+
+    // The same through the property wrapper of a state object.
+    let image = identity(StateBenchImage())
+    image.$url.observe { value in blackHole(value) }
+    Benchmark("State set @Observed, 1 observer") { benchmark in
+        for i in benchmark.scaledIterations {
+            image.url = i
+        }
+    }
+
+    let unobserved = identity(ObservedProperty(0, label: "unobserved"))
+    Benchmark("State set, no observer") { benchmark in
+        for i in benchmark.scaledIterations {
+            unobserved.value = i
+        }
+    }
+
+    let owned = identity(ObservedProperty(0, label: "owned"))
+    let owner = StateBenchOwner()
+    owned.observe(by: owner) { _, value in blackHole(value) }
+    Benchmark("State set, 1 observer by owner") { benchmark in
+        for i in benchmark.scaledIterations {
+            owned.value = i
+        }
+        blackHole(owner)
+    }
+
+    let skipping = identity(ObservedProperty(0, label: "skipping"))
+    skipping.observe(.skipEqual) { value in blackHole(value) }
+    Benchmark("State set, 1 observer with skipEqual") { benchmark in
+        for i in benchmark.scaledIterations {
+            skipping.value = i
+        }
+    }
+
+    let many = identity(ObservedProperty(0, label: "ten"))
+    for _ in 0..<10 { many.observe { value in blackHole(value) } }
+    Benchmark("State set, 10 observers") { benchmark in
+        for i in benchmark.scaledIterations {
+            many.value = i
+        }
+    }
+
+    let screen = identity(StateBenchScreen())
+    screen.$image.then(\.$url).observe { value in blackHole(value) }
+    Benchmark("State set through a path, 1 observer") { benchmark in
+        let leaf = screen.image
+        for i in benchmark.scaledIterations {
+            leaf.url = i
+        }
+    }
+
+    let getter = identity(ObservedProperty(7, label: "get"))
+    Benchmark("State get") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(getter.value)
+        }
+    }
+
+    // The peer: OpenCombine's CurrentValueSubject (what `@Published` is built on) with a sink.
+    let subject = CurrentValueSubject<Int, Never>(0)
+    let cancellable = subject.sink { value in blackHole(value) }
+    Benchmark("State Peer OpenCombine CurrentValueSubject, 1 sink") { benchmark in
+        for i in benchmark.scaledIterations {
+            subject.send(i)
+        }
+        blackHole(cancellable)
+    }
 }

@@ -1,0 +1,55 @@
+/// Declares an observable property of a state object: `@Observed var url: String? = nil`.
+///
+/// Reading and writing the property read and write the value; `$url` is its
+/// ``ObservedProperty``, to observe it, stream its values, or follow a path through it. The
+/// wrapper's storage is created once and never reassigned, which is why a state class that
+/// uses it restates `@unchecked Sendable` (the compiler cannot see that a wrapper's `var`
+/// never changes). Use `let url = ObservedProperty<String?>(nil)` instead to keep the
+/// class's `Sendable` conformance checked.
+///
+/// ```swift
+/// final class TopImageState: ObservableState, @unchecked Sendable {
+///     @Observed("photoID") var photoID = ""
+///     @Observed("url") var url: String? = nil
+/// }
+/// let image = TopImageState()
+/// image.$url.observe { print("show", $0 ?? "nothing") }
+/// image.url = "https://example.com/1.jpg"   // prints "show https://example.com/1.jpg"
+/// ```
+@propertyWrapper
+public struct Observed<Value: Sendable>: Sendable {
+    /// The property itself: observe it, stream it, follow paths through it.
+    ///
+    /// ```swift
+    /// image.$url.observe(.initial) { print($0 ?? "nil") }
+    /// ```
+    public let projectedValue: ObservedProperty<Value>
+
+    /// Declares the property with its initial value.
+    ///
+    /// ```swift
+    /// @Observed var selectedIndex = 0
+    /// ```
+    public init(wrappedValue: Value) {
+        projectedValue = ObservedProperty(wrappedValue)
+    }
+
+    /// Declares the property with its initial value and a label for reports.
+    ///
+    /// ```swift
+    /// @Observed("selectedIndex") var selectedIndex = 0
+    /// ```
+    public init(wrappedValue: Value, _ label: String) {
+        projectedValue = ObservedProperty(wrappedValue, label: label)
+    }
+
+    /// The value; assigning it delivers the new value to every observer.
+    ///
+    /// ```swift
+    /// list.selectedIndex = 2
+    /// ```
+    public var wrappedValue: Value {
+        get { projectedValue.value }
+        nonmutating set { projectedValue.set(newValue) }
+    }
+}

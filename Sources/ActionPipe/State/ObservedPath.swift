@@ -1,0 +1,108 @@
+/// A path from a property through sub-states to a property of a sub-state, observed as one
+/// value: `screen.$image.then(\.$url)` is "the url of whichever image state the screen holds".
+///
+/// When an intermediate sub-state is replaced, the path's observers move to the new
+/// sub-state and receive its current value at once (the path's value changed); later
+/// assignments to the old sub-state are no longer delivered. Minya's `MIObserve` keeps
+/// observing the old object, which this fixes.
+///
+/// ```swift
+/// final class ImageState: ObservableState, @unchecked Sendable {
+///     @Observed var url: String? = nil
+/// }
+/// final class ScreenState: ObservableState, @unchecked Sendable {
+///     @Observed var image = ImageState()
+/// }
+/// let screen = ScreenState()
+/// let url = screen.$image.then(\.$url)
+/// url.observe { print("url", $0 ?? "nil") }
+/// screen.image.url = "a.jpg"        // prints "url a.jpg"
+/// let old = screen.image
+/// screen.image = ImageState()       // prints "url nil": the new image's url
+/// old.url = "stale.jpg"             // not delivered: the path left the old image
+/// ```
+public struct ObservedPath<Value: Sendable>: Sendable {
+    let current: @Sendable () -> Value
+    /// `current` without keeping the root property alive: `nil` once it is gone.
+    let weakCurrent: @Sendable () -> Value?
+    let subscribe: @Sendable ((Value) -> _ObsSink<Value>) -> (token: ObservationToken, value: Value)
+    /// The label of the last property on the path, for reports.
+    let label: String
+
+    /// A path that is just `property`.
+    ///
+    /// ```swift
+    /// let path = ObservedPath(screen.$image)
+    /// ```
+    public init(_ property: ObservedProperty<Value>) {
+        current = { property.value }
+        weakCurrent = { [weak property] in property?.value }
+        subscribe = { property._subscribe($0) }
+        label = property.label
+    }
+
+    init(
+        label: String,
+        current: @escaping @Sendable () -> Value,
+        weakCurrent: @escaping @Sendable () -> Value?,
+        subscribe:
+            @escaping @Sendable ((Value) -> _ObsSink<Value>) -> (
+                token: ObservationToken, value: Value
+            )
+    ) {
+        self.label = label
+        self.current = current
+        self.weakCurrent = weakCurrent
+        self.subscribe = subscribe
+    }
+
+    /// The value at the end of the path now.
+    ///
+    /// ```swift
+    /// screen.$image.then(\.$url).value   // the current image's url
+    /// ```
+    public var value: Value { current() }
+
+    /// Extends the path to the property at `keyPath` of the sub-state at its end.
+    ///
+    /// ```swift
+    /// let caption = root.$screen.then(\.$image).then(\.$caption)
+    /// ```
+    public func then<Next>(
+        _ keyPath: KeyPath<Value, ObservedProperty<Next>> & Sendable
+    ) -> ObservedPath<Next> where Value: AnyObject {
+        let outer = self
+        let outerWeakCurrent = weakCurrent
+        return ObservedPath<Next>(
+            label: "\(label).\(String(describing: Next.self))",
+            current: { outer.current()[keyPath: keyPath].value },
+            weakCurrent: { outerWeakCurrent()?[keyPath: keyPath].value },
+            subscribe: { makeSink in
+                _ObsPathLink<Value, Next>(outerWeakCurrent, keyPath).start(outer, makeSink)
+            })
+    }
+}
+
+extension ObservedPath: _ObsSource {
+    var _currentValue: Value { current() }
+
+    func _subscribe(
+        _ makeSink: (Value) -> _ObsSink<Value>
+    ) -> (token: ObservationToken, value: Value) {
+        subscribe(makeSink)
+    }
+}
+
+extension ObservedProperty {
+    /// A path through this property's sub-state to the property at `keyPath`: observing it
+    /// follows replacements of the sub-state.
+    ///
+    /// ```swift
+    /// screen.$image.then(\.$url).observe { print($0 ?? "nil") }
+    /// ```
+    public func then<Next>(
+        _ keyPath: KeyPath<Value, ObservedProperty<Next>> & Sendable
+    ) -> ObservedPath<Next> where Value: AnyObject {
+        ObservedPath(self).then(keyPath)
+    }
+}

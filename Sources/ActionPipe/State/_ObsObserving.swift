@@ -1,0 +1,84 @@
+/// The observation forms shared by ``ObservedProperty`` and ``ObservedPath``; their public
+/// methods call these.
+extension _ObsSource {
+    /// Wraps `deliver` so it skips a value equal to the last one this observer saw.
+    static func _skippingEqual(
+        _ first: Value, _ deliver: @escaping @Sendable (Value) -> Bool
+    ) -> @Sendable (Value) -> Bool {
+        guard let equal = _obsEquality(of: Value.self) else { return deliver }
+        let last = _Locked(first)
+        return { value in
+            // `==` may be user code: compared after the lock is released.
+            let previous = last.withLock { last in
+                defer { last = value }
+                return last
+            }
+            return equal(previous, value) ? true : deliver(value)
+        }
+    }
+
+    func _observe(
+        _ options: ObservationOptions, label: String,
+        _ deliver: @escaping @Sendable (Value) -> Bool
+    ) -> ObservationToken {
+        let skip = options.contains(.skipEqual)
+        let (token, value) = _subscribe { first in
+            _ObsSink(deliver: skip ? Self._skippingEqual(first, deliver) : deliver)
+        }
+        if options.contains(.initial) {
+            _obsNested(label) {
+                if !deliver(value) { token.cancel() }
+            }
+        }
+        return token
+    }
+
+    func _observe<Owner: AnyObject & Sendable>(
+        _ options: ObservationOptions, label: String, by owner: Owner,
+        _ handler: @escaping @Sendable (Owner, Value) -> Void
+    ) -> ObservationToken {
+        let weakOwner = _ObsWeak(owner)
+        return _observe(options, label: label) { value in
+            guard let owner = weakOwner.object else { return false }
+            handler(owner, value)
+            return true
+        }
+    }
+
+    /// A stream fed by an observer; the initial value (if asked for) is queued under the
+    /// source's lock, so it comes before any later assignment.
+    func _values(
+        _ options: ObservationOptions,
+        _ buffering: AsyncStream<Value>.Continuation.BufferingPolicy
+    ) -> (stream: AsyncStream<Value>, token: ObservationToken) {
+        let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: buffering)
+        let yield: @Sendable (Value) -> Bool = { value in
+            if case .terminated = continuation.yield(value) { return false }
+            return true
+        }
+        let (token, _) = _subscribe { first in
+            if options.contains(.initial) { continuation.yield(first) }
+            return _ObsSink(
+                deliver: options.contains(.skipEqual)
+                    ? Self._skippingEqual(first, yield) : yield,
+                end: { continuation.finish() })
+        }
+        continuation.onTermination = { _ in token.cancel() }
+        return (stream, token)
+    }
+
+    func _observe<A: Actor>(
+        _ options: ObservationOptions, on actor: A,
+        _ handler: @escaping @Sendable (isolated A, Value) -> Void
+    ) -> ObservationToken {
+        let weakActor = _ObsWeak(actor)
+        let (stream, token) = _values(options, .unbounded)
+        Task {
+            for await value in stream {
+                guard let actor = weakActor.object else { break }
+                await handler(actor, value)
+            }
+        }
+        return token
+    }
+}

@@ -1,0 +1,142 @@
+/// One observation of a path `outer → sub-state → property`: observes `outer`, and the
+/// property of whichever sub-state `outer` holds, moving to the new sub-state on replacement.
+///
+/// Ownership: the observer on `outer` holds the link; the observer on the inner property
+/// holds it weakly, so when `outer`'s property goes away (or the token is cancelled) the
+/// link goes away and the inner observer removes itself at its next delivery.
+final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _ObsCancellable {
+    struct State {
+        var generation: UInt64 = 0
+        var sink: _ObsSink<Value>?
+        var outerToken: ObservationToken?
+        var innerToken: ObservationToken?
+        var ended = false
+    }
+
+    /// The sub-state now, without keeping the path's root alive (the root's observer holds
+    /// this link: a strong reference back would be a cycle).
+    let currentSub: @Sendable () -> Sub?
+    let keyPath: KeyPath<Sub, ObservedProperty<Value>> & Sendable
+    let state = _Locked(State())
+    let id = _obsMakeID()
+
+    init(
+        _ currentSub: @escaping @Sendable () -> Sub?,
+        _ keyPath: KeyPath<Sub, ObservedProperty<Value>> & Sendable
+    ) {
+        self.currentSub = currentSub
+        self.keyPath = keyPath
+    }
+
+    deinit {
+        // The outer property went away (its observer held the link): end the inner
+        // observation and the sink.
+        let (inner, sink) = state.withLock { state in
+            state.ended = true
+            return (state.innerToken, state.sink)
+        }
+        inner?.cancel()
+        sink?.end?()
+    }
+
+    func start(
+        _ outer: ObservedPath<Sub>, _ makeSink: (Value) -> _ObsSink<Value>
+    ) -> (token: ObservationToken, value: Value) {
+        let (outerToken, sub) = outer.subscribe { _ in
+            _ObsSink { [self] _ in self.replace() }
+        }
+        let generation = state.withLock { state in
+            state.outerToken = outerToken
+            return state.generation
+        }
+        let property = sub[keyPath: keyPath]
+        let (innerToken, value) = property._subscribe { value in
+            // Under the inner property's lock; the link's lock is a leaf, taken inside it.
+            let sink = makeSink(value)
+            state.withLock { $0.sink = sink }
+            return innerSink(generation)
+        }
+        keep(innerToken, generation)
+        // The outer property may have been replaced between the two subscriptions.
+        let now = outer.current()
+        if now !== sub { _ = replace() }
+        return (ObservationToken(source: self, id: id), value)
+    }
+
+    /// The observer on the current sub-state's property: delivers while its generation is
+    /// current, and removes itself once the link is gone or moved on.
+    func innerSink(_ generation: UInt64) -> _ObsSink<Value> {
+        let weakLink = _ObsWeak(self)
+        return _ObsSink { value in
+            guard let link = weakLink.object else { return false }
+            let sink = link.state.withLock { state in
+                state.generation == generation && !state.ended ? state.sink : nil
+            }
+            guard let sink else { return false }
+            if !sink.deliver(value) { link.end() }
+            return true
+        }
+    }
+
+    /// Stores the inner token if `generation` is still current, else cancels it.
+    func keep(_ token: ObservationToken, _ generation: UInt64) {
+        let kept = state.withLock { state in
+            guard state.generation == generation, !state.ended else { return false }
+            state.innerToken = token
+            return true
+        }
+        if !kept { token.cancel() }
+    }
+
+    /// The outer property was assigned: move to its sub-state's property and deliver its
+    /// value. The sub-state is read again after taking a new generation rather than taken from
+    /// the delivery: deliveries of concurrent assignments may arrive out of order, and the
+    /// replacement with the newest generation must see the newest sub-state.
+    func replace() -> Bool {
+        let (old, generation, ended) = state.withLock { state in
+            state.generation &+= 1
+            defer { state.innerToken = nil }
+            return (state.innerToken, state.generation, state.ended)
+        }
+        old?.cancel()
+        guard !ended, let sub = currentSub() else { return false }
+        let (token, value) = sub[keyPath: keyPath]._subscribe { _ in innerSink(generation) }
+        keep(token, generation)
+        let sink = state.withLock { state in
+            state.generation == generation && !state.ended ? state.sink : nil
+        }
+        guard let sink else { return !state.withLock(\.ended) }
+        if !sink.deliver(value) {
+            end()
+            return false
+        }
+        return true
+    }
+
+    /// Ends the observation: both tokens, then the sink.
+    @discardableResult
+    func end() -> Bool {
+        let (outer, inner, sink, wasEnded) = state.withLock { state in
+            defer {
+                state.ended = true
+                state.outerToken = nil
+                state.innerToken = nil
+                state.sink = nil
+            }
+            return (state.outerToken, state.innerToken, state.sink, state.ended)
+        }
+        if wasEnded { return false }
+        inner?.cancel()
+        outer?.cancel()
+        sink?.end?()
+        return true
+    }
+
+    func _cancelObservation(_ id: UInt64) -> Bool {
+        id == self.id ? end() : false
+    }
+
+    func _isObserving(_ id: UInt64) -> Bool {
+        id == self.id && !state.withLock(\.ended)
+    }
+}

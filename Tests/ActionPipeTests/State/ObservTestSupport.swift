@@ -1,0 +1,66 @@
+import ActionPipe
+import Synchronization
+import Testing
+
+/// The seed's top-image pipeline.
+final class ObservImageState: ObservableState, @unchecked Sendable {
+    @Observed("image.photoID") var photoID = ""
+    @Observed("image.url") var url: String? = nil
+}
+
+/// The seed's photo-list pipeline.
+final class ObservPhotoListState: ObservableState, @unchecked Sendable {
+    @Observed("list.photos") var photos: [String] = []
+    @Observed("list.selectedIndex") var selectedIndex = -1
+}
+
+/// The seed's interestingness pipeline: a tree of the two, the image replaceable.
+final class ObservScreenState: ObservableState, @unchecked Sendable {
+    @Observed("screen.image") var image = ObservImageState()
+    let photoList = ObservPhotoListState()
+}
+
+/// A value that is not `Equatable`.
+struct ObservOpaque: Sendable {
+    let number: Int
+}
+
+/// An observer whose lifetime the leak tests watch.
+final class ObservOwner: Sendable {
+    let name: String
+    init(_ name: String) { self.name = name }
+}
+
+/// An actor that records what it was handed.
+actor ObservRecorder {
+    var values: [Int] = []
+    func append(_ value: Int) { values.append(value) }
+}
+
+/// Collects the cycle reports of every test; each test reads the reports for its own labels.
+enum ObservCycleLog {
+    static let reports = Mutex<[ObservationCycleError]>([])
+    static let installed: Bool = {
+        ObservationCycleError.reporter = { error in reports.withLock { $0.append(error) } }
+        return true
+    }()
+
+    static func install() { _ = installed }
+
+    static func reports(for label: String) -> [ObservationCycleError] {
+        reports.withLock { $0.filter { $0.property == label } }
+    }
+}
+
+/// Waits (polling, bounded) until `condition` holds; returns whether it did.
+func observEventually(
+    timeout: Duration = .seconds(10), _ condition: @Sendable () async -> Bool
+) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    while clock.now < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return await condition()
+}

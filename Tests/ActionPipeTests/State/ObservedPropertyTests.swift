@@ -1,0 +1,125 @@
+import ActionPipe
+import Testing
+
+@Suite("ObservableState: observing a property")
+struct ObservedPropertyTests {
+    @Test("An observer gets the new value synchronously, after it is stored")
+    func deliversAfterStore() {
+        let image = ObservImageState()
+        let log = Log()
+        image.$url.observe { [image] url in
+            // After the change: the property already holds the delivered value.
+            log.append("\(url ?? "nil") stored \(image.url ?? "nil")")
+        }
+        image.url = "a.jpg"
+        #expect(log.take() == ["a.jpg stored a.jpg"])  // before `url =` returned
+    }
+
+    @Test("Every assignment is delivered, equal values included")
+    func equalValuesDelivered() {
+        let list = ObservPhotoListState()
+        let log = Log()
+        list.$selectedIndex.observe { log.append("\($0)") }
+        list.selectedIndex = 2
+        list.selectedIndex = 2
+        list.selectedIndex = 3
+        #expect(log.take() == ["2", "2", "3"])
+    }
+
+    @Test("No delivery before the first assignment unless .initial")
+    func initialOnRequest() {
+        let list = ObservPhotoListState()
+        list.selectedIndex = 4
+        let log = Log()
+        list.$selectedIndex.observe { log.append("plain \($0)") }
+        list.$selectedIndex.observe(.initial) { log.append("initial \($0)") }
+        #expect(log.take() == ["initial 4"])
+        list.selectedIndex = 5
+        #expect(log.take() == ["plain 5", "initial 5"])
+    }
+
+    @Test(".skipEqual skips a value equal to the last one this observer saw")
+    func skipEqual() {
+        let list = ObservPhotoListState()
+        list.selectedIndex = 1
+        let log = Log()
+        list.$selectedIndex.observe(.skipEqual) { log.append("\($0)") }
+        list.selectedIndex = 1  // equal to the value at registration
+        list.selectedIndex = 2
+        list.selectedIndex = 2
+        list.selectedIndex = 1
+        #expect(log.take() == ["2", "1"])
+    }
+
+    @Test(".initial with .skipEqual delivers the current value, then only changes")
+    func initialAndSkipEqual() {
+        let image = ObservImageState()
+        let log = Log()
+        image.$url.observe([.initial, .skipEqual]) { log.append($0 ?? "nil") }
+        image.url = nil
+        image.url = "a"
+        image.url = "a"
+        image.url = nil
+        #expect(log.take() == ["nil", "a", "nil"])
+    }
+
+    @Test(".skipEqual on a type that is not Equatable delivers every value (documented)")
+    func skipEqualNotEquatable() {
+        let property = ObservedProperty(ObservOpaque(number: 1))
+        let log = Log()
+        property.observe(.skipEqual) { log.append("\($0.number)") }
+        property.value = ObservOpaque(number: 1)
+        property.value = ObservOpaque(number: 1)
+        #expect(log.take() == ["1", "1"])
+    }
+
+    @Test("Observers run in registration order")
+    func registrationOrder() {
+        let property = ObservedProperty(0)
+        let log = Log()
+        for name in ["first", "second", "third"] {
+            property.observe { log.append("\(name) \($0)") }
+        }
+        property.value = 7
+        #expect(log.take() == ["first 7", "second 7", "third 7"])
+        #expect(property.observerCount == 3)
+        #expect(property.isObserved)
+    }
+
+    @Test("A let ObservedProperty and the key path form behave like @Observed")
+    func letPropertyAndKeyPath() {
+        final class Counter: ObservableState {
+            let count = ObservedProperty(0, label: "count")
+        }
+        let counter = Counter()
+        let log = Log()
+        counter.observe(\.count, .initial) { log.append("\($0)") }
+        counter.count.value = 1
+        counter.count.set(1)
+        #expect(log.take() == ["0", "1", "1"])
+
+        let list = ObservPhotoListState()
+        list.observe(\.$selectedIndex) { log.append("kp \($0)") }
+        list.selectedIndex = 9
+        #expect(log.take() == ["kp 9"])
+    }
+
+    @Test("Labels and descriptions name the property")
+    func labels() {
+        let list = ObservPhotoListState()
+        list.selectedIndex = 3
+        #expect(list.$selectedIndex.label == "list.selectedIndex")
+        #expect(list.$selectedIndex.description == "list.selectedIndex = 3")
+        #expect(ObservedProperty(1).label == "ObservedProperty<Int>")
+    }
+
+    @Test("Tokens are unique and compare by identity")
+    func tokens() {
+        let property = ObservedProperty(0)
+        let a = property.observe { _ in }
+        let b = property.observe { _ in }
+        #expect(a != b)
+        #expect(Set([a, b, a]).count == 2)
+        #expect(a.description.hasPrefix("observation#"))
+    }
+}
