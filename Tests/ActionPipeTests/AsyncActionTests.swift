@@ -29,6 +29,48 @@ private final class TitleServer: ActionResponder {
 struct AsyncActionTests {
     // MARK: Order and results
 
+    @Test("handleSynchronously: sync handlers mix with async ones, in order, with every rule")
+    func synchronousHandlersMixWithAsyncOnes() async throws {
+        let pipes = try makeChain("p1", "p2", "p3", "p4")
+        let seen = Box<[String]>([])
+        pipes[0].on(\.taStep).handleSynchronously { process in
+            seen.set(seen.value + ["p1 sync upstream \(show(process.upstream))"])
+            process.rewriteArguments(process.arguments + 1)
+            return 10
+        }
+        pipes[1].on(\.taStep) { process in
+            await Task.yield()
+            seen.set(seen.value + ["p2 async upstream \(show(process.upstream))"])
+            return (process.upstream ?? 0) + process.arguments
+        }
+        // Its state does not match the call's: skipped.
+        pipes[2].on(\.taStep).state(.error).handleSynchronously { _ in -1 }
+        pipes[3].on(\.taStep).upstreamNotNil().handleSynchronously { process in
+            seen.set(seen.value + ["p4 sync upstream \(show(process.upstream))"])
+            process.stop()
+            return process.upstream! * 2
+        }
+
+        let report = await pipes[0].taStep.with(state: .process).report(1)
+        #expect(report.value == 24)  // 10, then 10 + 2, then (12) * 2
+        #expect(report.error == nil)
+        #expect(report.stoppedBy == "p4")
+        #expect(
+            seen.value == [
+                "p1 sync upstream nil", "p2 async upstream 10", "p4 sync upstream 12",
+            ])
+        #expect(report.trace.ran == ["p1", "p2", "p4"])
+
+        // In a cancelled task no handler starts, synchronous ones included.
+        seen.set([])
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await pipes[0].taStep(1)
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(seen.value.isEmpty)
+    }
+
     @Test("Three pipes run in chain order, each after the previous one has returned")
     func orderAcrossThreePipes() async throws {
         let pipes = try makeChain("p1", "p2", "p3")

@@ -13,7 +13,7 @@ extension BoundAction where Kind == ActionKind.Async {
     ///
     /// - Returns: The result of the last handler that ran, or `nil` when none ran.
     /// - Throws: The first error a handler throws, unchanged, or `CancellationError`.
-    @inlinable
+    @inlinable @inline(__always)
     @discardableResult
     public func callAsFunction(_ arguments: repeat each Argument) async throws -> Result? {
         var ignored: [ActionTrace.Outcome?]? = nil
@@ -95,7 +95,9 @@ extension BoundAction where Kind == ActionKind.Async {
             call.count += 1
             do {
                 // `target` is a strong local: a weak target stays alive while it works.
-                if handler.hasPlain {
+                if handler.isSync {
+                    call.value = handler.sync(&process)
+                } else if handler.hasPlain {
                     call.value = try await handler.plain(&process)
                 } else {
                     call.value = try await handler.body.unsafelyUnwrapped(target, &process)
