@@ -58,15 +58,16 @@ public struct BusSummary<Value: Sendable>: Sendable, CustomStringConvertible {
     /// ```
     public var isEmpty: Bool { reports.isEmpty && skipped == 0 }
 
-    /// `2 handled (A, B), 1 failed (C), 0 skipped`.
+    /// `2 handled (A, B), 1 failed (C), 0 skipped`; names are left out when there are none.
     ///
     /// ```swift
     /// print(summary)
     /// ```
     public var description: String {
-        let handled = handled.map(\.subscriber).joined(separator: ", ")
-        let failed = failed.map(\.subscriber).joined(separator: ", ")
-        return "\(self.handled.count) handled (\(handled)), \(self.failed.count) failed"
-            + " (\(failed)), \(skipped) skipped"
+        func names(_ reports: [BusFeedback<Value>]) -> String {
+            reports.isEmpty ? "" : " (\(reports.map(\.subscriber).joined(separator: ", ")))"
+        }
+        return "\(handled.count) handled\(names(handled)), \(failed.count) failed"
+            + "\(names(failed)), \(skipped) skipped"
     }
 }
