@@ -72,6 +72,7 @@ public struct BusExecutor: Sendable, CustomStringConvertible {
     }
 
     /// Hands `job` over and returns at once.
+    @usableFromInline
     func enqueue(_ job: @escaping @Sendable () -> Void) {
         switch kind {
         case .mainActor: Task { @MainActor in job() }

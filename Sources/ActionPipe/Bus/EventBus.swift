@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A publish-subscribe bus for typed events: the Swift form of DWEventBus.
 ///
 /// Publishers and subscribers know the event types, not each other. A subscriber listens
@@ -36,7 +38,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
     /// ```
     public let name: String
 
-    let _state = _Locked(_BusState())
+    @usableFromInline let _state = _Locked(_BusState())
 
     /// A new bus, independent of every other.
     ///
@@ -82,32 +84,41 @@ public final class EventBus: Sendable, CustomStringConvertible {
     /// - Complexity: One short lock to read the event type's routes, then one call per
     ///   matching subscription. Allocates nothing (unless a handler has an executor, or a
     ///   subscriber has gone and its subscriptions are pruned).
+    @inlinable
     @discardableResult
     public func publish<Event: BusEvent>(_ event: Event) -> BusPublishResult {
         guard let routes = _routes(Event.self) else { return BusPublishResult() }
-        let entries = routes.entries(for: event.subtype)
         var result = BusPublishResult()
         var sawGone = false
-        for entry in entries {
-            if entry.isCancelled.load(ordering: .acquiring) { continue }
-            var subscriber: AnyObject? = nil
-            if let owner = entry.owner {
-                guard let alive = owner.object else {
-                    sawGone = true
-                    continue
+        routes.withEntries(for: event.subtype) { entries in
+            for reference in entries {
+                reference._withUnsafeGuaranteedRef { entry in
+                    if entry.isCancelled.load(ordering: .acquiring) { return }
+                    guard entry.runsInline else {
+                        if entry.ownerIsGone {
+                            sawGone = true
+                            return
+                        }
+                        result.scheduled += 1
+                        let entry = reference.takeUnretainedValue()
+                        entry.executor?.enqueue { _ = entry._runLater(event) }
+                        return
+                    }
+                    do {
+                        if let owner = entry.owner {
+                            guard let subscriber = owner.object else {
+                                sawGone = true
+                                return
+                            }
+                            _ = try entry.handler(subscriber, event)
+                        } else {
+                            _ = try entry.handler(nil, event)
+                        }
+                        result.handled += 1
+                    } catch {
+                        result.failed += 1
+                    }
                 }
-                subscriber = alive
-            }
-            if let executor = entry.executor {
-                result.scheduled += 1
-                executor.enqueue { _ = entry._runLater(event) }
-                continue
-            }
-            do {
-                _ = try entry.handler(subscriber, event)
-                result.handled += 1
-            } catch {
-                result.failed += 1
             }
         }
         if sawGone { _pruneGone() }
@@ -124,10 +135,16 @@ public final class EventBus: Sendable, CustomStringConvertible {
     }
 
     /// The current routes of `Event`, or `nil` when nobody listens to it.
+    @inlinable
     func _routes<Event: BusEvent>(_ type: Event.Type) -> _BusRoutes<Event>? {
-        let key = ObjectIdentifier(Event.self)
-        guard let routes = _state.withLock({ $0.routes[key] }) else { return nil }
+        guard let routes = _routesObject(ObjectIdentifier(Event.self)) else { return nil }
         return unsafeDowncast(routes, to: _BusRoutes<Event>.self)
+    }
+
+    /// The routes object of the event type `type`, retained, read under the lock.
+    @usableFromInline
+    func _routesObject(_ type: ObjectIdentifier) -> AnyObject? {
+        _state.withLock { $0.routes[type] }
     }
 
     /// Removes the subscriptions `ids`; returns how many of them were registered with a
@@ -146,6 +163,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
     }
 
     /// Removes the subscriptions whose subscriber object has gone.
+    @usableFromInline
     func _pruneGone() {
         let released = _state.withLock { state in state.remove(state.deadSubscriptions()) }
         withExtendedLifetime(released) {}
@@ -157,6 +175,7 @@ extension _BusEntry {
     /// was cancelled or its subscriber went away in between.
     ///
     /// - Returns: The outcome, or `nil` when skipped.
+    @usableFromInline
     func _runLater(_ event: Event) -> Result<Event.Feedback?, any Error>? {
         if isCancelled.load(ordering: .acquiring) { return nil }
         var subscriber: AnyObject? = nil

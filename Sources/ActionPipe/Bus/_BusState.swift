@@ -1,4 +1,5 @@
 /// Everything a bus knows, guarded by the bus's lock.
+@usableFromInline
 struct _BusState {
     /// Per event type, its subscriptions (mutable, in id order).
     var tables: [ObjectIdentifier: any _BusTable] = [:]
