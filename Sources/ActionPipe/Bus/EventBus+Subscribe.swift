@@ -1,0 +1,83 @@
+extension EventBus {
+    /// Subscribes `subscriber` to `topic`: `handler` gets the subscriber and each matching
+    /// event, until the subscription is cancelled or the subscriber object goes away.
+    ///
+    /// The bus holds `subscriber` weakly and passes it to the handler, so the handler need
+    /// not capture it; the subscription ends by itself when the object is released (events
+    /// published afterwards do not reach it; one already being delivered does no harm).
+    /// Subscribing the same handler twice makes two subscriptions: it runs twice.
+    ///
+    /// ```swift
+    /// bus.subscribe(BusTopic(Login.self, .login), by: screen) { screen, event in
+    ///     screen.greet(event.user)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - topic: The event type and subtype (or any subtype) to receive.
+    ///   - subscriber: The object whose lifetime bounds the subscription.
+    ///   - name: The subscriber's name in feedback; by default its type's name.
+    ///   - executor: Where the handler runs; by default synchronously during the publish.
+    ///   - handler: Handles one event and returns the event's feedback (nothing for `Void`).
+    /// - Returns: A token that cancels the subscription.
+    @discardableResult
+    public func subscribe<Event: BusEvent, Subscriber: AnyObject & Sendable>(
+        _ topic: BusTopic<Event>, by subscriber: Subscriber, name: String? = nil,
+        on executor: BusExecutor? = nil,
+        _ handler: @escaping @Sendable (Subscriber, Event) throws -> Event.Feedback
+    ) -> BusSubscription {
+        _subscribe(
+            topic, owner: subscriber, name: name ?? String(describing: Subscriber.self),
+            executor: executor
+        ) { object, event in
+            // Owned entries always get their live subscriber.
+            try handler(unsafeDowncast(object.unsafelyUnwrapped, to: Subscriber.self), event)
+        }
+    }
+
+    /// Subscribes `handler` to `topic` until the returned token is cancelled (or the bus
+    /// is gone). Prefer ``subscribe(_:by:name:on:_:)`` when an object owns the handler.
+    ///
+    /// ```swift
+    /// let subscription = bus.subscribe(BusTopic(Ping.self)) { _ in print("ping") }
+    /// subscription.cancel()
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - topic: The event type and subtype (or any subtype) to receive.
+    ///   - name: The subscriber's name in feedback; by default `subscription`.
+    ///   - executor: Where the handler runs; by default synchronously during the publish.
+    ///   - handler: Handles one event and returns the event's feedback (nothing for `Void`).
+    /// - Returns: The token that ends the subscription.
+    @discardableResult
+    public func subscribe<Event: BusEvent>(
+        _ topic: BusTopic<Event>, name: String? = nil, on executor: BusExecutor? = nil,
+        _ handler: @escaping @Sendable (Event) throws -> Event.Feedback
+    ) -> BusSubscription {
+        _subscribe(topic, owner: nil, name: name ?? "subscription", executor: executor) {
+            _, event in try handler(event)
+        }
+    }
+
+    func _subscribe<Event: BusEvent>(
+        _ topic: BusTopic<Event>, owner: (AnyObject & Sendable)?, name: String,
+        executor: BusExecutor?,
+        handler: @escaping @Sendable (AnyObject?, Event) throws -> Event.Feedback?
+    ) -> BusSubscription {
+        let key = topic.key
+        let owner = owner.map(_BusOwner.init)
+        let (id, released) = _state.withLock { state -> (UInt64, [AnyObject]) in
+            var released = state.remove(state.deadSubscriptions())
+            let id = state.nextID
+            state.nextID += 1
+            state.records[id] = _BusRecord(keys: [key], owner: owner, name: name)
+            let entry = _BusEntry(
+                id: id, subtype: topic.subtype, owner: owner, executor: executor, name: name,
+                handler: handler)
+            if let old = state.add(entry) { released.append(old) }
+            return (id, released)
+        }
+        withExtendedLifetime(released) {}
+        return BusSubscription(bus: self, id: id, name: name)
+    }
+}

@@ -1,0 +1,141 @@
+extension EventBus {
+    /// Subscribes `subscriber` to the union of `keys`: `handler` runs once every key has
+    /// received an event at least once, with the last one and the latest of each; then the
+    /// union starts over.
+    ///
+    /// An event arriving again before the union is complete replaces the earlier one of its
+    /// key; it does not count twice. Duplicate keys are listed once. A union of one key
+    /// fires on every event of that key. A union of no keys never fires: the returned
+    /// subscription is already inactive.
+    ///
+    /// ```swift
+    /// bus.subscribe(allOf: [loginKey, profileKey], by: screen) { screen, union in
+    ///     screen.show(union.event(Login.self)!, union.event(Profile.self)!)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - keys: The events that must all arrive.
+    ///   - subscriber: The object whose lifetime bounds the subscription.
+    ///   - name: The subscriber's name in feedback; by default its type's name.
+    ///   - executor: Where the handler runs; by default synchronously, during the publish
+    ///     that completes the union. (Errors thrown on an executor are dropped.)
+    ///   - handler: Handles each completed union.
+    /// - Returns: A token that cancels the subscription (under every key).
+    @discardableResult
+    public func subscribe<Subscriber: AnyObject & Sendable>(
+        allOf keys: [BusEventKey], by subscriber: Subscriber, name: String? = nil,
+        on executor: BusExecutor? = nil,
+        _ handler: @escaping @Sendable (Subscriber, BusUnion) throws -> Void
+    ) -> BusSubscription {
+        _subscribeUnion(
+            keys, all: true, owner: subscriber,
+            name: name ?? String(describing: Subscriber.self), executor: executor
+        ) { object, union in
+            try handler(unsafeDowncast(object.unsafelyUnwrapped, to: Subscriber.self), union)
+        }
+    }
+
+    /// Subscribes `handler` to the union of `keys`, until the token is cancelled; see
+    /// ``subscribe(allOf:by:name:on:_:)``.
+    ///
+    /// ```swift
+    /// let both = bus.subscribe(allOf: [loginKey, profileKey]) { union in print(union) }
+    /// ```
+    ///
+    /// - Returns: The token that ends the subscription (under every key).
+    @discardableResult
+    public func subscribe(
+        allOf keys: [BusEventKey], name: String? = nil, on executor: BusExecutor? = nil,
+        _ handler: @escaping @Sendable (BusUnion) throws -> Void
+    ) -> BusSubscription {
+        _subscribeUnion(keys, all: true, owner: nil, name: name ?? "union", executor: executor) {
+            _, union in try handler(union)
+        }
+    }
+
+    /// Subscribes `subscriber` to each of `keys`: `handler` runs on every event of any of
+    /// them, with ``BusUnion/last`` the event. An event matching two of the keys arrives
+    /// twice.
+    ///
+    /// ```swift
+    /// bus.subscribe(anyOf: [loginKey, logoutKey], by: log) { log, union in
+    ///     log.write("\(union.lastKey)")
+    /// }
+    /// ```
+    ///
+    /// - Returns: A token that cancels the subscription (under every key).
+    @discardableResult
+    public func subscribe<Subscriber: AnyObject & Sendable>(
+        anyOf keys: [BusEventKey], by subscriber: Subscriber, name: String? = nil,
+        on executor: BusExecutor? = nil,
+        _ handler: @escaping @Sendable (Subscriber, BusUnion) throws -> Void
+    ) -> BusSubscription {
+        _subscribeUnion(
+            keys, all: false, owner: subscriber,
+            name: name ?? String(describing: Subscriber.self), executor: executor
+        ) { object, union in
+            try handler(unsafeDowncast(object.unsafelyUnwrapped, to: Subscriber.self), union)
+        }
+    }
+
+    /// Subscribes `handler` to each of `keys`, until the token is cancelled; see
+    /// ``subscribe(anyOf:by:name:on:_:)``.
+    ///
+    /// ```swift
+    /// bus.subscribe(anyOf: [loginKey, logoutKey]) { union in print(union.lastKey) }
+    /// ```
+    ///
+    /// - Returns: The token that ends the subscription (under every key).
+    @discardableResult
+    public func subscribe(
+        anyOf keys: [BusEventKey], name: String? = nil, on executor: BusExecutor? = nil,
+        _ handler: @escaping @Sendable (BusUnion) throws -> Void
+    ) -> BusSubscription {
+        _subscribeUnion(keys, all: false, owner: nil, name: name ?? "anyOf", executor: executor) {
+            _, union in try handler(union)
+        }
+    }
+
+    func _subscribeUnion(
+        _ keys: [BusEventKey], all: Bool, owner: (AnyObject & Sendable)?, name: String,
+        executor: BusExecutor?,
+        handler: @escaping @Sendable (AnyObject?, BusUnion) throws -> Void
+    ) -> BusSubscription {
+        var unique: [BusEventKey] = []
+        for key in keys where !unique.contains(key) { unique.append(key) }
+        let owner = owner.map(_BusOwner.init)
+        let union = _BusUnionState(keys: unique)
+        let (id, released) = _state.withLock { state -> (UInt64, [AnyObject]) in
+            var released = state.remove(state.deadSubscriptions())
+            let id = state.nextID
+            state.nextID += 1
+            guard !unique.isEmpty else { return (id, released) }
+            state.records[id] = _BusRecord(keys: unique, owner: owner, name: name)
+            for (index, key) in unique.enumerated() {
+                let old = key.ops.addForwarder(
+                    to: &state, id: id, owner: owner, name: name
+                ) { object, event in
+                    let fired =
+                        all
+                        ? union.receive(event, at: index)
+                        : BusUnion(last: event, lastKey: key, events: [event])
+                    guard let fired else { return }
+                    guard let executor else { return try handler(object, fired) }
+                    executor.enqueue {
+                        if let owner {
+                            guard let alive = owner.object else { return }
+                            try? handler(alive, fired)
+                        } else {
+                            try? handler(nil, fired)
+                        }
+                    }
+                }
+                if let old { released.append(old) }
+            }
+            return (id, released)
+        }
+        withExtendedLifetime(released) {}
+        return BusSubscription(bus: self, id: id, name: name)
+    }
+}

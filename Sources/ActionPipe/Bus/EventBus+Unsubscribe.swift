@@ -1,0 +1,60 @@
+extension EventBus {
+    /// Removes every subscription of `subscriber` that listens to `key`, including union
+    /// and any-of subscriptions that contain it.
+    ///
+    /// ```swift
+    /// bus.unsubscribe(screen, from: BusTopic(Login.self, .login).key)   // 1
+    /// bus.unsubscribe(screen, from: BusTopic(Login.self, .login).key)   // 0: already gone
+    /// ```
+    ///
+    /// Keys match exactly: removing `Login.login` leaves a subscription to any subtype of
+    /// `Login` in place.
+    ///
+    /// - Returns: How many subscriptions were removed; 0 when there was none (not an error).
+    @discardableResult
+    public func unsubscribe(_ subscriber: AnyObject, from key: BusEventKey) -> Int {
+        _remove(_ids(of: subscriber) { $0.keys.contains(key) })
+    }
+
+    /// Removes every subscription of `subscriber` that listens to `topic`, including union
+    /// and any-of subscriptions that contain it.
+    ///
+    /// ```swift
+    /// bus.unsubscribe(screen, from: BusTopic(Login.self, .login))
+    /// ```
+    ///
+    /// - Returns: How many subscriptions were removed; 0 when there was none.
+    @discardableResult
+    public func unsubscribe<Event: BusEvent>(_ subscriber: AnyObject, from topic: BusTopic<Event>)
+        -> Int
+    {
+        unsubscribe(subscriber, from: topic.key)
+    }
+
+    /// Removes every subscription of `subscriber` on this bus.
+    ///
+    /// ```swift
+    /// bus.unsubscribeAll(screen)
+    /// ```
+    ///
+    /// - Returns: How many subscriptions were removed.
+    @discardableResult
+    public func unsubscribeAll(_ subscriber: AnyObject) -> Int {
+        _remove(_ids(of: subscriber) { _ in true })
+    }
+
+    /// The ids of `subscriber`'s subscriptions that satisfy `include` (library code only).
+    private func _ids(of subscriber: AnyObject, where include: (_BusRecord) -> Bool)
+        -> Set<UInt64>
+    {
+        _state.withLock { state in
+            var ids = Set<UInt64>()
+            for (id, record) in state.records {
+                guard let owner = record.owner, owner.isStill(subscriber), include(record)
+                else { continue }
+                ids.insert(id)
+            }
+            return ids
+        }
+    }
+}

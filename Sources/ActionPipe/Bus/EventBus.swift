@@ -1,0 +1,188 @@
+import Synchronization
+
+/// A publish-subscribe bus for typed events: the Swift form of DWEventBus.
+///
+/// Publishers and subscribers know the event types, not each other. A subscriber listens
+/// to a ``BusTopic`` (an event type and, exactly, a subtype, or any subtype); a publish
+/// calls, synchronously on the publisher's thread and in subscription order, every
+/// handler whose topic matches, unless the subscription named an ``BusExecutor`` to run
+/// on. A subscription made `by:` an object ends by itself when that object goes away.
+///
+/// ```swift
+/// struct Login: BusEvent {
+///     enum Kind: Hashable, Sendable { case login, logout }
+///     let subtype: Kind
+///     let user: String
+/// }
+/// let bus = EventBus(name: "session")
+/// bus.subscribe(BusTopic(Login.self, .login), by: screen) { screen, event in
+///     screen.greet(event.user)
+/// }
+/// bus.publish(Login(subtype: .login, user: "ann"))   // screen.greet("ann")
+/// ```
+///
+/// Buses are independent: an event published on one never reaches another's
+/// subscribers. ``default`` is one shared bus.
+public final class EventBus: Sendable, CustomStringConvertible {
+    /// The shared bus, for apps that need only one.
+    ///
+    /// ```swift
+    /// EventBus.default.publish(Ping())
+    /// ```
+    public static let `default` = EventBus(name: "default")
+
+    /// The bus's name, for descriptions and subscription tokens.
+    ///
+    /// ```swift
+    /// EventBus(name: "session").name == "session"
+    /// ```
+    public let name: String
+
+    @usableFromInline let _state = _Locked(_BusState())
+
+    /// A new bus, independent of every other.
+    ///
+    /// ```swift
+    /// let bus = EventBus(name: "session")
+    /// ```
+    public init(name: String) {
+        self.name = name
+    }
+
+    /// `EventBus(session)`.
+    ///
+    /// ```swift
+    /// print(bus)
+    /// ```
+    public var description: String { "EventBus(\(name))" }
+
+    /// How many subscriptions are registered and have a live subscriber (or none).
+    ///
+    /// ```swift
+    /// bus.subscriptionCount
+    /// ```
+    public var subscriptionCount: Int {
+        _state.withLock { state in
+            state.records.values.count { $0.owner == nil || $0.owner?.object != nil }
+        }
+    }
+
+    /// Delivers `event`, now, on this thread, to every subscription whose topic matches it,
+    /// in subscription order; handlers with an executor are handed to it instead.
+    ///
+    /// A handler may publish, subscribe and unsubscribe on this bus: a nested publish is
+    /// delivered at once (depth first); a subscription made during a publish does not get
+    /// the event being delivered; one cancelled during a publish does not get it either, if
+    /// it has not yet. A handler that throws does not stop the others; it is counted in
+    /// ``BusPublishResult/failed`` (ask for feedback to see the error).
+    ///
+    /// ```swift
+    /// let result = bus.publish(Login(subtype: .login, user: "ann"))
+    /// result.handled   // how many handlers ran
+    /// ```
+    ///
+    /// - Complexity: One short lock to read the event type's routes, then one call per
+    ///   matching subscription. Allocates nothing (unless a handler has an executor, or a
+    ///   subscriber has gone and its subscriptions are pruned).
+    @inlinable
+    @discardableResult
+    public func publish<Event: BusEvent>(_ event: Event) -> BusPublishResult {
+        guard let routes = _routes(Event.self) else { return BusPublishResult() }
+        var result = BusPublishResult()
+        var sawGone = false
+        routes.withEntries(for: event.subtype) { entries in
+            for reference in entries {
+                reference._withUnsafeGuaranteedRef { entry in
+                    if entry.isCancelled.load(ordering: .acquiring) { return }
+                    guard entry.runsInline else {
+                        if entry.ownerIsGone {
+                            sawGone = true
+                            return
+                        }
+                        result.scheduled += 1
+                        let entry = reference.takeUnretainedValue()
+                        entry.executor?.enqueue { _ = entry._runLater(event) }
+                        return
+                    }
+                    do {
+                        if let owner = entry.owner {
+                            guard let subscriber = owner.object else {
+                                sawGone = true
+                                return
+                            }
+                            _ = try entry.handler(subscriber, event)
+                        } else {
+                            _ = try entry.handler(nil, event)
+                        }
+                        result.handled += 1
+                    } catch {
+                        result.failed += 1
+                    }
+                }
+            }
+        }
+        if sawGone { _pruneGone() }
+        return result
+    }
+
+    /// Publishes `event` on `executor`: the publish itself runs there, later.
+    ///
+    /// ```swift
+    /// bus.publish(Ping(), on: .task)   // returns at once
+    /// ```
+    public func publish<Event: BusEvent>(_ event: Event, on executor: BusExecutor) {
+        executor.enqueue { self.publish(event) }
+    }
+
+    /// The current routes of `Event`, or `nil` when nobody listens to it.
+    @inlinable
+    func _routes<Event: BusEvent>(_ type: Event.Type) -> _BusRoutes<Event>? {
+        guard let routes = _routesObject(ObjectIdentifier(Event.self)) else { return nil }
+        return unsafeDowncast(routes, to: _BusRoutes<Event>.self)
+    }
+
+    /// The routes object of the event type `type`, retained, read under the lock.
+    @usableFromInline
+    func _routesObject(_ type: ObjectIdentifier) -> AnyObject? {
+        _state.withLock { $0.routes[type] }
+    }
+
+    /// Removes the subscriptions `ids`; returns how many of them were registered with a
+    /// live subscriber (or none). Subscriptions of gone subscribers are pruned too.
+    func _remove(_ ids: Set<UInt64>) -> Int {
+        let (count, released) = _state.withLock { state -> (Int, [AnyObject]) in
+            let live = ids.filter { id in
+                guard let record = state.records[id] else { return false }
+                return record.owner == nil || record.owner?.object != nil
+            }
+            return (live.count, state.remove(ids.union(state.deadSubscriptions())))
+        }
+        // Handlers (and what they capture) are released here, with no lock held.
+        withExtendedLifetime(released) {}
+        return count
+    }
+
+    /// Removes the subscriptions whose subscriber object has gone.
+    @usableFromInline
+    func _pruneGone() {
+        let released = _state.withLock { state in state.remove(state.deadSubscriptions()) }
+        withExtendedLifetime(released) {}
+    }
+}
+
+extension _BusEntry {
+    /// Runs the handler on an executor, after the publish: skipped when the subscription
+    /// was cancelled or its subscriber went away in between.
+    ///
+    /// - Returns: The outcome, or `nil` when skipped.
+    @usableFromInline
+    func _runLater(_ event: Event) -> Result<Event.Feedback?, any Error>? {
+        if isCancelled.load(ordering: .acquiring) { return nil }
+        var subscriber: AnyObject? = nil
+        if let owner {
+            guard let alive = owner.object else { return nil }
+            subscriber = alive
+        }
+        return Result { try handler(subscriber, event) }
+    }
+}

@@ -1,0 +1,65 @@
+import Synchronization
+
+/// One subscription's presence under one event type: what a publish calls.
+///
+/// Immutable but for `isCancelled`, so publishes read it without a lock. A union
+/// subscription has one entry per event type it listens to, all with the same `id`.
+@usableFromInline
+final class _BusEntry<Event: BusEvent>: Sendable {
+    /// The subscription's id: also its rank in delivery order (ids only grow).
+    @usableFromInline let id: UInt64
+    /// The exact subtype, or `nil` for "any subtype".
+    @usableFromInline let subtype: Event.Subtype?
+    /// The subscriber, held weakly; `nil` for a subscription kept by its token alone.
+    @usableFromInline let owner: _BusOwner?
+    /// Where the handler runs; `nil`: on the publisher's thread, during the publish.
+    @usableFromInline let executor: BusExecutor?
+    /// `executor == nil`, kept as a flag so a publish tests it without copying the executor.
+    @usableFromInline let runsInline: Bool
+    /// The subscriber's name, for feedback.
+    @usableFromInline let name: String
+    /// The handler: gets the subscriber (or `nil`) and the event; returns the feedback
+    /// value, or `nil` when the subscription has none to give (unions).
+    @usableFromInline let handler: @Sendable (AnyObject?, Event) throws -> Event.Feedback?
+    /// Set, under the bus's lock, when the subscription is removed, so a publish already
+    /// under way skips it from then on.
+    @usableFromInline let isCancelled = Atomic<Bool>(false)
+
+    init(
+        id: UInt64, subtype: Event.Subtype?, owner: _BusOwner?, executor: BusExecutor?,
+        name: String, handler: @escaping @Sendable (AnyObject?, Event) throws -> Event.Feedback?
+    ) {
+        self.id = id
+        self.subtype = subtype
+        self.owner = owner
+        self.executor = executor
+        runsInline = executor == nil
+        self.name = name
+        self.handler = handler
+    }
+
+    /// Whether the subscriber's object is gone (never true without one).
+    @usableFromInline
+    var ownerIsGone: Bool {
+        guard let owner else { return false }
+        return owner.object == nil
+    }
+}
+
+/// A subscriber held weakly, with its identity kept for removal by subscriber.
+@usableFromInline
+final class _BusOwner: Sendable {
+    @usableFromInline weak let object: (AnyObject & Sendable)?
+    let id: ObjectIdentifier
+
+    init(_ object: AnyObject & Sendable) {
+        self.object = object
+        id = ObjectIdentifier(object)
+    }
+
+    /// Whether this is `object`, still alive (an id alone may be reused after a release).
+    func isStill(_ candidate: AnyObject) -> Bool {
+        guard let object else { return false }
+        return object === candidate
+    }
+}

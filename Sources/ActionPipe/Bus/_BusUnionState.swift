@@ -1,0 +1,26 @@
+/// The events a union subscription has received since it last fired.
+final class _BusUnionState: Sendable {
+    let keys: [BusEventKey]
+    /// The latest event per key index; the union fires when every index has one.
+    private let received: _Locked<[Int: any BusEvent]>
+
+    init(keys: [BusEventKey]) {
+        self.keys = keys
+        received = _Locked([:])
+    }
+
+    /// Records `event` under key `index`; returns the completed union (and starts over), or
+    /// `nil` while some key has not arrived yet. A key arriving again before the union is
+    /// complete replaces its event: it does not count twice.
+    func receive(_ event: any BusEvent, at index: Int) -> BusUnion? {
+        let complete: [Int: any BusEvent]? = received.withLock { received in
+            received[index] = event
+            guard received.count == keys.count else { return nil }
+            defer { received.removeAll(keepingCapacity: true) }
+            return received
+        }
+        guard let complete else { return nil }
+        let events = keys.indices.map { complete[$0]! }
+        return BusUnion(last: event, lastKey: keys[index], events: events)
+    }
+}

@@ -1,0 +1,73 @@
+import ActionPipe
+import Dispatch
+import Testing
+
+@Suite("Bus concurrency")
+struct BusConcurrencyTests {
+    @Test(
+        "concurrent publish, subscribe and unsubscribe: every event to every live subscriber",
+        .timeLimit(.minutes(1)))
+    func stress() async {
+        let bus = EventBus(name: "stress")
+        let counter = BusTestBox(0)
+        let stable = (0..<4).map { BusTestSubscriber("stable\($0)") }
+        for subscriber in stable {
+            bus.subscribe(busTestPings, by: subscriber) { _, _ in
+                counter.set(counter.value)  // touches shared state under its own lock
+            }
+        }
+        let delivered = BusTestCounter()
+        bus.subscribe(busTestPings) { _ in delivered.add(1) }
+        let publishes = 2_000
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            switch worker {
+            case 0, 1:
+                for _ in 0..<publishes { bus.publish(BusTestPing()) }
+            case 2:
+                for index in 0..<500 {
+                    let token = bus.subscribe(busTestPings) { _ in }
+                    if index % 2 == 0 { token.cancel() }
+                }
+            default:
+                for index in 0..<500 {
+                    var owner: BusTestSubscriber? = BusTestSubscriber("churn\(index)")
+                    bus.subscribe(allOf: [busTestPings.key, busTestLogins.key], by: owner!) {
+                        _, _ in
+                    }
+                    bus.unsubscribe(owner!, from: busTestLogins)
+                    owner = nil
+                }
+            }
+        }
+        #expect(delivered.value == 2 * publishes)  // the permanent subscriber saw every one
+        #expect(bus.subscriptionCount == 4 + 1 + 250)
+        withExtendedLifetime(stable) {}
+    }
+
+    @Test(
+        "subscribers released on other threads while publishing: no crash, then gone",
+        .timeLimit(.minutes(1)))
+    func releaseWhilePublishing() {
+        let bus = EventBus(name: "release")
+        let holders = (0..<200).map { BusTestHolder(BusTestSubscriber("s\($0)")) }
+        for holder in holders {
+            bus.subscribe(busTestPings, by: holder.object!) { subscriber, _ in _ = subscriber.name }
+        }
+        DispatchQueue.concurrentPerform(iterations: 2) { worker in
+            if worker == 0 {
+                for _ in 0..<500 { bus.publish(BusTestPing()) }
+            } else {
+                for holder in holders { holder.release() }
+            }
+        }
+        #expect(bus.publish(BusTestPing()).isEmpty)
+        #expect(bus.subscriptionCount == 0)
+    }
+}
+
+/// A thread-safe counter.
+final class BusTestCounter: Sendable {
+    private let storage = BusTestMutex(0)
+    func add(_ amount: Int) { storage.withLock { $0 += amount } }
+    var value: Int { storage.withLock { $0 } }
+}

@@ -1,0 +1,98 @@
+import ActionPipe
+import Testing
+
+@Suite("Bus executors")
+struct BusExecutorTests {
+    @Test("without an executor handlers run during the publish, on the publisher's thread")
+    func synchronousByDefault() {
+        let bus = EventBus(name: "sync")
+        let recorder = BusTestRecorder()
+        bus.subscribe(busTestPings) { _ in recorder.record("handler") }
+        recorder.record("before")
+        bus.publish(BusTestPing())
+        recorder.record("after")
+        #expect(recorder.all == ["before", "handler", "after"])
+    }
+
+    @Test("a serial custom executor runs handlers later, in publish order")
+    func customSerial() {
+        let bus = EventBus(name: "custom")
+        let queue = BusTestManualQueue()
+        let recorder = BusTestRecorder()
+        bus.subscribe(busTestLogins, on: queue.executor) { recorder.record("queued \($0.user)") }
+        bus.subscribe(busTestLogins) { recorder.record("sync \($0.user)") }
+        for user in ["a", "b", "c"] {
+            #expect(
+                bus.publish(BusTestLogin(subtype: .login, user: user))
+                    == BusPublishResult(handled: 1, failed: 0, scheduled: 1))
+        }
+        #expect(recorder.take() == ["sync a", "sync b", "sync c"])
+        queue.drain()
+        #expect(recorder.take() == ["queued a", "queued b", "queued c"])
+    }
+
+    @Test("a cancelled subscription's queued handler does not run")
+    func cancelledBeforeRun() {
+        let bus = EventBus(name: "cancelQueued")
+        let queue = BusTestManualQueue()
+        let recorder = BusTestRecorder()
+        let subscription = bus.subscribe(busTestPings, on: queue.executor) { _ in
+            recorder.record("ran")
+        }
+        bus.publish(BusTestPing())
+        subscription.cancel()
+        queue.drain()
+        #expect(recorder.all == [])
+    }
+
+    @Test("the main actor executor runs handlers on the main actor")
+    func mainActor() async {
+        let bus = EventBus(name: "main")
+        let summary = await Task.detached {
+            bus.subscribe(busTestPings, on: .mainActor) { _ in MainActor.assumeIsolated {} }
+            return await bus.publishAndWait(BusTestPing())
+        }.value
+        #expect(summary.handled.count == 1)
+    }
+
+    @Test("an actor executor runs handlers on that actor's executor")
+    func actorExecutor() async {
+        let bus = EventBus(name: "actor")
+        let store = BusTestStore()
+        bus.subscribe(busTestLogins, on: .actor(store)) { event in
+            store.assumeIsolated { $0.users.append(event.user) }
+        }
+        let summary = await bus.publishAndWait(BusTestLogin(subtype: .login, user: "ann"))
+        #expect(summary.handled.count == 1)
+        #expect(await store.users == ["ann"])
+        #expect(BusExecutor.actor(store).description == "actor(BusTestStore)")
+    }
+
+    @Test("publishing on an executor: the publish itself happens there")
+    func publishOnExecutor() {
+        let bus = EventBus(name: "publishOn")
+        let queue = BusTestManualQueue()
+        let recorder = BusTestRecorder()
+        bus.subscribe(busTestPings) { _ in recorder.record("delivered") }
+        bus.publish(BusTestPing(), on: queue.executor)
+        #expect(recorder.all == [])
+        queue.drain()
+        #expect(recorder.all == ["delivered"])
+    }
+
+    @Test("the task executor runs handlers concurrently, off the publisher")
+    func taskExecutor() async {
+        let bus = EventBus(name: "task")
+        bus.subscribe(busTestPings, on: .task) { _ in }
+        #expect(bus.publish(BusTestPing()).scheduled == 1)
+        let summary = await bus.publishAndWait(BusTestPing())
+        #expect(summary.handled.count == 1)
+        #expect(BusExecutor.task.description == "task")
+        #expect(BusExecutor.mainActor.description == "mainActor")
+    }
+}
+
+/// An actor the executor tests run handlers on.
+actor BusTestStore {
+    var users: [String] = []
+}

@@ -1,0 +1,83 @@
+import ActionPipe
+import Synchronization
+
+/// `Mutex`, named for the bus tests.
+typealias BusTestMutex = Mutex
+
+/// The seed's login event: a business area (the type) with two subtypes.
+struct BusTestLogin: BusEvent {
+    enum Kind: Hashable, Sendable { case login, logout }
+    let subtype: Kind
+    let user: String
+}
+
+/// An event without subtype or payload.
+struct BusTestPing: BusEvent {}
+
+/// An event whose subscribers answer with a String.
+struct BusTestQuery: BusEvent {
+    typealias Feedback = String
+    let question: String
+}
+
+/// The original's model: an optional integer subtype, where "no subtype" is a value of its
+/// own that must not match events that have one.
+struct BusTestLegacy: BusEvent {
+    let subtype: Int?
+}
+
+/// An error a handler throws.
+struct BusTestError: Error, Equatable, CustomStringConvertible {
+    let reason: String
+    var description: String { "refused: \(reason)" }
+}
+
+/// A subscriber object whose lifetime the tests control.
+final class BusTestSubscriber: Sendable, CustomStringConvertible {
+    let name: String
+    init(_ name: String) { self.name = name }
+    var description: String { name }
+}
+
+/// A thread-safe, ordered record of what handlers did.
+final class BusTestRecorder: Sendable {
+    private let entries = Mutex<[String]>([])
+
+    func record(_ entry: String) { entries.withLock { $0.append(entry) } }
+
+    var all: [String] { entries.withLock { $0 } }
+
+    func take() -> [String] {
+        entries.withLock { entries in
+            defer { entries.removeAll() }
+            return entries
+        }
+    }
+}
+
+/// A serial queue of jobs the test runs by hand: an executor whose timing the test decides.
+final class BusTestManualQueue: Sendable {
+    private let jobs = Mutex<[@Sendable () -> Void]>([])
+
+    var executor: BusExecutor {
+        .custom { job in self.jobs.withLock { $0.append(job) } }
+    }
+
+    var pending: Int { jobs.withLock { $0.count } }
+
+    /// Runs every queued job, in order (and the jobs they queue).
+    func drain() {
+        while true {
+            let next = jobs.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+            guard let next else { return }
+            next()
+        }
+    }
+}
+
+/// A topic of the login event.
+let busTestLogins = BusTopic(BusTestLogin.self, .login)
+/// The logout topic.
+let busTestLogouts = BusTopic(BusTestLogin.self, .logout)
+/// The ping topic.
+let busTestPings = BusTopic(BusTestPing.self)
