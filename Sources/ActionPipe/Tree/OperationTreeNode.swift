@@ -94,9 +94,10 @@ public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendabl
     {
         // One structural change at a time, so two concurrent calls cannot each pass the
         // check and together make a cycle (a → b and b → a). No user code runs inside.
-        let added = _treeStructureLock.withLock { _ -> Bool in
+        let added = _treeStructureLock.withLock { changes -> Bool in
             if child.contains(ObjectIdentifier(self)) { return false }
             children.withLock { $0.append(child) }
+            changes += 1
             return true
         }
         guard added else { throw .cycle(parent: name, child: child.name) }
@@ -144,4 +145,6 @@ extension _TreeNodeErased {
 }
 
 /// Serialises `addChild` calls of every tree (they are rare, and a cycle can span trees).
-let _treeStructureLock = _Locked<Void>(())
+/// The value counts the children added; it is an `Int`, not `Void`, because ThreadSanitizer
+/// reports a zero-sized guarded value as racing with the lock's own pointer.
+let _treeStructureLock = _Locked<Int>(0)
