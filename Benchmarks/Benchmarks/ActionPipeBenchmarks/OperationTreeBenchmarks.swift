@@ -110,6 +110,19 @@ func registerOperationTreeBenchmarks() {
         }
     }
 
+    // The same tree with a listener: every event (started, produced, finished per item)
+    // goes through the run's AsyncStream and is read.
+    Benchmark("Tree ActionPipe 1111 nodes, limit 4, events", configuration: configuration) {
+        benchmark in
+        for _ in benchmark.scaledIterations {
+            let run = tree.start(1, options: .init(concurrencyLimit: 4))
+            var events = 0
+            for await _ in run.events { events += 1 }
+            check(events, 3 * treeItemCount, "operation tree events")
+            blackHole(await run.report)
+        }
+    }
+
     Benchmark("Tree Peer TaskGroup 1111 nodes", configuration: configuration) { benchmark in
         for _ in benchmark.scaledIterations {
             let count = await treeTaskGroupNode(1, depth: treeDepth)

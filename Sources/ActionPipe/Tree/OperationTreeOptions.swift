@@ -11,16 +11,16 @@ public struct OperationTreeOptions: Sendable {
     ///
     /// ```swift
     /// var options = OperationTreeOptions()
-    /// options.order = .depthFirst  // finish one recipe's subtree before starting the next
+    /// options.order = .breadthFirst  // level by level instead
     /// ```
     public enum Order: Sendable, Equatable {
-        /// First in, first out: level by level, siblings in the order they were added. Fair,
-        /// and the default.
-        case breadthFirst
         /// An item's children go before everything else that is ready (siblings still in
-        /// the order they were added): subtrees complete sooner, one after another, and
-        /// fewer items wait in the queue. Best when each subtree is shown when it is done.
+        /// the order they were added). The default: subtrees complete sooner, one after
+        /// another (a recipe is ready before the next recipe's images are fetched), fewer
+        /// items wait in the queue, and the items just produced are still in the cache.
         case depthFirst
+        /// First in, first out: level by level, siblings in the order they were added.
+        case breadthFirst
     }
 
     /// The most provider calls running at once in the whole run; at least 1.
@@ -41,7 +41,7 @@ public struct OperationTreeOptions: Sendable {
     /// and is cancelled; if it ignores cancellation it keeps running detached, and its
     /// result is dropped.
     public var itemTimeout: Duration?
-    /// Which ready item starts first; default ``Order/breadthFirst``.
+    /// Which ready item starts first; default ``Order/depthFirst``.
     public var order: Order
 
     /// Options with the given values; `concurrencyLimit` below 1 counts as 1.
@@ -53,7 +53,7 @@ public struct OperationTreeOptions: Sendable {
     /// ```
     public init(
         concurrencyLimit: Int = 8, retry: OperationTreeRetryPolicy = .init(),
-        failFast: Bool = false, itemTimeout: Duration? = nil, order: Order = .breadthFirst
+        failFast: Bool = false, itemTimeout: Duration? = nil, order: Order = .depthFirst
     ) {
         self.concurrencyLimit = max(1, concurrencyLimit)
         self.retry = retry

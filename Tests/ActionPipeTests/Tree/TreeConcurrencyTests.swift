@@ -94,14 +94,14 @@ struct TreeConcurrencyTests {
         #expect(fastChild < slowDone)
     }
 
-    @Test("uses no more tasks than the limit: a 1,111-item tree runs with limit 1, in order")
+    @Test("breadth first with limit 1: level by level, siblings in order")
     func limitOneIsSequentialFIFO() async {
         let log = TreeLog()
         let tree = treeMakeUniform(depth: 2, fanOut: 3) { level, value in
             log.append("\(level):\(value)")
             return value
         }
-        let report = await tree.run(1, options: .init(concurrencyLimit: 1))
+        let report = await tree.run(1, options: .init(concurrencyLimit: 1, order: .breadthFirst))
         #expect(report.succeeded == 13)
         // One worker takes ready items first in, first out: level by level, siblings in order.
         #expect(
@@ -118,8 +118,8 @@ struct TreeConcurrencyTests {
             log.append("\(level):\(value)")
             return value
         }
-        var options = OperationTreeOptions(concurrencyLimit: 1)
-        options.order = .depthFirst
+        let options = OperationTreeOptions(concurrencyLimit: 1)
+        #expect(options.order == .depthFirst)  // the default
         let report = await tree.run(1, options: options)
         #expect(report.succeeded == 7)
         #expect(log.all == ["0:1", "1:2", "2:4", "2:5", "1:3", "2:6", "2:7"])

@@ -21,9 +21,13 @@ struct TreeEventTests {
     @Test("per item: started, produced, then finished after every descendant (post-order)")
     func postOrder() async throws {
         let (root, _, _) = try makeTree()
-        for limit in [1, 2, 4] {
+        for (limit, order) in [
+            (1, .depthFirst), (1, .breadthFirst), (2, .depthFirst), (4, .breadthFirst),
+        ]
+            as [(Int, OperationTreeOptions.Order)]
+        {
             let (events, report) = await treeCollect(
-                root.start(1, options: .init(concurrencyLimit: limit)))
+                root.start(1, options: .init(concurrencyLimit: limit, order: order)))
             #expect(report.isSuccess)
             var position: [String: Int] = [:]
             for (index, event) in events.enumerated() {
@@ -65,7 +69,8 @@ struct TreeEventTests {
     @Test("item ids, parents and indexes describe the tree; outputs are typed per node")
     func itemsAndTypedOutputs() async throws {
         let (root, child, grandchild) = try makeTree()
-        let (events, _) = await treeCollect(root.start(1, options: .init(concurrencyLimit: 1)))
+        let (events, _) = await treeCollect(
+            root.start(1, options: .init(concurrencyLimit: 1, order: .breadthFirst)))
         let childOutputs = events.compactMap { $0.output(of: child) }
         #expect(childOutputs == ["c10", "c11"])  // limit 1: in order
         let finishedGrandchildren = events.compactMap { $0.finishedOutput(of: grandchild) }
@@ -101,7 +106,7 @@ struct TreeEventTests {
         let child = OperationTreeNode("child", objects: { (n: Int) in [n] }, work: { $0 })
         try root.addChild(child)
         let (events, report) = await treeCollect(
-            root.start(1, options: .init(concurrencyLimit: 1)))
+            root.start(1, options: .init(concurrencyLimit: 1, order: .breadthFirst)))
         let lines = events.map { "\($0)" }
         #expect(
             lines == [
