@@ -1,0 +1,37 @@
+/// The two jobs of a node of an operation tree, as one type: the Swift form of
+/// `DRBOperationProvider`.
+///
+/// `objects(for:)` maps what the parent node produced to the objects this node works on;
+/// `work(on:)` does the work for one of them and returns the output that this node's
+/// children receive. Both may be async and may throw; a thrown error is retried by the run's
+/// ``OperationTreeRetryPolicy`` and then reported (see ``OperationTreeFailure``).
+///
+/// ```swift
+/// struct IngredientProvider: OperationTreeProvider {
+///     func objects(for recipe: Recipe) async throws -> [Int] { recipe.ingredientIDs }
+///     func work(on id: Int) async throws -> Ingredient { try await api.ingredient(id) }
+/// }
+/// let ingredients = OperationTreeNode("ingredient", provider: IngredientProvider())
+/// ```
+public protocol OperationTreeProvider<Input, Output>: Sendable {
+    /// What the node receives: the output of its parent node (or the object sent to the root).
+    associatedtype Input: Sendable
+    /// One object the node works on.
+    associatedtype Item: Sendable
+    /// What the work for one object produces; the node's children receive it.
+    associatedtype Output: Sendable
+
+    /// Maps an input to the objects to work on, in the order they should start.
+    ///
+    /// ```swift
+    /// func objects(for recipe: Recipe) async throws -> [Int] { recipe.ingredientIDs }
+    /// ```
+    func objects(for input: Input) async throws -> [Item]
+
+    /// Does the work for one object.
+    ///
+    /// ```swift
+    /// func work(on id: Int) async throws -> Ingredient { try await api.ingredient(id) }
+    /// ```
+    func work(on item: Item) async throws -> Output
+}

@@ -1,0 +1,84 @@
+/// How often and how soon a failing provider call is tried again.
+///
+/// The default makes 3 attempts in total, one right after the other, like
+/// DRBOperationTree. After the last attempt the object's subtree is skipped and the failure is
+/// reported (an ``OperationTreeEvent/failed(_:)`` event and an entry of
+/// ``OperationTreeReport/failures``).
+///
+/// ```swift
+/// var options = OperationTreeOptions()
+/// options.retry = OperationTreeRetryPolicy(
+///     maxAttempts: 5, backoff: .exponential(initial: .milliseconds(50), maximum: .seconds(2)))
+/// options.retry = .never  // one attempt, no retry
+/// ```
+public struct OperationTreeRetryPolicy: Sendable {
+    /// How long to wait before the next attempt.
+    ///
+    /// ```swift
+    /// let backoff = OperationTreeRetryPolicy.Backoff.constant(.milliseconds(100))
+    /// #expect(backoff.delay(beforeAttempt: 3) == .milliseconds(100))
+    /// ```
+    public enum Backoff: Sendable, Equatable {
+        /// Try again at once.
+        case immediate
+        /// Wait the same time before every retry.
+        case constant(Duration)
+        /// Wait `initial`, then twice as long before each further retry, at most `maximum`.
+        case exponential(initial: Duration, maximum: Duration)
+
+        /// The wait before attempt `attempt` (2 for the first retry).
+        ///
+        /// ```swift
+        /// let backoff = OperationTreeRetryPolicy.Backoff.exponential(
+        ///     initial: .milliseconds(10), maximum: .milliseconds(25))
+        /// #expect(backoff.delay(beforeAttempt: 2) == .milliseconds(10))
+        /// #expect(backoff.delay(beforeAttempt: 3) == .milliseconds(20))
+        /// #expect(backoff.delay(beforeAttempt: 4) == .milliseconds(25))
+        /// ```
+        public func delay(beforeAttempt attempt: Int) -> Duration {
+            switch self {
+            case .immediate:
+                return .zero
+            case .constant(let delay):
+                return delay
+            case .exponential(let initial, let maximum):
+                var delay = initial
+                var step = 2
+                while step < attempt && delay < maximum {
+                    delay *= 2
+                    step += 1
+                }
+                return min(delay, maximum)
+            }
+        }
+    }
+
+    /// Attempts in total, the first one included; at least 1.
+    public var maxAttempts: Int
+    /// The wait before each retry.
+    public var backoff: Backoff
+    /// Whether an error is worth another attempt; `false` reports the failure at once.
+    public var shouldRetry: @Sendable (any Error) -> Bool
+
+    /// A policy of `maxAttempts` attempts in total (values below 1 count as 1).
+    ///
+    /// ```swift
+    /// let policy = OperationTreeRetryPolicy(maxAttempts: 2, shouldRetry: { !($0 is CancellationError) })
+    /// #expect(policy.maxAttempts == 2)
+    /// ```
+    public init(
+        maxAttempts: Int = 3, backoff: Backoff = .immediate,
+        shouldRetry: @escaping @Sendable (any Error) -> Bool = { _ in true }
+    ) {
+        self.maxAttempts = max(1, maxAttempts)
+        self.backoff = backoff
+        self.shouldRetry = shouldRetry
+    }
+
+    /// One attempt, no retry.
+    ///
+    /// ```swift
+    /// #expect(OperationTreeRetryPolicy.never.maxAttempts == 1)
+    /// ```
+    public static var never: OperationTreeRetryPolicy { OperationTreeRetryPolicy(maxAttempts: 1) }
+}

@@ -1,0 +1,347 @@
+/// One run of an operation tree.
+///
+/// A fixed pool of `concurrencyLimit` worker tasks (children of the calling task, in one
+/// task group) pull ready items from one queue. A worker runs an item's work, maps its output
+/// to the children's items, then, in one lock round-trip, pushes those items, counts the
+/// item done (finishing it and its ancestors whose subtrees are now complete, post-order)
+/// and pops its next item. Workers with nothing to do park on a continuation; pushing work
+/// hands items straight to parked workers. No provider code runs with the lock held.
+final class _TreeRunner: Sendable {
+    let plan: _TreePlanNode
+    let options: OperationTreeOptions
+    let events: _TreeEventSink?
+    let state: _Locked<_TreeRunState>
+
+    init(
+        root: any _TreeNodeErased, options: OperationTreeOptions,
+        events: AsyncStream<OperationTreeEvent>.Continuation?
+    ) {
+        let (plan, limits) = _TreePlanNode.make(root, defaultRetry: options.retry)
+        self.plan = plan
+        self.options = options
+        self.events = events.map(_TreeEventSink.init)
+        state = _Locked(_TreeRunState(limits: limits))
+    }
+
+    func run(_ input: any Sendable) async -> OperationTreeReport {
+        let root = _TreeWorkItem(plan: nil, object: input, parent: nil, index: 0)
+        state.withLock { $0.ready.pushBack(root) }
+        await withTaskCancellationHandler {
+            await withTaskGroup(of: Bool.self) { group in
+                for _ in 0..<options.concurrencyLimit {
+                    group.addTask { await self.workLoop() }
+                }
+                for await stoppedByFailure in group where stoppedByFailure {
+                    group.cancelAll()  // fail fast: cancel the calls still running
+                }
+            }
+        } onCancel: {
+            stop(.cancelled)
+        }
+        let report = state.withLock { $0.report(rootID: ObjectIdentifier(root)) }
+        events?.finish()
+        return report
+    }
+
+    // MARK: - Workers
+
+    /// Runs items until the tree is done or the run stops; returns whether a failure
+    /// stopped the run (fail fast), so the group's owner cancels the other workers.
+    private func workLoop() async -> Bool {
+        var next = state.withLock { $0.pop() }
+        while true {
+            if next == nil { next = await park() }
+            guard let item = next else { break }
+            next = await process(item)
+        }
+        return state.withLock { $0.stop == .stoppedByFailure }
+    }
+
+    private func park() async -> _TreeWorkItem? {
+        await withUnsafeContinuation { continuation in
+            let (item, parked) = state.withLock { state -> (_TreeWorkItem?, Bool) in
+                if let item = state.pop() { return (item, false) }
+                if state.isOver { return (nil, false) }
+                state.idle.append(continuation)
+                return (nil, true)
+            }
+            if !parked { continuation.resume(returning: item) }
+        }
+    }
+
+    private func stop(_ outcome: OperationTreeReport.Outcome) {
+        let idle = state.withLock { state -> [UnsafeContinuation<_TreeWorkItem?, Never>] in
+            if state.stop == nil && !state.done { state.stop = outcome }
+            defer { state.idle = [] }
+            return state.idle
+        }
+        for continuation in idle { continuation.resume(returning: nil) }
+    }
+
+    /// Runs one item (its work, then its children's `objects`) and completes it; returns the
+    /// worker's next item, if one is ready.
+    ///
+    /// The common case (no events, no timeout, no error) calls the provider directly; all
+    /// else is in `slowCall`, so this async function's frame stays small: every item pays
+    /// for its frame in the task allocator.
+    @inline(__always)
+    nonisolated(nonsending) private func process(_ item: _TreeWorkItem) async -> _TreeWorkItem? {
+        var outcome = _TreeItemOutcome()
+        var output: (any Sendable)?
+        let direct = events == nil && options.itemTimeout == nil
+        if let node = item.plan {
+            if direct {
+                do {
+                    output = try await node.work(item.object)
+                } catch {
+                    output = await slowCall(
+                        node, .work, item: item, object: item.object, error, &outcome, node.work)
+                }
+            } else {
+                output = await slowCall(
+                    node, .work, item: item, object: item.object, nil, &outcome, node.work)
+            }
+            if output != nil {
+                // Only `finished` events read it back; without a listener, skip the copy.
+                if events != nil { item.output = output }
+                outcome.succeeded = true
+            }
+        } else {
+            output = item.object  // the run's root item passes the input on to the root node
+        }
+        if let output {
+            for child in item.plan?.children ?? [plan] where !outcome.cancelled {
+                var objects: [any Sendable]?
+                if direct {
+                    do {
+                        objects = try await child.objects(output)
+                    } catch {
+                        objects = await slowCall(
+                            child, .objects, item: nil, object: output, error, &outcome,
+                            child.objects)
+                    }
+                } else {
+                    objects = await slowCall(
+                        child, .objects, item: nil, object: output, nil, &outcome, child.objects)
+                }
+                if let objects {
+                    outcome.children.reserveCapacity(outcome.children.count + objects.count)
+                    for (index, object) in objects.enumerated() {
+                        outcome.children.append(
+                            _TreeWorkItem(plan: child, object: object, parent: item, index: index))
+                    }
+                }
+            }
+        }
+        let (next, wake) = state.withLock {
+            $0.complete(
+                item, outcome, failFast: options.failFast,
+                depthFirst: options.order == .depthFirst, events: events)
+        }
+        for (continuation, item) in wake { continuation.resume(returning: item) }
+        return next
+    }
+
+    /// Calls a provider job with events, the run's timeout and the node's retry policy;
+    /// `firstError` is the error of a first attempt already made. Returns the value, or `nil`
+    /// after recording a failure or a cancellation in `outcome`.
+    @inline(never)
+    private func slowCall<Value: Sendable>(
+        _ node: _TreePlanNode, _ stage: OperationTreeFailure.Stage, item: _TreeWorkItem?,
+        object: any Sendable, _ firstError: (any Error)?, _ outcome: inout _TreeItemOutcome,
+        _ job: @escaping @Sendable (any Sendable) async throws -> Value
+    ) async -> Value? {
+        var attempt = 1
+        var lastError = firstError
+        while true {
+            if lastError == nil {
+                if let events, let item { events.yield(.started(item.info, attempt: attempt)) }
+                do {
+                    let value: Value
+                    if let limit = options.itemTimeout {
+                        value = try await _treeWithTimeout(limit, node: node.name) {
+                            try await job(object)
+                        }
+                    } else {
+                        value = try await job(object)
+                    }
+                    if let events, let item { events.yield(.produced(item.info, output: value)) }
+                    return value
+                } catch {
+                    lastError = error
+                }
+            }
+            guard let error = lastError else { continue }
+            lastError = nil
+            if Task.isCancelled || isStopped {
+                outcome.cancelled = true
+                return nil
+            }
+            let failure = OperationTreeFailure(
+                node: node.name, stage: stage, item: item?.info, object: object, error: error,
+                attempts: attempt)
+            let policy = node.retry
+            guard attempt < policy.maxAttempts, policy.shouldRetry(error) else {
+                outcome.failures.append(failure)
+                events?.yield(.failed(failure))
+                return nil
+            }
+            attempt += 1
+            outcome.retries += 1
+            let delay = policy.backoff.delay(beforeAttempt: attempt)
+            events?.yield(.retrying(failure, delay: delay))
+            if delay > .zero {
+                do {
+                    try await Task.sleep(for: delay)
+                } catch {
+                    outcome.cancelled = true
+                    return nil
+                }
+            }
+            if Task.isCancelled || isStopped {
+                outcome.cancelled = true
+                return nil
+            }
+        }
+    }
+
+    private var isStopped: Bool { state.withLock { $0.stop != nil } }
+}
+
+/// Where a run's events go; a class so that "no listener" is a cheap `nil` check.
+final class _TreeEventSink: Sendable {
+    let continuation: AsyncStream<OperationTreeEvent>.Continuation
+
+    init(_ continuation: AsyncStream<OperationTreeEvent>.Continuation) {
+        self.continuation = continuation
+    }
+
+    func yield(_ event: OperationTreeEvent) { continuation.yield(event) }
+
+    func finish() { continuation.finish() }
+}
+
+/// What running one item gave, handed to `_TreeRunState.complete` in one piece.
+struct _TreeItemOutcome {
+    var children: [_TreeWorkItem] = []
+    var failures: [OperationTreeFailure] = []
+    var succeeded = false
+    var cancelled = false
+    var retries = 0
+}
+
+/// The mutable state of a run; only touched with the run's lock held.
+struct _TreeRunState {
+    var ready = _TreeDeque<_TreeWorkItem>()
+    var idle: [UnsafeContinuation<_TreeWorkItem?, Never>] = []
+    var stop: OperationTreeReport.Outcome?
+    var done = false
+    var running = 0
+    var peak = 0
+    var nextID = 1
+    var succeeded = 0
+    var retries = 0
+    var failures: [OperationTreeFailure] = []
+    /// Per-node limits (see `_TreePlanNode.limitSlot`), the calls running in each slot, and
+    /// the items that were ready while their slot was full.
+    let limits: [Int]
+    var slotRunning: [Int]
+    var slotWaiting: [_TreeDeque<_TreeWorkItem>]
+
+    init(limits: [Int]) {
+        self.limits = limits
+        slotRunning = Array(repeating: 0, count: limits.count)
+        slotWaiting = Array(repeating: _TreeDeque(), count: limits.count)
+    }
+
+    var isOver: Bool { done || stop != nil }
+
+    /// The next item to start, counted as running; `nil` when none is ready or the run is over.
+    mutating func pop() -> _TreeWorkItem? {
+        guard stop == nil else { return nil }
+        while let item = ready.popFront() {
+            if let slot = item.plan?.limitSlot, slot >= 0 {
+                guard slotRunning[slot] < limits[slot] else {
+                    slotWaiting[slot].pushBack(item)
+                    continue
+                }
+                slotRunning[slot] += 1
+            }
+            running += 1
+            if running > peak { peak = running }
+            return item
+        }
+        return nil
+    }
+
+    /// Counts `item` done, queues its children, finishes every item whose subtree is now
+    /// complete (emitting `finished` in post-order; the lock makes that order global), and
+    /// pops the caller's next item and items for parked workers.
+    mutating func complete(
+        _ item: _TreeWorkItem, _ outcome: _TreeItemOutcome, failFast: Bool, depthFirst: Bool,
+        events: _TreeEventSink?
+    ) -> (next: _TreeWorkItem?, wake: [(UnsafeContinuation<_TreeWorkItem?, Never>, _TreeWorkItem?)])
+    {
+        running -= 1
+        if let slot = item.plan?.limitSlot, slot >= 0 {
+            slotRunning[slot] -= 1
+            if let waiting = slotWaiting[slot].popFront() { ready.pushFront(waiting) }
+        }
+        if outcome.succeeded { succeeded += 1 }
+        retries += outcome.retries
+        if !outcome.failures.isEmpty {
+            failures.append(contentsOf: outcome.failures)
+            if failFast && stop == nil && !done { stop = .stoppedByFailure }
+        }
+        if outcome.cancelled && stop == nil && !done { stop = .cancelled }
+        if stop != nil {
+            defer { idle = [] }
+            return (nil, idle.map { ($0, nil) })
+        }
+        if !outcome.children.isEmpty {
+            item.pending += outcome.children.count
+            for child in outcome.children {
+                child.id = nextID
+                nextID += 1
+            }
+            if depthFirst {
+                for child in outcome.children.reversed() { ready.pushFront(child) }
+            } else {
+                for child in outcome.children { ready.pushBack(child) }
+            }
+        }
+        var finishing = item
+        finishing.pending -= 1
+        while finishing.pending == 0 {
+            guard let parent = finishing.parent else {
+                done = true  // the run's root item: the whole tree is done
+                break
+            }
+            events?.yield(.finished(finishing.info, output: finishing.output))
+            parent.pending -= 1
+            finishing = parent
+        }
+        let next = pop()
+        var wake: [(UnsafeContinuation<_TreeWorkItem?, Never>, _TreeWorkItem?)] = []
+        while !idle.isEmpty, let item = pop() {
+            wake.append((idle.removeLast(), item))
+        }
+        if done {
+            wake.append(contentsOf: idle.map { ($0, nil) })
+            idle = []
+        }
+        return (next, wake)
+    }
+
+    func report(rootID: ObjectIdentifier) -> OperationTreeReport {
+        var notStarted = slotWaiting.reduce(0) { $0 + $1.count }
+        var queue = ready
+        while let item = queue.popFront() {
+            if item.plan != nil { notStarted += 1 }
+        }
+        return OperationTreeReport(
+            outcome: done ? .completed : (stop ?? .completed), failures: failures,
+            succeeded: succeeded, retries: retries, notStarted: notStarted,
+            peakConcurrency: peak)
+    }
+}

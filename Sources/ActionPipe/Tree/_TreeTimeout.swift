@@ -1,0 +1,75 @@
+/// Runs `operation` with a time limit; when the limit passes first, throws
+/// `OperationTreeError.timedOut` at once and cancels the operation. The operation runs in its
+/// own task so that one ignoring cancellation cannot hold the run: it is left running
+/// detached and its result is dropped.
+func _treeWithTimeout<T: Sendable>(
+    _ limit: Duration, node: String, _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    let race = _TreeTimeoutRace<T>()
+    return try await withTaskCancellationHandler {
+        try await withUnsafeThrowingContinuation { continuation in
+            race.begin(continuation)
+            let work = Task {
+                do {
+                    race.finish(.success(try await operation()))
+                } catch {
+                    race.finish(.failure(error))
+                }
+            }
+            let timer = Task {
+                try? await Task.sleep(for: limit)
+                race.finish(.failure(OperationTreeError.timedOut(node: node, after: limit)))
+            }
+            race.track(work, timer)
+        }
+    } onCancel: {
+        race.finish(.failure(CancellationError()))
+    }
+}
+
+/// The first of work, timer and cancellation to finish resumes the caller; the others are
+/// cancelled. `@unchecked Sendable`: all state is inside a `_Locked`.
+final class _TreeTimeoutRace<T: Sendable>: @unchecked Sendable {
+    private struct State {
+        var continuation: UnsafeContinuation<T, any Error>?
+        var result: Result<T, any Error>?
+        var resumed = false
+        var tasks: [Task<Void, Never>] = []
+    }
+    private let state = _Locked(State())
+
+    func begin(_ continuation: UnsafeContinuation<T, any Error>) {
+        // Cancellation may have come before the continuation existed.
+        let early = state.withLock { state -> Result<T, any Error>? in
+            if let result = state.result {
+                state.resumed = true
+                return result
+            }
+            state.continuation = continuation
+            return nil
+        }
+        if let early { continuation.resume(with: early) }
+    }
+
+    func track(_ tasks: Task<Void, Never>...) {
+        let finished = state.withLock { state -> Bool in
+            state.tasks = tasks
+            return state.result != nil
+        }
+        if finished { for task in tasks { task.cancel() } }
+    }
+
+    func finish(_ result: Result<T, any Error>) {
+        let (continuation, tasks) = state.withLock {
+            state -> (UnsafeContinuation<T, any Error>?, [Task<Void, Never>]) in
+            guard state.result == nil else { return (nil, []) }
+            state.result = result
+            guard let continuation = state.continuation, !state.resumed else { return (nil, []) }
+            state.resumed = true
+            state.continuation = nil
+            return (continuation, state.tasks)
+        }
+        continuation?.resume(with: result)
+        for task in tasks { task.cancel() }
+    }
+}
