@@ -17,6 +17,11 @@ extension PipelinePlumber {
     public func addPort(_ port: PlumbingPort<Payload>) throws(PlumbingError) -> Self {
         if try port._connect(to: self) {
             _configuration.withLock { $0.ports.append(port) }
+            // A `removePort` racing with this call may have disconnected the port before it
+            // was listed; do not list a port that no longer feeds this plumber.
+            if !port._feeds(self) {
+                _configuration.withLock { $0.ports.removeAll { $0 === port } }
+            }
         }
         return self
     }

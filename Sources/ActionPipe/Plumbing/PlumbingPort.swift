@@ -74,7 +74,9 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
         switch admission {
         case .runHere(let plumber, let snapshot):
             // The snapshot read when the port was claimed, known to be all synchronous.
-            _ = snapshot._withUnsafeGuaranteedRef { $0.runSync(PlumbingPacket(payload, port: number)) }
+            _ = snapshot._withUnsafeGuaranteedRef {
+                $0.runSync(PlumbingPacket(payload, port: number))
+            }
             withExtendedLifetime(plumber) {}
             _finishTurn()
         case .queued(let startDrain):
@@ -101,21 +103,32 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
     /// ```
     @discardableResult
     public func process(_ payload: Payload) async -> PlumbingOutcome<Payload> {
-        let claim: PipelinePlumber<Payload>?? = _state.withLock { state in
-            guard let plumber = state.plumber else { return .some(nil) }
-            guard !state.busy else { return nil }
-            state.busy = true
-            return plumber
+        let running = _PlumbingRunning.turns
+        let claim = _state.withLock { state -> _PlumbingClaim<Payload> in
+            guard let plumber = state.plumber else { return .notConnected }
+            if state.busy {
+                // Called from a stage of this port's running packet (this task's turn): run
+                // nested, as `send` does; waiting would wait for itself.
+                let current = _PlumbingTurn(port: ObjectIdentifier(self), turn: state.turn)
+                return running.contains(current) ? .nested(plumber) : .wait
+            }
+            return .claimed(plumber, state.begin())
         }
         switch claim {
-        case .some(let plumber?):
+        case .claimed(let plumber, let turn):
             // The port was free: run in the caller's task, so its cancellation applies.
-            let outcome = await plumber.process(payload, from: number)
+            let outcome = await _PlumbingRunning.$turns.withValue(
+                running + [_PlumbingTurn(port: ObjectIdentifier(self), turn: turn)]
+            ) {
+                await plumber.process(payload, from: number)
+            }
             _finishTurn()
             return outcome
-        case .some(nil):
+        case .nested(let plumber):
+            return await plumber.process(payload, from: number)
+        case .notConnected:
             return _notConnected(payload)
-        case nil:
+        case .wait:
             return await _processQueued(payload)
         }
     }
@@ -152,7 +165,7 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
     ) -> _PlumbingAdmission<Payload> {
         guard let plumber = state.plumber else { return .notConnected }
         if !state.busy {
-            state.busy = true
+            _ = state.begin()
             if canRunHere {
                 let snapshot = plumber._current.load(ordering: .acquiring)
                 if snapshot._withUnsafeGuaranteedRef({ $0.isSync }) {
@@ -185,20 +198,24 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
 
     private func _drain() async {
         while true {
-            let next = _state.withLock { state -> (_PlumbingQueuedPacket<Payload>, PipelinePlumber<Payload>?)? in
+            let next = _state.withLock {
+                state -> (_PlumbingQueuedPacket<Payload>, PipelinePlumber<Payload>?, UInt64)? in
                 guard let item = state.dequeue() else {
                     state.busy = false
                     return nil
                 }
-                return (item, state.plumber)
+                return (item, state.plumber, state.begin())
             }
-            guard let (item, plumber) = next else { return }
+            guard let (item, plumber, turn) = next else { return }
             let outcome: PlumbingOutcome<Payload>
             if let plumber {
                 let snapshot = plumber._current.load(ordering: .acquiring).takeUnretainedValue()
                 let cancelled = item.cancelled
-                outcome = await snapshot.runAsync(PlumbingPacket(item.payload, port: number)) {
-                    cancelled?.isSet ?? false
+                let packet = PlumbingPacket(item.payload, port: number)
+                outcome = await _PlumbingRunning.$turns.withValue(
+                    [_PlumbingTurn(port: ObjectIdentifier(self), turn: turn)]
+                ) {
+                    await snapshot.runAsync(packet) { cancelled?.isSet ?? false }
                 }
                 withExtendedLifetime(plumber) {}
             } else {
@@ -230,6 +247,11 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
         case .some(nil): return false
         case .some(let current?): throw .portInUse(port: number, plumber: current.name)
         }
+    }
+
+    /// Whether the port feeds `plumber`.
+    func _feeds(_ plumber: PipelinePlumber<Payload>) -> Bool {
+        _state.withLock { $0.plumber === plumber }
     }
 
     /// Disconnects from `plumber`; `false` when the port did not feed it.

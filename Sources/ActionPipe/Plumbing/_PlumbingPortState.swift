@@ -26,6 +26,15 @@ struct _PlumbingPortState<Payload: Sendable> {
     var head = 0
     /// Whether a packet of this port is being processed (by a caller or by the drain task).
     var busy = false
+    /// Counts the packets that have started; identifies the one running now.
+    var turn: UInt64 = 0
+
+    /// Marks the port busy with a new packet and returns its turn.
+    mutating func begin() -> UInt64 {
+        busy = true
+        turn &+= 1
+        return turn
+    }
 
     var hasWaiting: Bool { head < queue.count }
 
@@ -49,5 +58,29 @@ enum _PlumbingAdmission<Payload: Sendable> {
     /// Queued; `startDrain` when the caller must start the drain task.
     case queued(startDrain: Bool)
     /// The port feeds no plumber.
+    case notConnected
+}
+
+/// A packet of a port that is running: the port and the packet's turn.
+struct _PlumbingTurn: Sendable, Equatable {
+    let port: ObjectIdentifier
+    let turn: UInt64
+}
+
+/// The port packets the current task is running, innermost last. A stage that awaits
+/// `process` on the port whose packet it is running would otherwise wait for itself: the
+/// port finds its own turn here and runs the new packet at once, nested.
+enum _PlumbingRunning {
+    @TaskLocal static var turns: [_PlumbingTurn] = []
+}
+
+/// What `process` does, decided under the port's lock.
+enum _PlumbingClaim<Payload: Sendable> {
+    /// The port was free; the caller runs the packet in this turn.
+    case claimed(PipelinePlumber<Payload>, UInt64)
+    /// The caller is a stage of the port's running packet: run at once.
+    case nested(PipelinePlumber<Payload>)
+    /// The port is busy with another packet: queue.
+    case wait
     case notConnected
 }

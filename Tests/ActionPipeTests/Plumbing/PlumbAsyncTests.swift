@@ -33,7 +33,9 @@ struct PlumbHeldFlow {
 /// The async path: awaiting outcomes, and cancellation between stages.
 @Suite("Plumbing: async stages and cancellation")
 struct PlumbAsyncTests {
-    @Test("cancelling the caller's task stops the packet before the next stage", .timeLimit(.minutes(1)))
+    @Test(
+        "cancelling the caller's task stops the packet before the next stage",
+        .timeLimit(.minutes(1)))
     func cancelBetweenStages() async throws {
         let flow = try PlumbHeldFlow()
         let call = Task { await flow.plumber.process(7, from: 3) }
@@ -44,7 +46,9 @@ struct PlumbAsyncTests {
         #expect(stop.reason.isCancelled)
         #expect(stop.stage == "after1")  // the stage that did not run
         #expect(stop.stagesPassed == 1)
-        #expect(stop.description == "held: port 3's packet stopped before stage 'after1' (2 of 2): cancelled")
+        #expect(
+            stop.description
+                == "held: port 3's packet stopped before stage 'after1' (2 of 2): cancelled")
         #expect(flow.log.all == ["hold 7"])
         #expect(flow.sink.all.isEmpty)
     }
@@ -60,7 +64,9 @@ struct PlumbAsyncTests {
         #expect(stop.reason.isCancelled)
         #expect(stop.stage == nil)
         #expect(stop.stagesPassed == 1)
-        #expect(stop.description == "held: port 3's packet stopped after all 1 stages, before the sink: cancelled")
+        #expect(
+            stop.description
+                == "held: port 3's packet stopped after all 1 stages, before the sink: cancelled")
         #expect(flow.sink.all.isEmpty)
     }
 
@@ -92,7 +98,9 @@ struct PlumbAsyncTests {
         #expect(stop.reason.error is CancellationError)
     }
 
-    @Test("a port's queued packet whose caller is cancelled never enters a stage", .timeLimit(.minutes(1)))
+    @Test(
+        "a port's queued packet whose caller is cancelled never enters a stage",
+        .timeLimit(.minutes(1)))
     func cancelQueuedOnPort() async throws {
         let flow = try PlumbHeldFlow()
         let first = Task { await flow.port.process(1) }

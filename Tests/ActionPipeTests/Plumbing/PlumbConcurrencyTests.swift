@@ -27,7 +27,9 @@ struct PlumbConcurrencyTests {
         #expect(delivered.value == 10_000)
     }
 
-    @Test("concurrent ports with an async stage: every packet arrives, each port in order", .timeLimit(.minutes(1)))
+    @Test(
+        "concurrent ports with an async stage: every packet arrives, each port in order",
+        .timeLimit(.minutes(1)))
     func concurrentPorts() async throws {
         let inbox = PlumbInbox<PlumbingPacket<Int>>()
         let ports = (0..<4).map { PlumbingPort<Int>($0) }
@@ -51,7 +53,9 @@ struct PlumbConcurrencyTests {
         }
     }
 
-    @Test("awaited sends from many tasks through one port are served one at a time", .timeLimit(.minutes(1)))
+    @Test(
+        "awaited sends from many tasks through one port are served one at a time",
+        .timeLimit(.minutes(1)))
     func serialPort() async throws {
         let inside = Counter()
         let overlaps = Counter()
@@ -74,7 +78,9 @@ struct PlumbConcurrencyTests {
         _ = plumber
     }
 
-    @Test("stages added while packets flow: each packet sees a whole prefix of the stages", .timeLimit(.minutes(1)))
+    @Test(
+        "stages added while packets flow: each packet sees a whole prefix of the stages",
+        .timeLimit(.minutes(1)))
     func addWhileSending() {
         let plumber = PipelinePlumber<[Int]>()
         let wrong = Counter()

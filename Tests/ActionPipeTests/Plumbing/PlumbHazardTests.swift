@@ -96,7 +96,8 @@ struct PlumbHazardTests {
             for i in 0..<2_000 {
                 let plumber = thread.isMultiple(of: 2) ? a : b
                 let expected = thread.isMultiple(of: 2) ? i + 1 : i - 1
-                if plumber.send(i, from: thread).delivered != PlumbingPacket(expected, port: thread) {
+                if plumber.send(i, from: thread).delivered != PlumbingPacket(expected, port: thread)
+                {
                     wrong.increment()
                 }
             }
@@ -138,7 +139,8 @@ struct PlumbHazardTests {
         port.emit(2)  // fire-and-forget: only the observer can tell
         #expect(plumber.send(4, from: 9).stop?.reason.refusal == "even")
         port.emit(5)
-        #expect(stops.all.map(\.packet) == [PlumbingPacket(2, port: 3), PlumbingPacket(4, port: 9)])
+        #expect(
+            stops.all.map(\.packet) == [PlumbingPacket(2, port: 3), PlumbingPacket(4, port: 9)])
         #expect(stops.all.map(\.stage) == ["odd", "odd"])
         #expect(sink.all == [PlumbingPacket(5, port: 3)])
     }

@@ -60,7 +60,9 @@ struct PlumbLifetimeTests {
         #expect(weakPlumber == nil)
     }
 
-    @Test("after its queue drains, a port's task lets go of the port and the plumber", .timeLimit(.minutes(1)))
+    @Test(
+        "after its queue drains, a port's task lets go of the port and the plumber",
+        .timeLimit(.minutes(1)))
     func drainReleases() async throws {
         weak var weakPlumber: PipelinePlumber<Int>?
         weak var weakPort: PlumbingPort<Int>?

@@ -9,7 +9,9 @@ struct PlumbPortTests {
         let inbox = PlumbInbox<PlumbingPacket<String>>()
         let tap = PlumbingPort<String>(100)
         let push = PlumbingPort<String>(200)
-        let plumber = try PipelinePlumber<String>().addPort(tap).addPort(push).sink { inbox.put($0) }
+        let plumber = try PipelinePlumber<String>().addPort(tap).addPort(push).sink {
+            inbox.put($0)
+        }
         tap.emit("tap")
         push.emit("push")
         #expect(await tap.process("tap2").delivered?.port == 100)
@@ -94,7 +96,9 @@ struct PlumbPortTests {
         _ = plumber
     }
 
-    @Test("with async stages, emitted packets of one port reach the sink in order", .timeLimit(.minutes(1)))
+    @Test(
+        "with async stages, emitted packets of one port reach the sink in order",
+        .timeLimit(.minutes(1)))
     func emitOrdered() async throws {
         let inbox = PlumbInbox<Int>()
         let port = PlumbingPort<Int>(1)
@@ -110,7 +114,9 @@ struct PlumbPortTests {
         _ = plumber
     }
 
-    @Test("a stage emitting into its own port does not deadlock; the packet queues", .timeLimit(.minutes(1)))
+    @Test(
+        "a stage emitting into its own port does not deadlock; the packet queues",
+        .timeLimit(.minutes(1)))
     func reentrantEmit() async throws {
         let inbox = PlumbInbox<Int>()
         let port = PlumbingPort<Int>(1)
@@ -122,6 +128,58 @@ struct PlumbPortTests {
             .sink { inbox.put($0.payload) }
         port.emit(3)
         #expect(await inbox.wait(for: 4) == [3, 2, 1, 0])
+        _ = plumber
+    }
+
+    @Test(
+        "an async stage awaiting process on its own port runs the new packet nested",
+        .timeLimit(.minutes(1)))
+    func reentrantProcess() async throws {
+        let log = Log()
+        let port = PlumbingPort<Int>(1)
+        let plumber = try PipelinePlumber<Int>().addPort(port)
+            .addStage("ask again") { [weak port] packet in
+                log.append("in \(packet.payload)")
+                if packet.payload > 0, let port {
+                    // The port is busy with this very packet: waiting in its queue would
+                    // wait for itself.
+                    let inner = await port.process(packet.payload - 1)
+                    log.append("inner \(inner.delivered?.payload ?? -1)")
+                }
+                return .pass
+            }
+        #expect(await port.process(2).wasDelivered)  // claimed: runs in this task
+        #expect(log.all == ["in 2", "in 1", "in 0", "inner 0", "inner 1"])
+
+        _ = log.take()
+        let sink = PlumbInbox<Int>()
+        plumber.sink { sink.put($0.payload) }
+        port.emit(1)  // an async stage: run by the port's task, which is also recognised
+        #expect(await sink.wait(for: 2) == [0, 1])
+        #expect(log.all == ["in 1", "in 0", "inner 0"])
+    }
+
+    @Test("a task that is not inside the port's running packet still waits its turn")
+    func unrelatedTaskWaits() async throws {
+        let gate = PlumbGate()
+        let arrived = PlumbInbox<Int>()
+        let order = Log()
+        let port = PlumbingPort<Int>(1)
+        let plumber = try PipelinePlumber<Int>().addPort(port)
+            .addStage("hold first") { packet in
+                arrived.put(packet.payload)
+                if packet.payload == 1 { await gate.wait() }
+                order.append("done \(packet.payload)")
+                return .pass
+            }
+        let first = Task { await port.process(1) }
+        _ = await arrived.wait(for: 1)
+        let second = Task { await port.process(2) }
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(order.all.isEmpty)  // the second packet did not overtake the held first one
+        await gate.open()
+        _ = await (first.value, second.value)
+        #expect(order.all == ["done 1", "done 2"])
         _ = plumber
     }
 

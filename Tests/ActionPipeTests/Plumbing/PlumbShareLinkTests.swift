@@ -36,14 +36,21 @@ struct PlumbShareLinkTests {
     @Test(
         "a failing check stops the packet: the sink does not fire, the caller learns where and why",
         arguments: [
-            (PlumbSharePacket(docId: 111111, userId: 1), "check-login", 0,
-             "user 1 is not logged in"),
-            (PlumbSharePacket(docId: 222222, userId: 22222), "check-document", 1,
-             "document 222222 cannot make a link"),
-            (PlumbSharePacket(docId: 111111, userId: 33333), "check-permission", 2,
-             "user 33333 may not share document 111111"),
+            (
+                PlumbSharePacket(docId: 111111, userId: 1), "check-login", 0,
+                "user 1 is not logged in"
+            ),
+            (
+                PlumbSharePacket(docId: 222222, userId: 22222), "check-document", 1,
+                "document 222222 cannot make a link"
+            ),
+            (
+                PlumbSharePacket(docId: 111111, userId: 33333), "check-permission", 2,
+                "user 33333 may not share document 111111"
+            ),
         ])
-    func refused(packet: PlumbSharePacket, stage: String, passed: Int, reason: String) async throws {
+    func refused(packet: PlumbSharePacket, stage: String, passed: Int, reason: String) async throws
+    {
         let flow = try PlumbShareFlow(loggedIn: [22222, 33333], linkable: [111111])
         let outcome = await flow.port.process(packet)
 
@@ -69,7 +76,9 @@ struct PlumbShareLinkTests {
         let stop = try #require(await flow.port.process(document).stop)
         #expect(stop.stage == "request-link")
         #expect(stop.reason.error as? PlumbLinkError == PlumbLinkError(docId: 111111))
-        #expect(stop.description.hasSuffix("threw the server could not make a link for document 111111"))
+        #expect(
+            stop.description.hasSuffix("threw the server could not make a link for document 111111")
+        )
         #expect(flow.sink.all.isEmpty)
     }
 

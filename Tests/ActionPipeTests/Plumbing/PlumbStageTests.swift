@@ -68,7 +68,9 @@ struct PlumbStageTests {
                 packet.payload *= 2
                 return .pass
             }
-            .addStage("gate") { packet in packet.payload > 10 ? .stop("over 10: \(packet.payload)") : .pass }
+            .addStage("gate") { packet in
+                packet.payload > 10 ? .stop("over 10: \(packet.payload)") : .pass
+            }
             .addStage("later") { _ in
                 later.increment()
                 return .pass
@@ -81,7 +83,9 @@ struct PlumbStageTests {
         #expect(stop?.stagesPassed == 1)
         #expect(stop?.stageCount == 3)
         #expect(stop?.reason.refusal == "over 10: 12")
-        #expect(stop?.description == "p: port 4's packet stopped by stage 'gate' (2 of 3): refused: over 10: 12")
+        #expect(
+            stop?.description
+                == "p: port 4's packet stopped by stage 'gate' (2 of 3): refused: over 10: 12")
         #expect(later.value == 0)
         #expect(sinkCalls.value == 0)
         #expect(plumber.send(5, from: 4).wasDelivered)

@@ -82,7 +82,8 @@ struct PlumbShareFlow {
             .addPort(port)
             .addStage("check-login") { packet in
                 log.append("check-login")
-                return loggedIn.contains(packet.userId) ? .pass : .stop("user \(packet.userId) is not logged in")
+                return loggedIn.contains(packet.userId)
+                    ? .pass : .stop("user \(packet.userId) is not logged in")
             }
             .addStage("check-document") { packet in
                 log.append("check-document")
