@@ -61,7 +61,8 @@ public struct PlumbingStop<Payload: Sendable>: Sendable, CustomStringConvertible
     /// ```
     public let reason: PlumbingStopReason
 
-    /// The name of the plumber the packet went through.
+    /// The name of the plumber the packet went through; empty when it never entered one
+    /// (``PlumbingStopReason/portNotConnected``).
     ///
     /// ```swift
     /// let plumber = PipelinePlumber<Int>(name: "share").addStage("a") { _ in .stop("no") }
