@@ -1,0 +1,265 @@
+/// Produces packets for a plumber: the original's port (`PortDelegate` and its
+/// `throwPacketBlock(packet, portNum)`).
+///
+/// A port has a number, stamped on every packet it produces. It feeds one plumber at a
+/// time (``PipelinePlumber/addPort(_:)``) and holds it weakly; the plumber keeps the port.
+///
+/// Packets of one port are processed one at a time, in the order they were emitted: a
+/// packet emitted while an earlier one is still in the stages waits for it. Different ports
+/// run concurrently. ``emit(_:)`` never blocks; ``process(_:)`` awaits the outcome.
+///
+/// ```swift
+/// let port = PlumbingPort<String>(100)
+/// let plumber = try PipelinePlumber<String>().addPort(port)
+///     .addStage("non-empty") { packet in packet.payload.isEmpty ? .stop("empty") : .pass }
+/// #expect(await port.process("tap").delivered == PlumbingPacket("tap", port: 100))
+/// #expect(await port.process("").stop?.stage == "non-empty")
+/// _ = plumber
+/// ```
+public final class PlumbingPort<Payload: Sendable>: Sendable {
+    /// The number stamped on every packet of this port (the original's `portNum`).
+    ///
+    /// ```swift
+    /// #expect(PlumbingPort<Int>(100).number == 100)
+    /// ```
+    public let number: Int
+
+    let _state = _Locked(_PlumbingPortState<Payload>())
+
+    /// A port that stamps its packets with `number`. Several ports may share a number;
+    /// the number is a label for the stages, not an identity.
+    ///
+    /// ```swift
+    /// let port = PlumbingPort<Int>(7)
+    /// #expect(!port.isConnected)
+    /// ```
+    public init(_ number: Int) {
+        self.number = number
+    }
+
+    /// Whether the port feeds a plumber that is still alive.
+    ///
+    /// ```swift
+    /// let port = PlumbingPort<Int>(1)
+    /// let plumber = try PipelinePlumber<Int>().addPort(port)
+    /// #expect(port.isConnected)
+    /// plumber.removePort(port)
+    /// #expect(!port.isConnected)
+    /// ```
+    public var isConnected: Bool {
+        _state.withLock { $0.plumber != nil }
+    }
+
+    /// Emits a packet and returns at once, like the original's
+    /// `self.throwPacketBlock(packet, 100)`.
+    ///
+    /// When the port is free and every stage is synchronous, the packet runs on the calling
+    /// thread before `emit` returns. Otherwise (an earlier packet of this port is still
+    /// running, or a stage is async) it is queued and run in order by a task the port
+    /// starts. Learn what became of it through the plumber's `sink` and `onStop`. A port
+    /// that feeds no plumber drops the packet.
+    ///
+    /// ```swift
+    /// let port = PlumbingPort<Int>(100)
+    /// let total = Mutex(0)
+    /// try PipelinePlumber<Int>().addPort(port).sink { packet in total.withLock { $0 += packet.payload } }
+    /// port.emit(2)
+    /// port.emit(3)
+    /// #expect(total.withLock { $0 } == 5)  // synchronous stages: ran before emit returned
+    /// ```
+    public func emit(_ payload: Payload) {
+        let admission = _state.withLock { state in
+            _admit(&state, payload, waiter: nil, cancelled: nil, canRunHere: true)
+        }
+        switch admission {
+        case .runHere(let plumber, let snapshot):
+            // The snapshot read when the port was claimed, known to be all synchronous.
+            _ = snapshot._withUnsafeGuaranteedRef {
+                $0.runSync(PlumbingPacket(payload, port: number))
+            }
+            withExtendedLifetime(plumber) {}
+            _finishTurn()
+        case .queued(let startDrain):
+            if startDrain { _startDrain() }
+        case .notConnected:
+            break
+        }
+    }
+
+    /// Emits a packet and awaits what became of it: delivered, or stopped where and why.
+    ///
+    /// The packet waits for earlier packets of this port. Cancelling the awaiting task
+    /// stops the packet before its next stage (or before the sink), also while it waits.
+    ///
+    /// ```swift
+    /// let port = PlumbingPort<Int>(5)
+    /// let plumber = try PipelinePlumber<Int>().addPort(port).addStage("later") { packet in
+    ///     await Task.yield()
+    ///     return packet.payload > 0 ? .pass : .stop("not positive")
+    /// }
+    /// #expect(await port.process(1).wasDelivered)
+    /// #expect(await port.process(0).stop?.reason.refusal == "not positive")
+    /// _ = plumber
+    /// ```
+    @discardableResult
+    public func process(_ payload: Payload) async -> PlumbingOutcome<Payload> {
+        let running = _PlumbingRunning.turns
+        let claim = _state.withLock { state -> _PlumbingClaim<Payload> in
+            guard let plumber = state.plumber else { return .notConnected }
+            if state.busy {
+                // Called from a stage of this port's running packet (this task's turn): run
+                // nested, as `send` does; waiting would wait for itself.
+                let current = _PlumbingTurn(port: ObjectIdentifier(self), turn: state.turn)
+                return running.contains(current) ? .nested(plumber) : .wait
+            }
+            return .claimed(plumber, state.begin())
+        }
+        switch claim {
+        case .claimed(let plumber, let turn):
+            // The port was free: run in the caller's task, so its cancellation applies.
+            let outcome = await _PlumbingRunning.$turns.withValue(
+                running + [_PlumbingTurn(port: ObjectIdentifier(self), turn: turn)]
+            ) {
+                await plumber.process(payload, from: number)
+            }
+            _finishTurn()
+            return outcome
+        case .nested(let plumber):
+            return await plumber.process(payload, from: number)
+        case .notConnected:
+            return _notConnected(payload)
+        case .wait:
+            return await _processQueued(payload)
+        }
+    }
+
+    /// Waits in the queue; the drain task runs the packet and resumes the caller.
+    private func _processQueued(_ payload: Payload) async -> PlumbingOutcome<Payload> {
+        let cancelled = _PlumbingCancelFlag()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let admission = _state.withLock { state in
+                    _admit(
+                        &state, payload, waiter: continuation, cancelled: cancelled,
+                        canRunHere: false)
+                }
+                switch admission {
+                case .queued(let startDrain):
+                    if startDrain { _startDrain() }
+                case .notConnected:
+                    continuation.resume(returning: _notConnected(payload))
+                case .runHere:
+                    preconditionFailure("a waiting packet is never run by its caller")
+                }
+            }
+        } onCancel: {
+            cancelled.set()
+        }
+    }
+
+    /// Under the lock: claim the free port, or queue the packet.
+    private func _admit(
+        _ state: inout _PlumbingPortState<Payload>, _ payload: Payload,
+        waiter: CheckedContinuation<PlumbingOutcome<Payload>, Never>?,
+        cancelled: _PlumbingCancelFlag?, canRunHere: Bool
+    ) -> _PlumbingAdmission<Payload> {
+        guard let plumber = state.plumber else { return .notConnected }
+        if !state.busy {
+            _ = state.begin()
+            if canRunHere {
+                let snapshot = plumber._current.load(ordering: .acquiring)
+                if snapshot._withUnsafeGuaranteedRef({ $0.isSync }) {
+                    return .runHere(plumber, snapshot)
+                }
+            }
+            state.queue.append(.init(payload: payload, waiter: waiter, cancelled: cancelled))
+            return .queued(startDrain: true)
+        }
+        state.queue.append(.init(payload: payload, waiter: waiter, cancelled: cancelled))
+        return .queued(startDrain: false)
+    }
+
+    /// The caller that ran a packet releases the port, or hands what queued up meanwhile to
+    /// a drain task.
+    private func _finishTurn() {
+        let drain = _state.withLock { state in
+            if state.hasWaiting { return true }
+            state.busy = false
+            return false
+        }
+        if drain { _startDrain() }
+    }
+
+    /// Runs queued packets one at a time, in order, until the queue is empty. The task
+    /// holds the port (and, per packet, the plumber) until then.
+    private func _startDrain() {
+        Task { await self._drain() }
+    }
+
+    private func _drain() async {
+        while true {
+            let next = _state.withLock {
+                state -> (_PlumbingQueuedPacket<Payload>, PipelinePlumber<Payload>?, UInt64)? in
+                guard let item = state.dequeue() else {
+                    state.busy = false
+                    return nil
+                }
+                return (item, state.plumber, state.begin())
+            }
+            guard let (item, plumber, turn) = next else { return }
+            let outcome: PlumbingOutcome<Payload>
+            if let plumber {
+                let snapshot = plumber._current.load(ordering: .acquiring).takeUnretainedValue()
+                let cancelled = item.cancelled
+                let packet = PlumbingPacket(item.payload, port: number)
+                outcome = await _PlumbingRunning.$turns.withValue(
+                    [_PlumbingTurn(port: ObjectIdentifier(self), turn: turn)]
+                ) {
+                    await snapshot.runAsync(packet) { cancelled?.isSet ?? false }
+                }
+                withExtendedLifetime(plumber) {}
+            } else {
+                outcome = _notConnected(item.payload)
+            }
+            item.waiter?.resume(returning: outcome)
+        }
+    }
+
+    private func _notConnected(_ payload: Payload) -> PlumbingOutcome<Payload> {
+        .stopped(
+            PlumbingStop(
+                packet: PlumbingPacket(payload, port: number), stage: nil, stagesPassed: 0,
+                stageCount: 0, reason: .portNotConnected, plumber: ""))
+    }
+
+    /// Connects to `plumber`; `false` when it already was. Throws when another live
+    /// plumber has the port.
+    func _connect(to plumber: PipelinePlumber<Payload>) throws(PlumbingError) -> Bool {
+        let other: PipelinePlumber<Payload>?? = _state.withLock { state in
+            if let current = state.plumber {
+                return current === plumber ? .some(nil) : .some(current)
+            }
+            state.plumber = plumber
+            return nil
+        }
+        switch other {
+        case nil: return true
+        case .some(nil): return false
+        case .some(let current?): throw .portInUse(port: number, plumber: current.name)
+        }
+    }
+
+    /// Whether the port feeds `plumber`.
+    func _feeds(_ plumber: PipelinePlumber<Payload>) -> Bool {
+        _state.withLock { $0.plumber === plumber }
+    }
+
+    /// Disconnects from `plumber`; `false` when the port did not feed it.
+    func _disconnect(from plumber: PipelinePlumber<Payload>) -> Bool {
+        _state.withLock { state in
+            guard state.plumber === plumber else { return false }
+            state.plumber = nil
+            return true
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Synchronization
+
+/// Set when the task awaiting a queued packet is cancelled; the drain checks it between
+/// stages, because the packet runs in the drain's task, not the caller's.
+final class _PlumbingCancelFlag: Sendable {
+    private let storage = Atomic<Bool>(false)
+
+    func set() { storage.store(true, ordering: .releasing) }
+
+    var isSet: Bool { storage.load(ordering: .acquiring) }
+}
+
+/// A packet waiting for its port to be free.
+struct _PlumbingQueuedPacket<Payload: Sendable> {
+    let payload: Payload
+    /// The `process` call awaiting the outcome; `nil` for `emit`.
+    let waiter: CheckedContinuation<PlumbingOutcome<Payload>, Never>?
+    let cancelled: _PlumbingCancelFlag?
+}
+
+/// What a port's lock guards.
+struct _PlumbingPortState<Payload: Sendable> {
+    weak var plumber: PipelinePlumber<Payload>?
+    /// Packets waiting, oldest first, from `head` on (a dequeue moves `head`, so it is O(1)).
+    var queue: [_PlumbingQueuedPacket<Payload>] = []
+    var head = 0
+    /// Whether a packet of this port is being processed (by a caller or by the drain task).
+    var busy = false
+    /// Counts the packets that have started; identifies the one running now.
+    var turn: UInt64 = 0
+
+    /// Marks the port busy with a new packet and returns its turn.
+    mutating func begin() -> UInt64 {
+        busy = true
+        turn &+= 1
+        return turn
+    }
+
+    var hasWaiting: Bool { head < queue.count }
+
+    mutating func dequeue() -> _PlumbingQueuedPacket<Payload>? {
+        guard head < queue.count else { return nil }
+        let item = queue[head]
+        head += 1
+        if head == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        return item
+    }
+}
+
+/// What `emit` / `process` do with a packet, decided under the port's lock.
+enum _PlumbingAdmission<Payload: Sendable> {
+    /// The port was free and is now claimed by the caller, who runs the packet against
+    /// this snapshot (all synchronous; valid while the plumber is held).
+    case runHere(PipelinePlumber<Payload>, Unmanaged<_PlumbingSnapshot<Payload>>)
+    /// Queued; `startDrain` when the caller must start the drain task.
+    case queued(startDrain: Bool)
+    /// The port feeds no plumber.
+    case notConnected
+}
+
+/// A packet of a port that is running: the port and the packet's turn.
+struct _PlumbingTurn: Sendable, Equatable {
+    let port: ObjectIdentifier
+    let turn: UInt64
+}
+
+/// The port packets the current task is running, innermost last. A stage that awaits
+/// `process` on the port whose packet it is running would otherwise wait for itself: the
+/// port finds its own turn here and runs the new packet at once, nested.
+enum _PlumbingRunning {
+    @TaskLocal static var turns: [_PlumbingTurn] = []
+}
+
+/// What `process` does, decided under the port's lock.
+enum _PlumbingClaim<Payload: Sendable> {
+    /// The port was free; the caller runs the packet in this turn.
+    case claimed(PipelinePlumber<Payload>, UInt64)
+    /// The caller is a stage of the port's running packet: run at once.
+    case nested(PipelinePlumber<Payload>)
+    /// The port is busy with another packet: queue.
+    case wait
+    case notConnected
+}

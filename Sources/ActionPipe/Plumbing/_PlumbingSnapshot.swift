@@ -1,0 +1,116 @@
+/// The body of one stage: synchronous (runs on the fast path) or asynchronous.
+@usableFromInline
+enum _PlumbingStageBody<Payload: Sendable>: Sendable {
+    case sync(@Sendable (inout PlumbingPacket<Payload>) throws -> PlumbingVerdict)
+    case async(@Sendable (inout PlumbingPacket<Payload>) async throws -> PlumbingVerdict)
+}
+
+/// A plumber's stages, sink and stop observer at one moment. Immutable: a change to the
+/// plumber publishes a new snapshot, so a packet runs against the configuration it started
+/// with and reads it without a lock.
+///
+/// `@unchecked Sendable`: every field is immutable; `bodies` points at slots of `storage`
+/// (which this snapshot keeps alive) that were initialised before the snapshot was
+/// published and are never written again.
+@usableFromInline
+final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
+    /// Holds the stages' slots; `bodies` points into it.
+    let storage: _PlumbingStageStorage<Payload>
+    @usableFromInline let bodies: UnsafeMutablePointer<_PlumbingStageBody<Payload>>
+    @usableFromInline let count: Int
+    @usableFromInline let sink: (@Sendable (PlumbingPacket<Payload>) -> Void)?
+    @usableFromInline let isSync: Bool
+    let onStop: (@Sendable (PlumbingStop<Payload>) -> Void)?
+    let plumber: String
+
+    /// `firstAsync`: the index of the plumber's first async stage, if any.
+    init(
+        storage: _PlumbingStageStorage<Payload>, count: Int, firstAsync: Int?,
+        sink: (@Sendable (PlumbingPacket<Payload>) -> Void)?,
+        onStop: (@Sendable (PlumbingStop<Payload>) -> Void)?,
+        plumber: String
+    ) {
+        self.storage = storage
+        bodies = storage.bodies
+        self.count = count
+        isSync = firstAsync.map { $0 >= count } ?? true
+        self.sink = sink
+        self.onStop = onStop
+        self.plumber = plumber
+    }
+
+    /// The stages' names, in order.
+    var names: [String] { (0..<count).map { storage.names[$0] } }
+
+    /// Runs `packet` through every stage on the calling thread, then into the sink. Stops
+    /// at the first async stage: a synchronous caller cannot wait for it.
+    @inlinable
+    func runSync(_ packet: consuming PlumbingPacket<Payload>) -> PlumbingOutcome<Payload> {
+        var packet = packet
+        var index = 0
+        while index < count {
+            switch bodies[index] {
+            case .sync(let body):
+                let verdict: PlumbingVerdict
+                do {
+                    verdict = try body(&packet)
+                } catch {
+                    return stopped(packet, at: index, .failed(error))
+                }
+                if case .stop(let reason) = verdict {
+                    return stopped(packet, at: index, .refused(reason))
+                }
+            case .async:
+                return stopped(packet, at: index, .stageIsAsync)
+            }
+            index &+= 1
+        }
+        sink?(packet)
+        return .delivered(packet)
+    }
+
+    /// Runs `packet` through every stage, awaiting async ones, then into the sink. Before
+    /// each stage and before the sink, `isCancelled` decides whether the packet goes on.
+    @inlinable
+    func runAsync(
+        _ packet: consuming PlumbingPacket<Payload>, isCancelled: () -> Bool
+    ) async -> PlumbingOutcome<Payload> {
+        var packet = packet
+        var index = 0
+        while index < count {
+            if isCancelled() {
+                return stopped(packet, at: index, .cancelled)
+            }
+            let verdict: PlumbingVerdict
+            do {
+                switch bodies[index] {
+                case .sync(let body): verdict = try body(&packet)
+                case .async(let body): verdict = try await body(&packet)
+                }
+            } catch {
+                return stopped(packet, at: index, .failed(error))
+            }
+            if case .stop(let reason) = verdict {
+                return stopped(packet, at: index, .refused(reason))
+            }
+            index &+= 1
+        }
+        if isCancelled() {
+            return stopped(packet, at: count, .cancelled)
+        }
+        sink?(packet)
+        return .delivered(packet)
+    }
+
+    /// The slow path of a stop: builds the record and tells the observer.
+    @usableFromInline
+    func stopped(
+        _ packet: PlumbingPacket<Payload>, at index: Int, _ reason: PlumbingStopReason
+    ) -> PlumbingOutcome<Payload> {
+        let stop = PlumbingStop(
+            packet: packet, stage: index < count ? storage.names[index] : nil,
+            stagesPassed: index, stageCount: count, reason: reason, plumber: plumber)
+        onStop?(stop)
+        return .stopped(stop)
+    }
+}

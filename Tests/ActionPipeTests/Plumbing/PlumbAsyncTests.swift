@@ -1,0 +1,129 @@
+import ActionPipe
+import Testing
+
+/// A plumber whose first stage reports its arrival, then waits on a gate that ignores
+/// cancellation, so a test can cancel at a known point.
+struct PlumbHeldFlow {
+    let plumber: PipelinePlumber<Int>
+    let port = PlumbingPort<Int>(1)
+    let arrived = PlumbInbox<Int>()
+    let gate = PlumbGate()
+    let log = Log()
+    let sink = PlumbInbox<PlumbingPacket<Int>>()
+
+    init(stages: Int = 2) throws {
+        let (arrived, gate, log, sink) = (arrived, gate, log, sink)
+        plumber = try PipelinePlumber<Int>(name: "held").addPort(port)
+            .addStage("hold") { packet in
+                log.append("hold \(packet.payload)")
+                arrived.put(packet.payload)
+                await gate.wait()
+                return .pass
+            }
+            .sink { sink.put($0) }
+        for index in 1..<stages {
+            plumber.addStage("after\(index)") { packet in
+                log.append("after\(index) \(packet.payload)")
+                return .pass
+            }
+        }
+    }
+}
+
+/// The async path: awaiting outcomes, and cancellation between stages.
+@Suite("Plumbing: async stages and cancellation")
+struct PlumbAsyncTests {
+    @Test(
+        "cancelling the caller's task stops the packet before the next stage",
+        .timeLimit(.minutes(1)))
+    func cancelBetweenStages() async throws {
+        let flow = try PlumbHeldFlow()
+        let call = Task { await flow.plumber.process(7, from: 3) }
+        _ = await flow.arrived.wait(for: 1)  // the packet is inside "hold"
+        call.cancel()
+        await flow.gate.open()
+        let stop = try #require(await call.value.stop)
+        #expect(stop.reason.isCancelled)
+        #expect(stop.stage == "after1")  // the stage that did not run
+        #expect(stop.stagesPassed == 1)
+        #expect(
+            stop.description
+                == "held: port 3's packet stopped before stage 'after1' (2 of 2): cancelled")
+        #expect(flow.log.all == ["hold 7"])
+        #expect(flow.sink.all.isEmpty)
+    }
+
+    @Test("cancelled after the last stage: the sink does not run", .timeLimit(.minutes(1)))
+    func cancelBeforeSink() async throws {
+        let flow = try PlumbHeldFlow(stages: 1)
+        let call = Task { await flow.plumber.process(7, from: 3) }
+        _ = await flow.arrived.wait(for: 1)
+        call.cancel()
+        await flow.gate.open()
+        let stop = try #require(await call.value.stop)
+        #expect(stop.reason.isCancelled)
+        #expect(stop.stage == nil)
+        #expect(stop.stagesPassed == 1)
+        #expect(
+            stop.description
+                == "held: port 3's packet stopped after all 1 stages, before the sink: cancelled")
+        #expect(flow.sink.all.isEmpty)
+    }
+
+    @Test("a task cancelled before it sends runs no stage")
+    func cancelledBeforeStart() async throws {
+        let flow = try PlumbHeldFlow()
+        let call = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await flow.plumber.process(1, from: 1)
+        }
+        let stop = try #require(await call.value.stop)
+        #expect(stop.stage == "hold" && stop.stagesPassed == 0 && stop.reason.isCancelled)
+        #expect(flow.log.all.isEmpty)
+    }
+
+    @Test("a stage that awaits cancellably sees the cancellation itself and fails")
+    func stageSeesCancellation() async throws {
+        let started = PlumbInbox<Int>()
+        let plumber = PipelinePlumber<Int>().addStage("sleep") { packet in
+            started.put(packet.payload)
+            try await Task.sleep(for: .seconds(60))
+            return .pass
+        }
+        let call = Task { await plumber.process(1, from: 1) }
+        _ = await started.wait(for: 1)
+        call.cancel()
+        let stop = try #require(await call.value.stop)
+        #expect(stop.stage == "sleep")
+        #expect(stop.reason.error is CancellationError)
+    }
+
+    @Test(
+        "a port's queued packet whose caller is cancelled never enters a stage",
+        .timeLimit(.minutes(1)))
+    func cancelQueuedOnPort() async throws {
+        let flow = try PlumbHeldFlow()
+        let first = Task { await flow.port.process(1) }
+        _ = await flow.arrived.wait(for: 1)  // the first packet holds the port
+        let second = Task { await flow.port.process(2) }  // waits behind it
+        second.cancel()
+        await flow.gate.open()
+
+        #expect(await first.value.wasDelivered)
+        let stop = try #require(await second.value.stop)
+        #expect(stop.reason.isCancelled)
+        #expect(stop.stage == "hold" && stop.stagesPassed == 0)
+        #expect(flow.log.all == ["hold 1", "after1 1"])  // packet 2 never ran a stage
+        #expect(flow.sink.all.map(\.payload) == [1])
+    }
+
+    @Test("await process on a port follows the packets emitted before it", .timeLimit(.minutes(1)))
+    func processFollowsEmits() async throws {
+        let flow = try PlumbHeldFlow()
+        await flow.gate.open()
+        for value in 1...5 { flow.port.emit(value) }
+        let outcome = await flow.port.process(6)
+        #expect(outcome.delivered?.payload == 6)
+        #expect(flow.sink.all.map(\.payload) == [1, 2, 3, 4, 5, 6])
+    }
+}
