@@ -166,6 +166,17 @@ extension BoundAction where Kind == ActionKind.Sync {
                 if handler.isUnconditional {
                     // No state, no condition, no target: nothing can skip it.
                     call.value = handler.plain(&process)
+                } else if handler.isSimple {
+                    // Only a state and the upstream's presence can skip it: two inline
+                    // tests, and the reason is worked out only when it is skipped.
+                    if !handler.passesSimpleChecks(process.state, hasUpstream: call.value != nil) {
+                        var ignored: AnyObject? = nil
+                        outcomes?[entry.member] = .skipped(
+                            handler.skipReason(handler.conditions, &process, target: &ignored)
+                                ?? .conditionFailed("unknown"))
+                        return
+                    }
+                    call.value = handler.plain(&process)
                 } else {
                     var target: AnyObject? = nil
                     if let reason = handler.skipReason(

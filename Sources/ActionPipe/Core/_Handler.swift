@@ -55,6 +55,8 @@ class _AnyHandler: @unchecked Sendable {
     @usableFromInline let isUnconditional: Bool
     /// A closure handler, without a target to resolve.
     @usableFromInline let isTargetless: Bool
+    /// The handler's state bits, or 0 when it has no state (see `passesSimpleChecks`).
+    @usableFromInline let stateBits: UInt64
 
     /// `upstreamFailure` is set when the handler's first condition was "there is an
     /// upstream value" (see ``_hoistUpstreamRequirement(_:)``); `hasConditions` says
@@ -68,6 +70,7 @@ class _AnyHandler: @unchecked Sendable {
         self.requiresUpstream = upstreamFailure != nil
         self.upstreamFailure = upstreamFailure ?? .upstreamNil
         self.hasConditions = hasConditions
+        self.stateBits = state?.rawValue ?? 0
         if case .none = target {
             isTargetless = true
             isUnconditional = state == nil && upstreamFailure == nil && !hasConditions
@@ -95,6 +98,14 @@ func _hoistUpstreamRequirement<Kind, each Argument, Result>(
 private let _handlerIDs = Atomic<UInt64>(0)
 
 extension _AnyHandler {
+    /// Whether the state and upstream-presence checks pass: the whole of `skipReason` for
+    /// a handler with no condition closures and no target, without building a reason.
+    @inlinable @inline(__always)
+    func passesSimpleChecks(_ callState: ActionState?, hasUpstream: Bool) -> Bool {
+        if state != nil, let callState, stateBits & callState.rawValue == 0 { return false }
+        return hasUpstream || !requiresUpstream
+    }
+
     /// Why this handler must not run in the call described by `process` (whose upstream
     /// value is already set), or `nil` with `target` set to the object to run it with.
     ///
@@ -146,6 +157,9 @@ final class _SyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendabl
     /// handler is called as is. A placeholder when `hasPlain` is false.
     @usableFromInline let plain: PlainBody
     @usableFromInline let hasPlain: Bool
+    /// Whether only a state and the upstream's presence can skip it: no condition
+    /// closures, no target, a plain closure.
+    @usableFromInline let isSimple: Bool
     /// The body of a handler with a target; `nil` when `plain` is set.
     @usableFromInline let body: Body?
     @usableFromInline let conditions: [_Condition<ActionKind.Sync, repeat each Argument, Result>]
@@ -161,6 +175,11 @@ final class _SyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendabl
         var conditions = conditions
         let upstreamFailure = _hoistUpstreamRequirement(&conditions)
         self.conditions = conditions
+        if case .none = target {
+            self.isSimple = plain != nil && conditions.isEmpty
+        } else {
+            self.isSimple = false
+        }
         super.init(
             state: state, target: target, upstreamFailure: upstreamFailure,
             hasConditions: !conditions.isEmpty)
