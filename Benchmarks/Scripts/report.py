@@ -89,6 +89,10 @@ def main():
         if not rows:
             continue
         print(title)
+        if not any(get(row[2]) for row in rows):
+            # A filtered run (`./run -- --filter ...`) that left this part out.
+            print("   not run")
+            continue
         for number, what, subject, reference, kind, threshold in rows:
             a = get(subject)
             b = get(reference) if reference else None

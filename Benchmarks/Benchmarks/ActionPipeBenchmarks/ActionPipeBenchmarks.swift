@@ -25,6 +25,8 @@ extension Actions {
     var benchSideData: Action<Int, Int> { .init() }
     /// Target 8: the async form of target 1's action.
     var benchAsyncAdd: AsyncAction<Int, Int> { .init() }
+    /// Target 8, informational: the same with handlers registered with `handleSynchronously`.
+    var benchAsyncSyncAdd: AsyncAction<Int, Int> { .init() }
 }
 
 enum BenchKeys {
@@ -357,6 +359,23 @@ func registerCoreBenchmarks() {
     Benchmark("T8 ActionPipe async 3 pipes") { benchmark in
         for i in benchmark.scaledIterations {
             blackHole(try await headAsync.benchAsyncAdd(i))
+        }
+    }
+
+    // The same chain with handlers registered as synchronous closures
+    // (`handleSynchronously`): what an async action costs when its handlers never suspend
+    // and say so.
+    let chainAsyncSync = makeChain(3, name: "asyncsync")
+    for pipe in chainAsyncSync {
+        pipe.on(\.benchAsyncSyncAdd).handleSynchronously { process in
+            (process.upstream ?? 0) &+ process.arguments
+        }
+    }
+    let headAsyncSync = chainAsyncSync[0]
+
+    Benchmark("T8 ActionPipe async 3 pipes, synchronous handlers") { benchmark in
+        for i in benchmark.scaledIterations {
+            blackHole(try await headAsyncSync.benchAsyncSyncAdd(i))
         }
     }
 }
