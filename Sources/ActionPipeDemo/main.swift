@@ -1,30 +1,55 @@
-// ActionPipeDemo: plays the examples of the ZZActionPipe README (seed 002) and the
-// share-link flow of the PipelinePlumber article (seed 000, on async actions) with
-// ActionPipe, end to end, printing what every call did (its trace) and returned.
+// ActionPipeDemo: plays the examples of the five original libraries with ActionPipe, end to
+// end, printing what every call, packet, event, assignment and tree item did and why:
 //
-//     swift run ActionPipeDemo                   every scenario
-//     swift run ActionPipeDemo --scenario 5      one scenario, by number
-//     swift run ActionPipeDemo --scenario states one scenario, by name (or just `states`)
-//     swift run ActionPipeDemo --help            the list of scenarios
+//      1-15  the core: the ZZActionPipe README (seed 002), its hazards fixed, async actions
+//     20-24  the event bus: DWEventBus's login/logout flow, unions, feedback (seed 004)
+//     30-33  the operation tree: DRBOperationTree's cookbook, retries, cancel (seed 003)
+//     40-43  plumbing: PipelinePlumber's share-link flow (seed 000)
+//     50-55  observable state: Minya's photo flow, paths, scenes (seed 001)
+//
+//     swift run ActionPipeDemo                      every scenario
+//     swift run ActionPipeDemo --scenario 30        one scenario, by number
+//     swift run ActionPipeDemo --scenario cookbook  one scenario, by name (or just `cookbook`)
+//     swift run ActionPipeDemo --help               the list of scenarios
 import Foundation
 
 /// The usage text, with the list of scenarios.
 func usage() -> String {
     var lines = [
-        "ActionPipeDemo: the ZZActionPipe README examples and the PipelinePlumber share flow,",
-        "played with ActionPipe.",
+        "ActionPipeDemo: the examples of ZZActionPipe (1-15), DWEventBus (20-24),",
+        "DRBOperationTree (30-33), PipelinePlumber (40-43) and Minya (50-55), played with",
+        "ActionPipe, each with a trace of what ran, what was skipped or stopped, and why.",
         "",
         "Usage: ActionPipeDemo [--scenario NUMBER|NAME | NUMBER|NAME | --help]",
         "",
         "Without arguments every scenario runs, in order. Scenarios:",
     ]
+    var part = ""
     for scenario in scenarios {
+        // A header per part, so the list reads as five groups.
+        let thisPart = partTitle(of: scenario.number)
+        if thisPart != part {
+            part = thisPart
+            lines.append("")
+            lines.append("  " + part)
+        }
         let number = scenario.number < 10 ? " \(scenario.number)" : "\(scenario.number)"
         let label = "\(number). \(scenario.name)"
         lines.append(
             "  " + label.padding(toLength: 26, withPad: " ", startingAt: 0) + scenario.title)
     }
     return lines.joined(separator: "\n")
+}
+
+/// The part a scenario number belongs to (numbers are grouped by part; see Scenarios.swift).
+func partTitle(of number: Int) -> String {
+    switch number {
+    case ..<20: "The core: actions, pipes and chains (Docs/ActionPipe.md, Docs/AsyncActions.md)"
+    case ..<30: "The event bus (Docs/EventBus.md)"
+    case ..<40: "Operation trees (Docs/OperationTree.md)"
+    case ..<50: "Plumbing (Docs/Plumbing.md)"
+    default: "Observable state (Docs/ObservableState.md)"
+    }
 }
 
 /// Finds a scenario by number or name.

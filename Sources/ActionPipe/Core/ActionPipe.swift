@@ -2,7 +2,7 @@ import Synchronization
 
 /// An object that answers actions, and the unit from which chains are composed.
 ///
-/// Register handlers for actions with ``on(_:_:)``; compose pipes into a chain with
+/// Register handlers for actions with `on(_:_:)`; compose pipes into a chain with
 /// ``append(_:)``; call an action on any pipe of the chain like a method. A call runs, in
 /// chain order from the head, every pipe that registered the action, and returns the
 /// result of the last handler that ran (`nil` when none ran).

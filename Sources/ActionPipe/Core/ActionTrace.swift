@@ -1,6 +1,6 @@
 /// What happened in one call, pipe by pipe, in chain order.
 ///
-/// Get one from ``BoundAction/report(_:)``; plain calls record nothing, so tracing costs
+/// Get one from a ``BoundAction``'s `report(_:)`; plain calls record nothing, so tracing costs
 /// nothing when it is not asked for.
 ///
 /// ```swift

@@ -33,7 +33,7 @@ extension HandlerRegistration where Kind == ActionKind.Async {
     /// }
     /// ```
     ///
-    /// A separate name, not an overload of ``handle(_:)``: with an overload, Swift picks
+    /// A separate name, not an overload of `handle(_:)`: with an overload, Swift picks
     /// the synchronous form for every closure without `await`, including
     /// `{ @MainActor process in ... }`, and then rejects that closure for losing its actor.
     @discardableResult
