@@ -21,6 +21,14 @@ public struct BusEventKey: Hashable, Sendable, CustomStringConvertible {
         ops = _BusTypedKeyOps<Event>(subtype: topic.subtype)
     }
 
+    /// Whether `event` is delivered to subscriptions of this key: the same type, and the
+    /// same subtype unless this key accepts any subtype.
+    func _matches(_ event: any BusEvent) -> Bool {
+        guard ObjectIdentifier(Swift.type(of: event)) == type else { return false }
+        guard let subtype else { return true }
+        return subtype.value == _busSubtypeValue(of: event)
+    }
+
     /// Whether this key matches every subtype of its event type.
     ///
     /// ```swift
@@ -64,4 +72,9 @@ public struct BusEventKey: Hashable, Sendable, CustomStringConvertible {
 struct _BusErasedSubtype: Hashable, @unchecked Sendable {
     let value: AnyHashable
     init(_ value: AnyHashable) { self.value = value }
+}
+
+/// The subtype of `event`, erased the way a key erases it.
+private func _busSubtypeValue<Event: BusEvent>(of event: Event) -> AnyHashable {
+    AnyHashable(event.subtype)
 }

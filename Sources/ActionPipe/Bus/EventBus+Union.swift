@@ -106,6 +106,7 @@ extension EventBus {
         for key in keys where !unique.contains(key) { unique.append(key) }
         let owner = owner.map(_BusOwner.init)
         let union = _BusUnionState(keys: unique)
+        let keysInOrder = unique
         let (id, released) = _state.withLock { state -> (UInt64, [AnyObject]) in
             var released = state.remove(state.deadSubscriptions())
             let id = state.nextID
@@ -116,9 +117,17 @@ extension EventBus {
                 let old = key.ops.addForwarder(
                     to: &state, id: id, owner: owner, name: name
                 ) { object, event in
+                    // An event that matches several keys of the union (`A.1` and `A.*`)
+                    // reaches one forwarder per key. Only the first matching key's acts, for
+                    // all of them at once: `anyOf` fires once, and `allOf` records the event
+                    // under every key it matches.
+                    let matching = keysInOrder.indices.filter {
+                        keysInOrder[$0]._matches(event)
+                    }
+                    guard matching.first == index else { return }
                     let fired =
                         all
-                        ? union.receive(event, at: index)
+                        ? union.receive(event, at: matching)
                         : BusUnion(last: event, lastKey: key, events: [event])
                     guard let fired else { return }
                     guard let executor else { return try handler(object, fired) }

@@ -9,12 +9,14 @@ final class _BusUnionState: Sendable {
         received = _Locked([:])
     }
 
-    /// Records `event` under key `index`; returns the completed union (and starts over), or
+    /// Records `event` under every key in `indices` (the union's keys it matches, first
+    /// one first); returns the completed union (and starts over), or
     /// `nil` while some key has not arrived yet. A key arriving again before the union is
     /// complete replaces its event: it does not count twice.
-    func receive(_ event: any BusEvent, at index: Int) -> BusUnion? {
+    func receive(_ event: any BusEvent, at indices: [Int]) -> BusUnion? {
+        let index = indices[0]
         let complete: [Int: any BusEvent]? = received.withLock { received in
-            received[index] = event
+            for index in indices { received[index] = event }
             guard received.count == keys.count else { return nil }
             defer { received.removeAll(keepingCapacity: true) }
             return received
