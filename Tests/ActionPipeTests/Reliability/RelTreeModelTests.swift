@@ -351,8 +351,7 @@ struct RelTreeModelTests {
     func failFastMatchesTheModel() async throws {
         let seed = RelRandom.runSeed()
         for index in 0..<Self.failFastTrees {
-            let sequenceSeed = RelRandom.sequenceSeed(seed, index)
-            var random = RelRandom(seed: seed)
+            var random = RelRandom(seed: RelRandom.sequenceSeed(seed, index))
             var spec = RelTreeSpec.random(&random)
             spec.failPercent = max(spec.failPercent, 10)
             var model = RelTreeModel(spec, depthFirst: true)
