@@ -227,7 +227,9 @@ struct RelTreeModelTests {
         // Every provider call, counted where it happened.
         var expectedCalls: [String: Int] = [:]
         for item in model.items.values { expectedCalls["work|\(item.key)"] = item.attempts }
-        for (call, outcome) in model.objectCalls { expectedCalls["objects|\(call)"] = outcome.attempts }
+        for (call, outcome) in model.objectCalls {
+            expectedCalls["objects|\(call)"] = outcome.attempts
+        }
         relExpect(calls.all == expectedCalls, "\(context): calls differ", seed: seed)
 
         // The report.
@@ -268,7 +270,8 @@ struct RelTreeModelTests {
         for (position, event) in events.enumerated() {
             guard let item = event.item else {
                 if case .failed(let failure) = event {
-                    objectFailures.append("\(failure.node) objects \(failure.object) \(failure.attempts)")
+                    objectFailures.append(
+                        "\(failure.node) objects \(failure.object) \(failure.attempts)")
                 }
                 continue
             }
