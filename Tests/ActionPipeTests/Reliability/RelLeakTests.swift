@@ -1,6 +1,5 @@
 import ActionPipe
 import Foundation
-import Synchronization
 import Testing
 
 /// An object whose lifetime the leak tests watch.

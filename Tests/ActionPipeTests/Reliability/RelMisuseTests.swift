@@ -1,6 +1,5 @@
 import ActionPipe
 import Foundation
-import Synchronization
 import Testing
 
 /// An event for the misuse catalogue.
@@ -28,7 +27,7 @@ struct RelMisuseTests {
 
     @Test("the same child added twice to one parent runs twice under it")
     func treeChildTwice() async throws {
-        let calls = Mutex(0)
+        let calls = RelLocked(0)
         let parent = OperationTreeNode("parent", objects: { (n: Int) in [n] }, work: { $0 })
         let child = OperationTreeNode(
             "child", objects: { (n: Int) in [n] },
@@ -124,7 +123,7 @@ struct RelMisuseTests {
     @Test("dropping a token does not end the observation")
     func stateDroppedToken() {
         let property = ObservedProperty(0)
-        let seen = Mutex<[Int]>([])
+        let seen = RelLocked<[Int]>([])
         do {
             _ = property.observe { value in seen.withLock { $0.append(value) } }
         }
@@ -164,7 +163,7 @@ struct RelMisuseTests {
     @Test("publishing after every subscriber went away reaches no one and is not an error")
     func busPublishAfterSubscribersGone() {
         let bus = EventBus(name: "misuse")
-        let seen = Mutex(0)
+        let seen = RelLocked(0)
         do {
             let subscriber = RelMisuseObject()
             bus.subscribe(BusTopic(RelMisuseEvent.self), by: subscriber) { _, _ in
@@ -192,7 +191,7 @@ struct RelMisuseTests {
     @Test("an async call from a task that is already cancelled runs no handler and throws")
     func coreCallFromCancelledTask() async {
         let pipe = ActionPipe(name: "cancelled caller")
-        let ran = Mutex(false)
+        let ran = RelLocked(false)
         pipe.on(\.relAsyncPing) { process in
             ran.withLock { $0 = true }
             return process.arguments

@@ -1,6 +1,5 @@
 import ActionPipe
 import Foundation
-import Synchronization
 import Testing
 
 /// The payload of the plumbing model: an id to follow it, a value the stages rewrite, and
@@ -74,7 +73,7 @@ struct RelAsyncRuleStage: AsyncPlumbingStage {
 /// Everything sinks and observers saw: one line per packet, keyed by packet id, plus the
 /// order per port number.
 final class RelPlumbSeen: Sendable {
-    private let state = Mutex<(lines: [Int: [String]], order: [Int: [Int]], count: Int)>(
+    private let state = RelLocked<(lines: [Int: [String]], order: [Int: [Int]], count: Int)>(
         ([:], [:], 0))
 
     func record(_ id: Int, port: Int, _ line: String) {

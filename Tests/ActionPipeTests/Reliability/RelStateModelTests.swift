@@ -1,6 +1,5 @@
 import ActionPipe
 import Foundation
-import Synchronization
 import Testing
 
 /// The leaf of the model's state tree.
@@ -37,7 +36,7 @@ final class RelStateOwner: Sendable {}
 
 /// Every delivery of one step, in the order the observers ran.
 final class RelStateDeliveries: Sendable {
-    private let log = Mutex<[(observer: Int, value: String)]>([])
+    private let log = RelLocked<[(observer: Int, value: String)]>([])
 
     func record(_ observer: Int, _ value: String) { log.withLock { $0.append((observer, value)) } }
 

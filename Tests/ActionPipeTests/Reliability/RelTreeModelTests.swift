@@ -1,6 +1,5 @@
 import ActionPipe
 import Foundation
-import Synchronization
 import Testing
 
 /// The shape and the failure plan of one random tree (a DAG: a node may sit under several
@@ -131,7 +130,7 @@ struct RelTreeModel {
 
 /// Counts provider calls by what they were called for.
 final class RelTreeCalls: Sendable {
-    private let counts = Mutex<[String: Int]>([:])
+    private let counts = RelLocked<[String: Int]>([:])
 
     func bump(_ key: String) -> Int {
         counts.withLock { counts in
