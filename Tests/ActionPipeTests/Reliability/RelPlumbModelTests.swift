@@ -1,0 +1,359 @@
+import ActionPipe
+import Foundation
+import Testing
+
+/// The payload of the plumbing model: an id to follow it, a value the stages rewrite, and
+/// the trail of stages that passed it.
+struct RelPacket: Sendable, Equatable {
+    var id: Int
+    var value: Int
+    var trail: [String] = []
+}
+
+struct RelPlumbError: Error, Equatable, CustomStringConvertible {
+    let stage: String
+    let id: Int
+    var description: String { "stage \(stage) threw for packet \(id)" }
+}
+
+/// What one stage does: a pure function of the packet, so the model can run it too.
+struct RelStageRule: Sendable {
+    enum Kind: Sendable { case rewrite, refuse, fail, replace }
+    let name: String
+    let kind: Kind
+    let modulus: Int
+    let remainder: Int
+    let add: Int
+    let isAsync: Bool
+
+    static func random(_ random: inout RelRandom, name: String) -> RelStageRule {
+        RelStageRule(
+            name: name, kind: random.pick([.rewrite, .rewrite, .refuse, .fail, .replace]),
+            modulus: random.int(2...6), remainder: random.int(0...1), add: random.int(1...9),
+            isAsync: random.chance(30))
+    }
+
+    /// The model's (and the real stage's) verdict; changes `packet` when it passes.
+    func apply(_ packet: inout PlumbingPacket<RelPacket>) throws -> PlumbingVerdict {
+        let hit = packet.value % modulus == remainder
+        switch kind {
+        case .refuse where hit: return .stop("\(name) refuses \(packet.value)")
+        case .fail where hit: throw RelPlumbError(stage: name, id: packet.id)
+        case .replace:
+            var payload = packet.payload
+            payload.value = (payload.value * 3 + add) % 1_000
+            payload.trail.append(name)
+            packet = PlumbingPacket(payload, port: packet.port)
+        default:
+            packet.value = (packet.value + add) % 1_000
+            packet.trail.append(name)
+        }
+        return .pass
+    }
+}
+
+/// A stage object, for half of the rules (the other half are closures).
+struct RelRuleStage: PlumbingStage {
+    let rule: RelStageRule
+    var name: String { rule.name }
+    func receive(_ packet: inout PlumbingPacket<RelPacket>) throws -> PlumbingVerdict {
+        try rule.apply(&packet)
+    }
+}
+
+struct RelAsyncRuleStage: AsyncPlumbingStage {
+    let rule: RelStageRule
+    var name: String { rule.name }
+    func receive(_ packet: inout PlumbingPacket<RelPacket>) async throws -> PlumbingVerdict {
+        await Task.yield()
+        return try rule.apply(&packet)
+    }
+}
+
+/// Everything sinks and observers saw: one line per packet, keyed by packet id, plus the
+/// order per port number.
+final class RelPlumbSeen: Sendable {
+    private let state = RelLocked<(lines: [Int: [String]], order: [Int: [Int]], count: Int)>(
+        ([:], [:], 0))
+
+    func record(_ id: Int, port: Int, _ line: String) {
+        state.withLock {
+            $0.lines[id, default: []].append(line)
+            $0.order[port, default: []].append(id)
+            $0.count += 1
+        }
+    }
+
+    var count: Int { state.withLock { $0.count } }
+
+    func take() -> (lines: [Int: [String]], order: [Int: [Int]]) {
+        state.withLock { state in
+            defer { state = ([:], [:], 0) }
+            return (state.lines, state.order)
+        }
+    }
+}
+
+/// One line that describes an outcome, the same for the model and the library.
+func relDescribe(_ outcome: PlumbingOutcome<RelPacket>) -> String {
+    switch outcome {
+    case .delivered(let packet): relDescribeDelivered(packet)
+    case .stopped(let stop): relDescribeStop(stop)
+    }
+}
+
+func relDescribeDelivered(_ packet: PlumbingPacket<RelPacket>) -> String {
+    "delivered #\(packet.id) port \(packet.port) value \(packet.value) trail \(packet.trail)"
+}
+
+func relDescribeStop(_ stop: PlumbingStop<RelPacket>) -> String {
+    let reason: String
+    if let refusal = stop.reason.refusal {
+        reason = "refused \(refusal)"
+    } else if let error = stop.reason.error {
+        reason = "failed \(error)"
+    } else if stop.reason.isStageAsync {
+        reason = "async"
+    } else if stop.reason.isPortNotConnected {
+        reason = "not connected"
+    } else {
+        reason = "\(stop.reason)"
+    }
+    return "stopped #\(stop.packet.id) port \(stop.packet.port) at \(stop.stage ?? "-") "
+        + "after \(stop.stagesPassed) of \(stop.stageCount) trail \(stop.packet.trail): \(reason)"
+}
+
+/// The reference: a plumber is a list of rules; a packet runs them in a loop.
+struct RelPlumberModel {
+    let name: String
+    var rules: [RelStageRule] = []
+    var sinkGeneration = 0
+
+    func run(_ payload: RelPacket, port: Int, synchronous: Bool) -> (String, delivered: Bool) {
+        var packet = PlumbingPacket(payload, port: port)
+        for (index, rule) in rules.enumerated() {
+            let before = packet
+            if synchronous && rule.isAsync {
+                return (stopLine(before, rule.name, index, "async"), false)
+            }
+            do {
+                if case .stop(let text) = try rule.apply(&packet) {
+                    return (stopLine(packet, rule.name, index, "refused \(text)"), false)
+                }
+            } catch {
+                return (stopLine(packet, rule.name, index, "failed \(error)"), false)
+            }
+        }
+        return (relDescribeDelivered(packet), true)
+    }
+
+    private func stopLine(
+        _ packet: PlumbingPacket<RelPacket>, _ stage: String, _ index: Int, _ reason: String
+    ) -> String {
+        "stopped #\(packet.id) port \(packet.port) at \(stage) after \(index) of \(rules.count) "
+            + "trail \(packet.trail): \(reason)"
+    }
+}
+
+@Suite("Reliability: plumbing against a reference model", .timeLimit(.minutes(2)))
+struct RelPlumbModelTests {
+    static let sequences = 400
+
+    @Test("Random stages, ports and packets: every packet's outcome and every port's order match")
+    func randomPlumbingMatchesTheModel() async throws {
+        let seed = RelRandom.runSeed()
+        var packets = 0
+        for index in 0..<Self.sequences {
+            packets += try await checkOneSequence(seed: seed, index: index)
+        }
+        print("RelPlumbModelTests: \(Self.sequences) sequences, \(packets) packets, seed \(seed)")
+    }
+
+    private func checkOneSequence(seed: UInt64, index: Int) async throws -> Int {
+        var random = RelRandom(seed: RelRandom.sequenceSeed(seed, index))
+        let seen = RelPlumbSeen()
+        var models = [RelPlumberModel(name: "p0"), RelPlumberModel(name: "p1")]
+        let plumbers = models.map { PipelinePlumber<RelPacket>(name: $0.name) }
+        for (number, plumber) in plumbers.enumerated() {
+            plumber.onStop { stop in
+                seen.record(stop.packet.id, port: stop.packet.port, relDescribeStop(stop))
+            }
+            setSink(plumber, generation: 0, plumberIndex: number, seen)
+        }
+        // Port numbers are unique here so that per-port order can be read off the packets;
+        // direct sends use numbers from 1000.
+        let ports = (0..<3).map { PlumbingPort<RelPacket>(10 + $0) }
+        var owner: [Int?] = [nil, nil, nil]
+        var nextID = 0
+        var nextStage = 0
+        var packetCount = 0
+        for round in 0..<random.int(3...7) {
+            let context = "sequence \(index) round \(round)"
+            let firstID = nextID
+            // Configuration, while no packet is in flight.
+            for _ in 0..<random.int(0...3) {
+                let target = random.int(0...1)
+                switch random.int(0...9) {
+                case 0...3:
+                    let rule = RelStageRule.random(&random, name: "s\(nextStage)")
+                    nextStage += 1
+                    models[target].rules.append(rule)
+                    addStage(rule, to: plumbers[target], asObject: random.chance(50))
+                case 4...6:
+                    let port = random.int(0...2)
+                    let expectedError: PlumbingError? =
+                        owner[port].flatMap { $0 == target ? nil : $0 }.map {
+                            .portInUse(port: ports[port].number, plumber: models[$0].name)
+                        }
+                    do {
+                        try plumbers[target].addPort(ports[port])
+                        relExpect(expectedError == nil, "\(context): addPort succeeded", seed: seed)
+                        owner[port] = target
+                    } catch {
+                        relExpect(
+                            error == expectedError, "\(context): addPort threw \(error)", seed: seed
+                        )
+                    }
+                case 7...8:
+                    let port = random.int(0...2)
+                    let removed = plumbers[target].removePort(ports[port])
+                    relExpect(
+                        removed == (owner[port] == target),
+                        "\(context): removePort returned \(removed)", seed: seed)
+                    if owner[port] == target { owner[port] = nil }
+                default:
+                    models[target].sinkGeneration += 1
+                    setSink(
+                        plumbers[target], generation: models[target].sinkGeneration,
+                        plumberIndex: target, seen)
+                }
+            }
+            for (number, plumber) in plumbers.enumerated() {
+                relExpect(
+                    plumber.stageNames == models[number].rules.map(\.name)
+                        && Set(plumber.portNumbers)
+                            == Set(ports.indices.filter { owner[$0] == number }.map { 10 + $0 })
+                        && plumber.isSynchronous == !models[number].rules.contains(
+                            where: \.isAsync),
+                    "\(context): configuration of \(plumber.name) differs", seed: seed)
+            }
+
+            // Packets.
+            var expected: [Int: [String]] = [:]
+            var expectedOrder: [Int: [Int]] = [:]
+            var returned: [Int: String] = [:]
+            var modelReturned: [Int: String] = [:]
+            func expect(_ id: Int, plumber: Int, port: Int, synchronous: Bool) -> String {
+                let (line, delivered) = models[plumber].run(
+                    RelPacket(id: id, value: id % 97), port: port, synchronous: synchronous)
+                let seenLine =
+                    delivered ? "sink \(plumber).\(models[plumber].sinkGeneration) \(line)" : line
+                expected[id, default: []].append(seenLine)
+                expectedOrder[port, default: []].append(id)
+                return line
+            }
+            for _ in 0..<random.int(1...12) {
+                let id = nextID
+                nextID += 1
+                let payload = RelPacket(id: id, value: id % 97)
+                switch random.int(0...9) {
+                case 0...3:
+                    let port = random.int(0...2)
+                    if let plumber = owner[port] {
+                        _ = expect(
+                            id, plumber: plumber, port: ports[port].number, synchronous: false)
+                    }
+                    ports[port].emit(payload)
+                case 4...5:
+                    let port = random.int(0...2)
+                    if let plumber = owner[port] {
+                        modelReturned[id] = expect(
+                            id, plumber: plumber, port: ports[port].number, synchronous: false)
+                    } else {
+                        modelReturned[id] =
+                            "stopped #\(id) port \(ports[port].number) at - after 0 of 0 trail []: "
+                            + "not connected"
+                    }
+                    returned[id] = relDescribe(await ports[port].process(payload))
+                case 6...7:
+                    let target = random.int(0...1)
+                    modelReturned[id] = expect(id, plumber: target, port: 1_000, synchronous: true)
+                    returned[id] = relDescribe(plumbers[target].send(payload, from: 1_000))
+                case 8:
+                    let target = random.int(0...1)
+                    modelReturned[id] = expect(id, plumber: target, port: 1_001, synchronous: false)
+                    returned[id] = relDescribe(await plumbers[target].process(payload, from: 1_001))
+                default:
+                    // A burst of direct sends from several tasks at once: each outcome is
+                    // independent of the schedule.
+                    let target = random.int(0...1)
+                    let count = random.int(2...6)
+                    let ids = (0..<count).map { id + $0 }
+                    nextID += count - 1
+                    for burstID in ids {
+                        modelReturned[burstID] = expect(
+                            burstID, plumber: target, port: 2_000 + burstID, synchronous: false)
+                    }
+                    let plumber = plumbers[target]
+                    let results = await withTaskGroup(of: (Int, String).self) { group in
+                        for burstID in ids {
+                            group.addTask {
+                                let outcome = await plumber.process(
+                                    RelPacket(id: burstID, value: burstID % 97),
+                                    from: 2_000 + burstID)
+                                return (burstID, relDescribe(outcome))
+                            }
+                        }
+                        var results: [Int: String] = [:]
+                        for await (burstID, line) in group { results[burstID] = line }
+                        return results
+                    }
+                    returned.merge(results) { first, _ in first }
+                }
+            }
+            let total = expected.values.reduce(0) { $0 + $1.count }
+            packetCount += nextID - firstID
+            let deadline = ContinuousClock.now + .seconds(20)
+            while seen.count < total && ContinuousClock.now < deadline { await Task.yield() }
+            let (lines, order) = seen.take()
+            relExpect(
+                lines == expected,
+                "\(context): seen \(lines.sorted { $0.key < $1.key }), model "
+                    + "\(expected.sorted { $0.key < $1.key })", seed: seed)
+            relExpect(
+                order == expectedOrder, "\(context): order \(order), model \(expectedOrder)",
+                seed: seed)
+            relExpect(
+                returned == modelReturned,
+                "\(context): returned \(returned), model \(modelReturned)",
+                seed: seed)
+        }
+        return packetCount
+    }
+
+    private func addStage(
+        _ rule: RelStageRule, to plumber: PipelinePlumber<RelPacket>, asObject: Bool
+    ) {
+        switch (rule.isAsync, asObject) {
+        case (false, true): plumber.addStage(RelRuleStage(rule: rule))
+        case (true, true): plumber.addStage(RelAsyncRuleStage(rule: rule))
+        case (false, false): plumber.addStage(rule.name) { packet in try rule.apply(&packet) }
+        case (true, false):
+            plumber.addStage(rule.name) { packet in
+                await Task.yield()
+                return try rule.apply(&packet)
+            }
+        }
+    }
+
+    private func setSink(
+        _ plumber: PipelinePlumber<RelPacket>, generation: Int, plumberIndex: Int,
+        _ seen: RelPlumbSeen
+    ) {
+        plumber.sink { packet in
+            seen.record(
+                packet.id, port: packet.port,
+                "sink \(plumberIndex).\(generation) \(relDescribeDelivered(packet))")
+        }
+    }
+}
