@@ -11,7 +11,7 @@ struct BusOriginalBugsTests {
     func reentrantPublishDoesNotDeadlock() {
         let bus = EventBus(name: "deadlock")
         let depth = BusTestCounter()
-        bus.subscribe(busTestPings) { _ in
+        bus.subscribe(busTestPings) { [unowned bus] _ in
             depth.add(1)
             // The original holds a semaphore while delivering, so this waits on itself.
             if depth.value < 5 { bus.publish(BusTestPing()) }

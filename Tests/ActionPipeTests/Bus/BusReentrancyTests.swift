@@ -9,7 +9,7 @@ struct BusReentrancyTests {
     func nestedPublish() {
         let bus = EventBus(name: "nested")
         let recorder = BusTestRecorder()
-        bus.subscribe(busTestLogins) { event in
+        bus.subscribe(busTestLogins) { [unowned bus] event in
             recorder.record("login \(event.user): publishes ping")
             let nested = bus.publish(BusTestPing())
             recorder.record("nested reached \(nested.reached)")
@@ -28,7 +28,7 @@ struct BusReentrancyTests {
         let bus = EventBus(name: "subscribeInside")
         let recorder = BusTestRecorder()
         let once = BusTestBox(false)
-        bus.subscribe(busTestPings) { _ in
+        bus.subscribe(busTestPings) { [unowned bus] _ in
             recorder.record("first")
             guard !once.value else { return }
             once.set(true)
@@ -65,14 +65,14 @@ struct BusReentrancyTests {
     func feedbackAndUnionReentrancy() {
         let bus = EventBus(name: "feedbackInside")
         let recorder = BusTestRecorder()
-        bus.subscribe(allOf: [busTestLogins.key, busTestLogouts.key]) { _ in
+        bus.subscribe(allOf: [busTestLogins.key, busTestLogouts.key]) { [unowned bus] _ in
             recorder.record("union publishes ping")
             bus.publish(BusTestPing())
         }
         bus.subscribe(busTestPings) { _ in recorder.record("ping") }
         bus.subscribe(busTestLogins) { _ in }
         bus.publish(BusTestLogin(subtype: .logout, user: "a"))
-        bus.publish(BusTestLogin(subtype: .login, user: "a")) { _ in
+        bus.publish(BusTestLogin(subtype: .login, user: "a")) { [unowned bus] _ in
             recorder.record("feedback publishes ping")
             bus.publish(BusTestPing())
         }

@@ -47,11 +47,13 @@ struct ObservReentrancyTests {
         let a = ObservedProperty(0, label: "cycle.a")
         let b = ObservedProperty(0, label: "cycle.b")
         let deliveries = Counter()
-        a.observe {
+        // Unowned: each observer writes the other property, and strong captures would
+        // make the two properties keep each other alive.
+        a.observe { [unowned b] in
             deliveries.increment()
             b.value = $0 + 1
         }
-        b.observe {
+        b.observe { [unowned a] in
             deliveries.increment()
             a.value = $0 + 1
         }
@@ -76,8 +78,10 @@ struct ObservReentrancyTests {
         ObservCycleLog.install()
         let celsius = ObservedProperty(0.0, label: "converge.celsius")
         let fahrenheit = ObservedProperty(32.0, label: "converge.fahrenheit")
-        celsius.observe(.skipEqual) { fahrenheit.value = $0 * 9 / 5 + 32 }
-        fahrenheit.observe(.skipEqual) { celsius.value = ($0 - 32) * 5 / 9 }
+        celsius.observe(.skipEqual) { [unowned fahrenheit] in
+            fahrenheit.value = $0 * 9 / 5 + 32
+        }
+        fahrenheit.observe(.skipEqual) { [unowned celsius] in celsius.value = ($0 - 32) * 5 / 9 }
         celsius.value = 100
         #expect(fahrenheit.value == 212)
         fahrenheit.value = 50

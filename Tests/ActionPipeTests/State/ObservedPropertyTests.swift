@@ -7,7 +7,7 @@ struct ObservedPropertyTests {
     func deliversAfterStore() {
         let image = ObservImageState()
         let log = Log()
-        image.$url.observe { [image] url in
+        image.$url.observe { [unowned image] url in
             // After the change: the property already holds the delivered value.
             log.append("\(url ?? "nil") stored \(image.url ?? "nil")")
         }

@@ -111,8 +111,9 @@ struct TreeNodeTests {
             "late", objects: { (n: Int) in [n] }, work: { (n: Int) in inner.append("late \(n)") })
         let nested = OperationTreeNode(
             "nested", objects: { (n: Int) in [n] },
-            work: { (n: Int) in
+            work: { [unowned root, unowned late] (n: Int) in
                 // Inside a provider call: change the tree and run it again.
+                // (Unowned: `root` keeps this node, which keeps this closure.)
                 if n == 1 {
                     try root.addChild(late)
                     #expect(root.childNames == ["nested", "late"])
