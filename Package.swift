@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 // The library depends on no package. Peers and the benchmark harness live in
 // Benchmarks/Package.swift, a separate package, so users of ActionPipe never resolve them.
 import PackageDescription

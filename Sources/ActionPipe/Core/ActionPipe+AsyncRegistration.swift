@@ -18,7 +18,7 @@ extension ActionPipe {
     public func on<each Argument, Result>(
         _ action: KeyPath<Actions, AsyncAction<repeat each Argument, Result>> & Sendable,
         _ body:
-            @escaping @Sendable (
+            nonisolated(nonsending) @escaping @Sendable (
                 inout ActionProcess<ActionKind.Async, repeat each Argument, Result>
             ) async throws -> Result?
     ) -> HandlerToken {

@@ -14,8 +14,9 @@ extension HandlerRegistration where Kind == ActionKind.Async {
     @discardableResult
     public func handle(
         _ body:
-            @escaping @Sendable (inout ActionProcess<Kind, repeat each Argument, Result>)
-            async throws -> Result?
+            nonisolated(nonsending) @escaping @Sendable (
+                inout ActionProcess<Kind, repeat each Argument, Result>
+            ) async throws -> Result?
     ) -> HandlerToken {
         pipe._register(
             _AsyncHandler(

@@ -220,7 +220,8 @@ final class _AsyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendab
     >
     @usableFromInline typealias Body =
         @Sendable (AnyObject?, inout Process) async throws -> Result?
-    @usableFromInline typealias PlainBody = @Sendable (inout Process) async throws -> Result?
+    @usableFromInline typealias PlainBody =
+        nonisolated(nonsending) @Sendable (inout Process) async throws -> Result?
     @usableFromInline typealias SyncBody = @Sendable (inout Process) -> Result?
 
     /// The user's closure of a handler without a target, called directly: each level of
