@@ -53,8 +53,12 @@ enum ObservCycleLog {
 }
 
 /// Waits (polling, bounded) until `condition` holds; returns whether it did.
+///
+/// Forty seconds, not a few: under ThreadSanitizer, with the stress suites running beside
+/// it on 2 CPUs, a main-actor delivery once took more than ten. The tests that use it have
+/// a time limit of one minute, which still catches a delivery that never comes.
 func observEventually(
-    timeout: Duration = .seconds(10), _ condition: @Sendable () async -> Bool
+    timeout: Duration = .seconds(40), _ condition: @Sendable () async -> Bool
 ) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: timeout)
