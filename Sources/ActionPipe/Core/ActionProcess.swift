@@ -73,21 +73,8 @@ public struct ActionProcess<Kind, each Argument, Result>: ~Copyable {
     @usableFromInline let _origin: Unmanaged<_Member>
     @usableFromInline let _key: _ActionKey
 
-    @inlinable
-    init(
-        arguments: (repeat each Argument), state: ActionState?, sideData: SideData,
-        origin: Unmanaged<_Member>, key: _ActionKey
-    ) {
-        self._arguments = (repeat each arguments)
-        self.state = state
-        self.sideData = sideData
-        self._origin = origin
-        self._key = key
-    }
-
     /// A process that starts with the options' state and side data. Side data is copied
-    /// only when the call has some: copying an empty `SideData` still walks its inline slots
-    /// through outlined value-witness code, which costs about a third of a plain call.
+    /// only when the call has some, so a plain call builds an empty one in place.
     @inlinable @inline(__always)
     init(
         arguments: (repeat each Argument), options: borrowing _CallOptions,

@@ -170,10 +170,10 @@ extension BoundAction where Kind == ActionKind.Sync {
                     // Only a state and the upstream's presence can skip it: two inline
                     // tests, and the reason is worked out only when it is skipped.
                     if !handler.passesSimpleChecks(process.state, hasUpstream: call.value != nil) {
+                        // The same checks, now building the reason: never `nil` here.
                         var ignored: AnyObject? = nil
                         outcomes?[entry.member] = .skipped(
-                            handler.skipReason(handler.conditions, &process, target: &ignored)
-                                ?? .conditionFailed("unknown"))
+                            handler.skipReason(handler.conditions, &process, target: &ignored)!)
                         return
                     }
                     call.value = handler.plain(&process)

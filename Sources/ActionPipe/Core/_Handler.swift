@@ -55,8 +55,6 @@ class _AnyHandler: @unchecked Sendable {
     @usableFromInline let isUnconditional: Bool
     /// A closure handler, without a target to resolve.
     @usableFromInline let isTargetless: Bool
-    /// The handler's state bits, or 0 when it has no state (see `passesSimpleChecks`).
-    @usableFromInline let stateBits: UInt64
 
     /// `upstreamFailure` is set when the handler's first condition was "there is an
     /// upstream value" (see ``_hoistUpstreamRequirement(_:)``); `hasConditions` says
@@ -70,7 +68,6 @@ class _AnyHandler: @unchecked Sendable {
         self.requiresUpstream = upstreamFailure != nil
         self.upstreamFailure = upstreamFailure ?? .upstreamNil
         self.hasConditions = hasConditions
-        self.stateBits = state?.rawValue ?? 0
         if case .none = target {
             isTargetless = true
             isUnconditional = state == nil && upstreamFailure == nil && !hasConditions
@@ -102,7 +99,7 @@ extension _AnyHandler {
     /// a handler with no condition closures and no target, without building a reason.
     @inlinable @inline(__always)
     func passesSimpleChecks(_ callState: ActionState?, hasUpstream: Bool) -> Bool {
-        if state != nil, let callState, stateBits & callState.rawValue == 0 { return false }
+        if let state, let callState, !state.runs(in: callState) { return false }
         return hasUpstream || !requiresUpstream
     }
 
