@@ -30,7 +30,8 @@ extension ActionRegistrar {
         _ action: KeyPath<Actions, AsyncAction<repeat each Argument, Result>> & Sendable,
         where conditions: (Conditions<ActionKind.Async, repeat each Argument, Result>) ->
             Conditions<ActionKind.Async, repeat each Argument, Result> = { $0 },
-        method: @escaping @Sendable (Target) -> (repeat each Argument) async throws -> Result?
+        method: @escaping @Sendable (Target) -> nonisolated(nonsending) (repeat each Argument) async throws
+            -> Result?
     ) {
         tokens.append(
             conditions(pipe.on(action)).handle(target: target, retention: retention, method: method)
@@ -50,7 +51,7 @@ extension ActionRegistrar {
         where conditions: (Conditions<ActionKind.Async, repeat each Argument, Result>) ->
             Conditions<ActionKind.Async, repeat each Argument, Result> = { $0 },
         _ body:
-            @escaping @Sendable (
+            nonisolated(nonsending) @escaping @Sendable (
                 Target, inout ActionProcess<ActionKind.Async, repeat each Argument, Result>
             ) async throws -> Result?
     ) {

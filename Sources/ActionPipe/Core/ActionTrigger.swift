@@ -129,6 +129,7 @@ extension ActionTrigger where Kind == ActionKind.Async {
     /// - Returns: The call's result, or `nil` when no handler ran or the chain is gone.
     /// - Throws: The first error a handler throws, or `CancellationError`.
     @discardableResult
+    nonisolated(nonsending)
     public func call(state: ActionState?, _ arguments: repeat each Argument) async throws
         -> Result?
     {
@@ -150,6 +151,7 @@ extension ActionTrigger where Kind == ActionKind.Async {
     /// try await trigger(data)
     /// ```
     @discardableResult
+    nonisolated(nonsending)
     public func callAsFunction(_ arguments: repeat each Argument) async throws -> Result? {
         try await call(state: nil, repeat each arguments)
     }

@@ -7,14 +7,22 @@ extension BoundAction where Kind == ActionKind.Async {
     /// A handler that is running sees the cancellation itself (`Task.isCancelled`,
     /// `try Task.checkCancellation()`, or a cancellable `await` such as `Task.sleep`).
     ///
+    /// The call runs on the caller's actor, as a synchronous call would: called from the
+    /// main actor, it and its handlers start there, with no hop to another executor and
+    /// back (a handler marked with a global actor still runs on that actor).
+    ///
     /// ```swift
     /// let title = try await pipe.fetchTitle(7)
     /// ```
     ///
     /// - Returns: The result of the last handler that ran, or `nil` when none ran.
     /// - Throws: The first error a handler throws, unchanged, or `CancellationError`.
+    // `nonisolated(nonsending)`: a plain `async` function runs on the generic executor,
+    // so a call from the main actor would hop there and back, about 7 µs on Linux, even
+    // when no handler suspends.
     @inlinable @inline(__always)
     @discardableResult
+    nonisolated(nonsending)
     public func callAsFunction(_ arguments: repeat each Argument) async throws -> Result? {
         var ignored: [ActionTrace.Outcome?]? = nil
         // `self` holds the pipe, so the origin member and the cell outlive the whole call.
@@ -38,6 +46,7 @@ extension BoundAction where Kind == ActionKind.Async {
     /// let report = await pipe.fetchTitle.report(7)
     /// print(report.trace)   // fetchTitle: cache ran → server ran
     /// ```
+    nonisolated(nonsending)
     public func report(_ arguments: repeat each Argument) async -> ActionReport<Result> {
         var outcomes: [ActionTrace.Outcome?]? = []
         let cell = Unmanaged.passUnretained(pipe._snapshot)
@@ -55,6 +64,7 @@ extension BoundAction where Kind == ActionKind.Async {
     // call that is not inlined into its concrete caller runs generic code (metadata
     // lookups, value witnesses) several times slower.
     @inlinable @inline(__always)
+    nonisolated(nonsending)
     static func _runAsync(
         snapshot: Unmanaged<_Snapshot>, origin: Unmanaged<_Member>, key: _ActionKey,
         options: _CallOptions, arguments: (repeat each Argument),
@@ -88,7 +98,18 @@ extension BoundAction where Kind == ActionKind.Async {
                 to: _AsyncHandler<repeat each Argument, Result>.self)
             process._upstream = call.value
             var target: AnyObject? = nil
-            if let reason = handler.skipReason(handler.conditions, &process, target: &target) {
+            if handler.isUnconditional {
+                // Nothing can skip it: no check, and no condition list to pass around.
+            } else if handler.isSimple {
+                if !handler.passesSimpleChecks(process.state, hasUpstream: call.value != nil) {
+                    // The same checks, now building the reason: never `nil` here.
+                    outcomes?[entry.member] = .skipped(
+                        handler.skipReason(handler.conditions, &process, target: &target)!)
+                    continue
+                }
+            } else if let reason = handler.skipReason(
+                handler.conditions, &process, target: &target)
+            {
                 outcomes?[entry.member] = .skipped(reason)
                 continue
             }

@@ -62,8 +62,9 @@ extension HandlerRegistration where Kind == ActionKind.Async {
     public func handle<Target: AnyObject & Sendable>(
         target: Target, retention: TargetRetention = .weak,
         _ body:
-            @escaping @Sendable (Target, inout ActionProcess<Kind, repeat each Argument, Result>)
-            async throws -> Result?
+            nonisolated(nonsending) @escaping @Sendable (
+                Target, inout ActionProcess<Kind, repeat each Argument, Result>
+            ) async throws -> Result?
     ) -> HandlerToken {
         register(Self.target(target, retention)) { object, process in
             try await body(unsafeDowncast(object!, to: Target.self), &process)
@@ -82,7 +83,8 @@ extension HandlerRegistration where Kind == ActionKind.Async {
     @discardableResult
     public func handle<Target: AnyObject & Sendable>(
         target: Target, retention: TargetRetention = .weak,
-        method: @escaping @Sendable (Target) -> (repeat each Argument) async throws -> Result?
+        method: @escaping @Sendable (Target) -> nonisolated(nonsending) (repeat each Argument) async throws
+            -> Result?
     ) -> HandlerToken {
         register(Self.target(target, retention)) { object, process in
             try await method(unsafeDowncast(object!, to: Target.self))(

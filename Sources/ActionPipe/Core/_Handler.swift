@@ -216,7 +216,7 @@ final class _AsyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendab
         ActionKind.Async, repeat each Argument, Result
     >
     @usableFromInline typealias Body =
-        @Sendable (AnyObject?, inout Process) async throws -> Result?
+        nonisolated(nonsending) @Sendable (AnyObject?, inout Process) async throws -> Result?
     @usableFromInline typealias PlainBody =
         nonisolated(nonsending) @Sendable (inout Process) async throws -> Result?
     @usableFromInline typealias SyncBody = @Sendable (inout Process) -> Result?
@@ -231,6 +231,9 @@ final class _AsyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendab
     /// `isSync` is false.
     @usableFromInline let sync: SyncBody
     @usableFromInline let isSync: Bool
+    /// Whether only a state and the upstream's presence can skip it: no condition
+    /// closures and no target.
+    @usableFromInline let isSimple: Bool
     /// The body of a handler with a target; `nil` when `plain` is set.
     @usableFromInline let body: Body?
     @usableFromInline let conditions: [_Condition<ActionKind.Async, repeat each Argument, Result>]
@@ -248,6 +251,11 @@ final class _AsyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendab
         var conditions = conditions
         let upstreamFailure = _hoistUpstreamRequirement(&conditions)
         self.conditions = conditions
+        if case .none = target {
+            self.isSimple = conditions.isEmpty
+        } else {
+            self.isSimple = false
+        }
         super.init(
             state: state, target: target, upstreamFailure: upstreamFailure,
             hasConditions: !conditions.isEmpty)
