@@ -30,7 +30,9 @@ extension ActionRegistrar {
         _ action: KeyPath<Actions, AsyncAction<repeat each Argument, Result>> & Sendable,
         where conditions: (Conditions<ActionKind.Async, repeat each Argument, Result>) ->
             Conditions<ActionKind.Async, repeat each Argument, Result> = { $0 },
-        method: @escaping @Sendable (Target) -> nonisolated(nonsending) (repeat each Argument) async throws
+        method:
+            @escaping @Sendable (Target) ->
+            nonisolated(nonsending) (repeat each Argument) async throws
             -> Result?
     ) {
         tokens.append(

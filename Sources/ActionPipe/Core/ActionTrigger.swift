@@ -129,8 +129,8 @@ extension ActionTrigger where Kind == ActionKind.Async {
     /// - Returns: The call's result, or `nil` when no handler ran or the chain is gone.
     /// - Throws: The first error a handler throws, or `CancellationError`.
     @discardableResult
-    nonisolated(nonsending)
-    public func call(state: ActionState?, _ arguments: repeat each Argument) async throws
+    public nonisolated(nonsending) func call(state: ActionState?, _ arguments: repeat each Argument)
+        async throws
         -> Result?
     {
         guard let (member, snapshot) = target() else { return nil }
@@ -151,8 +151,9 @@ extension ActionTrigger where Kind == ActionKind.Async {
     /// try await trigger(data)
     /// ```
     @discardableResult
-    nonisolated(nonsending)
-    public func callAsFunction(_ arguments: repeat each Argument) async throws -> Result? {
+    public nonisolated(nonsending) func callAsFunction(_ arguments: repeat each Argument)
+        async throws -> Result?
+    {
         try await call(state: nil, repeat each arguments)
     }
 }

@@ -17,13 +17,14 @@ extension BoundAction where Kind == ActionKind.Async {
     ///
     /// - Returns: The result of the last handler that ran, or `nil` when none ran.
     /// - Throws: The first error a handler throws, unchanged, or `CancellationError`.
-    // `nonisolated(nonsending)`: a plain `async` function runs on the generic executor,
-    // so a call from the main actor would hop there and back, about 7 µs on Linux, even
-    // when no handler suspends.
     @inlinable @inline(__always)
     @discardableResult
-    nonisolated(nonsending)
-    public func callAsFunction(_ arguments: repeat each Argument) async throws -> Result? {
+    public nonisolated(nonsending) func callAsFunction(_ arguments: repeat each Argument)
+        async throws -> Result?
+    {
+        // `nonisolated(nonsending)`: a plain `async` function runs on the global executor,
+        // so a call from the main actor would hop there and back, about 7 µs on Linux,
+        // even when no handler suspends.
         var ignored: [ActionTrace.Outcome?]? = nil
         // `self` holds the pipe, so the origin member and the cell outlive the whole call.
         // The pin lasts across the handlers' suspensions: it records its counter, so it
@@ -46,8 +47,9 @@ extension BoundAction where Kind == ActionKind.Async {
     /// let report = await pipe.fetchTitle.report(7)
     /// print(report.trace)   // fetchTitle: cache ran → server ran
     /// ```
-    nonisolated(nonsending)
-    public func report(_ arguments: repeat each Argument) async -> ActionReport<Result> {
+    public nonisolated(nonsending) func report(_ arguments: repeat each Argument) async
+        -> ActionReport<Result>
+    {
         var outcomes: [ActionTrace.Outcome?]? = []
         let cell = Unmanaged.passUnretained(pipe._snapshot)
         let pin = _SnapshotCell.pin(cell)
@@ -65,11 +67,12 @@ extension BoundAction where Kind == ActionKind.Async {
     // lookups, value witnesses) several times slower.
     @inlinable @inline(__always)
     nonisolated(nonsending)
-    static func _runAsync(
-        snapshot: Unmanaged<_Snapshot>, origin: Unmanaged<_Member>, key: _ActionKey,
-        options: _CallOptions, arguments: (repeat each Argument),
-        recording outcomes: inout [ActionTrace.Outcome?]?
-    ) async -> _CallOutcome<Result, any Error> {
+        static func _runAsync(
+            snapshot: Unmanaged<_Snapshot>, origin: Unmanaged<_Member>, key: _ActionKey,
+            options: _CallOptions, arguments: (repeat each Argument),
+            recording outcomes: inout [ActionTrace.Outcome?]?
+        ) async -> _CallOutcome<Result, any Error>
+    {
         // The caller keeps the snapshot alive (pinned); read it without retaining it.
         let (entries, range) = snapshot._withUnsafeGuaranteedRef {
             ($0.entries, $0.range(for: key))

@@ -83,7 +83,9 @@ extension HandlerRegistration where Kind == ActionKind.Async {
     @discardableResult
     public func handle<Target: AnyObject & Sendable>(
         target: Target, retention: TargetRetention = .weak,
-        method: @escaping @Sendable (Target) -> nonisolated(nonsending) (repeat each Argument) async throws
+        method:
+            @escaping @Sendable (Target) ->
+            nonisolated(nonsending) (repeat each Argument) async throws
             -> Result?
     ) -> HandlerToken {
         register(Self.target(target, retention)) { object, process in
