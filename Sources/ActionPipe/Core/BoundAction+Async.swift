@@ -66,13 +66,11 @@ extension BoundAction where Kind == ActionKind.Async {
     // call that is not inlined into its concrete caller runs generic code (metadata
     // lookups, value witnesses) several times slower.
     @inlinable @inline(__always)
-    nonisolated(nonsending)
-        static func _runAsync(
-            snapshot: Unmanaged<_Snapshot>, origin: Unmanaged<_Member>, key: _ActionKey,
-            options: _CallOptions, arguments: (repeat each Argument),
-            recording outcomes: inout [ActionTrace.Outcome?]?
-        ) async -> _CallOutcome<Result, any Error>
-    {
+    nonisolated(nonsending) static func _runAsync(
+        snapshot: Unmanaged<_Snapshot>, origin: Unmanaged<_Member>, key: _ActionKey,
+        options: _CallOptions, arguments: (repeat each Argument),
+        recording outcomes: inout [ActionTrace.Outcome?]?
+    ) async -> _CallOutcome<Result, any Error> {
         // The caller keeps the snapshot alive (pinned); read it without retaining it.
         let (entries, range) = snapshot._withUnsafeGuaranteedRef {
             ($0.entries, $0.range(for: key))
