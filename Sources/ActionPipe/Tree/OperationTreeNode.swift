@@ -46,8 +46,8 @@ public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendabl
     ///   - work: does the work for one object; its result goes to the children.
     public init<Item: Sendable>(
         _ name: String, concurrencyLimit: Int? = nil, retry: OperationTreeRetryPolicy? = nil,
-        objects: @escaping @Sendable (Input) async throws -> [Item],
-        work: @escaping @Sendable (Item) async throws -> Output
+        objects: nonisolated(nonsending) @escaping @Sendable (Input) async throws -> [Item],
+        work: nonisolated(nonsending) @escaping @Sendable (Item) async throws -> Output
     ) {
         self.name = name
         self.concurrencyLimit = concurrencyLimit.map { max(1, $0) }

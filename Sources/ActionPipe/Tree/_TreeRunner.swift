@@ -24,8 +24,8 @@ final class _TreeRunner: Sendable {
     }
 
     func run(_ input: any Sendable) async -> OperationTreeReport {
-        let root = _TreeWorkItem(plan: nil, object: input, parent: nil, index: 0)
-        state.withLock { $0.ready.pushBack(root) }
+        let root = _TreeBatch(plan: nil, objects: [input], parent: nil, parentIndex: 0)
+        state.withLock { $0.ready.pushBack(_TreeReadyRange(batch: root, start: 0, end: 1)) }
         await withTaskCancellationHandler {
             await withTaskGroup(of: Bool.self) { group in
                 for _ in 0..<options.concurrencyLimit {
@@ -38,7 +38,7 @@ final class _TreeRunner: Sendable {
         } onCancel: {
             stop(.cancelled)
         }
-        let report = state.withLock { $0.report(rootID: ObjectIdentifier(root)) }
+        let report = state.withLock { $0.report() }
         events?.finish()
         return report
     }
@@ -47,7 +47,7 @@ final class _TreeRunner: Sendable {
 
     /// Runs items until the tree is done or the run stops; returns whether a failure
     /// stopped the run (fail fast), so the group's owner cancels the other workers.
-    private func workLoop() async -> Bool {
+    nonisolated(nonsending) private func workLoop() async -> Bool {
         var next = state.withLock { $0.pop() }
         while true {
             if next == nil { next = await park() }
@@ -57,7 +57,7 @@ final class _TreeRunner: Sendable {
         return state.withLock { $0.stop == .stoppedByFailure }
     }
 
-    private func park() async -> _TreeWorkItem? {
+    nonisolated(nonsending) private func park() async -> _TreeWorkItem? {
         await withUnsafeContinuation { continuation in
             let (item, parked) = state.withLock { state -> (_TreeWorkItem?, Bool) in
                 if let item = state.pop() { return (item, false) }
@@ -89,25 +89,26 @@ final class _TreeRunner: Sendable {
         var outcome = _TreeItemOutcome()
         var output: (any Sendable)?
         let direct = events == nil && options.itemTimeout == nil
+        let object = item.object
         if let node = item.plan {
             if direct {
                 do {
-                    output = try await node.work(item.object)
+                    output = try await node.work(object)
                 } catch {
                     output = await slowCall(
-                        node, .work, item: item, object: item.object, error, &outcome, node.work)
+                        node, .work, item: item, object: object, error, &outcome, node.work)
                 }
             } else {
                 output = await slowCall(
-                    node, .work, item: item, object: item.object, nil, &outcome, node.work)
+                    node, .work, item: item, object: object, nil, &outcome, node.work)
             }
             if output != nil {
                 // Only `finished` events read it back; without a listener, skip the copy.
-                if events != nil { item.output = output }
+                if events != nil { outcome.output = output }
                 outcome.succeeded = true
             }
         } else {
-            output = item.object  // the run's root item passes the input on to the root node
+            output = object  // the run's root item passes the input on to the root node
         }
         if let output {
             for child in item.plan?.children ?? [plan] where !outcome.cancelled {
@@ -124,12 +125,11 @@ final class _TreeRunner: Sendable {
                     objects = await slowCall(
                         child, .objects, item: nil, object: output, nil, &outcome, child.objects)
                 }
-                if let objects {
-                    outcome.children.reserveCapacity(outcome.children.count + objects.count)
-                    for (index, object) in objects.enumerated() {
-                        outcome.children.append(
-                            _TreeWorkItem(plan: child, object: object, parent: item, index: index))
-                    }
+                if let objects, !objects.isEmpty {
+                    outcome.append(
+                        _TreeBatch(
+                            plan: child, objects: objects, parent: item.batch,
+                            parentIndex: item.index))
                 }
             }
         }
@@ -223,16 +223,27 @@ final class _TreeEventSink: Sendable {
 
 /// What running one item gave, handed to `_TreeRunState.complete` in one piece.
 struct _TreeItemOutcome {
-    var children: [_TreeWorkItem] = []
+    /// The batches of the item's children, in order, linked through `_TreeBatch.next`.
+    var firstBatch: _TreeBatch?
+    var lastBatch: _TreeBatch?
+    var childCount = 0
     var failures: [OperationTreeFailure] = []
     var succeeded = false
     var cancelled = false
     var retries = 0
+    /// The item's output, kept only when someone listens (for its `finished` event).
+    var output: (any Sendable)?
+
+    mutating func append(_ batch: _TreeBatch) {
+        if let lastBatch { lastBatch.next = batch } else { firstBatch = batch }
+        lastBatch = batch
+        childCount += batch.count
+    }
 }
 
 /// The mutable state of a run; only touched with the run's lock held.
 struct _TreeRunState {
-    var ready = _TreeDeque<_TreeWorkItem>()
+    var ready = _TreeDeque<_TreeReadyRange>()
     var idle: [UnsafeContinuation<_TreeWorkItem?, Never>] = []
     var stop: OperationTreeReport.Outcome?
     var done = false
@@ -259,7 +270,10 @@ struct _TreeRunState {
     /// The next item to start, counted as running; `nil` when none is ready or the run is over.
     mutating func pop() -> _TreeWorkItem? {
         guard stop == nil else { return nil }
-        while let item = ready.popFront() {
+        while var range = ready.popFront() {
+            let item = _TreeWorkItem(batch: range.batch, index: range.start)
+            range.start += 1
+            if range.start < range.end { ready.pushFront(range) }
             if let slot = item.plan?.limitSlot, slot >= 0 {
                 guard slotRunning[slot] < limits[slot] else {
                     slotWaiting[slot].pushBack(item)
@@ -285,7 +299,11 @@ struct _TreeRunState {
         running -= 1
         if let slot = item.plan?.limitSlot, slot >= 0 {
             slotRunning[slot] -= 1
-            if let waiting = slotWaiting[slot].popFront() { ready.pushFront(waiting) }
+            if let waiting = slotWaiting[slot].popFront() {
+                ready.pushFront(
+                    _TreeReadyRange(
+                        batch: waiting.batch, start: waiting.index, end: waiting.index + 1))
+            }
         }
         if outcome.succeeded { succeeded += 1 }
         retries += outcome.retries
@@ -298,28 +316,44 @@ struct _TreeRunState {
             defer { idle = [] }
             return (nil, idle.map { ($0, nil) })
         }
-        if !outcome.children.isEmpty {
-            item.pending += outcome.children.count
-            for child in outcome.children {
-                child.id = nextID
-                nextID += 1
+        if let output = outcome.output { item.batch.setOutput(item.index, output) }
+        if outcome.childCount > 0 {
+            item.batch.addPending(item.index, outcome.childCount)
+            // Numbered in order (sibling nodes in the order added, objects in order), then
+            // queued: depth first puts them, still in that order, before everything else,
+            // so it pushes the batches to the front last to first.
+            var batch = outcome.firstBatch
+            var reversed: _TreeBatch?
+            while let current = batch {
+                batch = current.next
+                current.firstID = nextID
+                nextID += current.count
+                if depthFirst {
+                    current.next = reversed
+                    reversed = current
+                } else {
+                    current.next = nil
+                    ready.pushBack(_TreeReadyRange(batch: current, start: 0, end: current.count))
+                }
             }
-            if depthFirst {
-                for child in outcome.children.reversed() { ready.pushFront(child) }
-            } else {
-                for child in outcome.children { ready.pushBack(child) }
+            while let current = reversed {
+                reversed = current.next
+                current.next = nil
+                ready.pushFront(_TreeReadyRange(batch: current, start: 0, end: current.count))
             }
         }
-        var finishing = item
-        finishing.pending -= 1
-        while finishing.pending == 0 {
-            guard let parent = finishing.parent else {
+        var batch = item.batch
+        var index = item.index
+        while batch.finishOne(index) {
+            guard let parent = batch.parent else {
                 done = true  // the run's root item: the whole tree is done
                 break
             }
-            events?.yield(.finished(finishing.info, output: finishing.output))
-            parent.pending -= 1
-            finishing = parent
+            events?.yield(
+                .finished(
+                    _TreeWorkItem(batch: batch, index: index).info, output: batch.output(index)))
+            index = batch.parentIndex
+            batch = parent
         }
         let next = pop()
         var wake: [(UnsafeContinuation<_TreeWorkItem?, Never>, _TreeWorkItem?)] = []
@@ -333,11 +367,11 @@ struct _TreeRunState {
         return (next, wake)
     }
 
-    func report(rootID: ObjectIdentifier) -> OperationTreeReport {
+    func report() -> OperationTreeReport {
         var notStarted = slotWaiting.reduce(0) { $0 + $1.count }
         var queue = ready
-        while let item = queue.popFront() {
-            if item.plan != nil { notStarted += 1 }
+        while let range = queue.popFront() {
+            if range.batch.plan != nil { notStarted += range.end - range.start }
         }
         return OperationTreeReport(
             outcome: done ? .completed : (stop ?? .completed), failures: failures,
