@@ -23,12 +23,31 @@ extension _ObsSource {
     ) -> ObservationToken {
         let skip = options.contains(.skipEqual)
         let (token, value) = _subscribe { first in
-            _ObsSink(deliver: skip ? Self._skippingEqual(first, deliver) : deliver)
+            skip ? _ObsSink(deliver: Self._skippingEqual(first, deliver)) : _ObsSink(deliver: deliver)
         }
         if options.contains(.initial) {
             _obsNested(label) {
                 if !deliver(value) { token.cancel() }
             }
+        }
+        return token
+    }
+
+    /// `_observe` for a handler that is never gone: without `.skipEqual`, the property calls
+    /// it directly (``_ObsSink/plain``) rather than through a wrapper that returns `true`.
+    func _observePlain(
+        _ options: ObservationOptions, label: String,
+        _ handler: @escaping @Sendable (Value) -> Void
+    ) -> ObservationToken {
+        guard !options.contains(.skipEqual) else {
+            return _observe(options, label: label) { value in
+                handler(value)
+                return true
+            }
+        }
+        let (token, value) = _subscribe { _ in _ObsSink(plain: handler) }
+        if options.contains(.initial) {
+            _obsNested(label) { handler(value) }
         }
         return token
     }
