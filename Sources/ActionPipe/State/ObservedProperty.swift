@@ -186,7 +186,9 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
         }
     }
 
-    @usableFromInline
+    /// Inlinable, so a client specialises it too: unspecialised, each call looks up the value
+    /// type's metadata.
+    @inlinable
     func deliverToEach(
         _ value: Value, _ observers: UnsafeMutablePointer<Unmanaged<_ObsObserver<Value>>>,
         _ count: Int
