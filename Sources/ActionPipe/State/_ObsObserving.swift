@@ -23,7 +23,7 @@ extension _ObsSource {
     ) -> ObservationToken {
         let skip = options.contains(.skipEqual)
         let (token, value) = _subscribe { first in
-            skip ? _ObsSink(deliver: Self._skippingEqual(first, deliver)) : _ObsSink(deliver: deliver)
+            _ObsSink(deliver: skip ? Self._skippingEqual(first, deliver) : deliver)
         }
         if options.contains(.initial) {
             _obsNested(label) {
