@@ -88,6 +88,16 @@ func registerObservableStateBenchmarks() {
         }
     }
 
+    // A value with a reference count (heap strings): the set releases the old value.
+    let texts = (0..<16).map { "state value number \($0), long enough for the heap" }
+    let text = identity(ObservedProperty("", label: "text"))
+    text.observe { value in blackHole(value) }
+    Benchmark("State set String, 1 observer") { benchmark in
+        for i in benchmark.scaledIterations {
+            text.value = texts[i & 15]
+        }
+    }
+
     let getter = identity(ObservedProperty(7, label: "get"))
     Benchmark("State get") { benchmark in
         for _ in benchmark.scaledIterations {

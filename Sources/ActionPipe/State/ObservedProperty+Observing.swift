@@ -19,10 +19,7 @@ extension ObservedProperty {
     public func observe(
         _ options: ObservationOptions = [], _ handler: @escaping @Sendable (Value) -> Void
     ) -> ObservationToken {
-        _observe(options, label: label) { value in
-            handler(value)
-            return true
-        }
+        _observePlain(options, label: label, handler)
     }
 
     /// Calls `handler` with `owner` and each new value for as long as `owner` lives; the

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Darwin)
     import Darwin
 #elseif canImport(Glibc)
@@ -21,8 +23,10 @@
 /// token.cancel()
 /// ```
 ///
-/// `@unchecked Sendable`: the value and the observer list are only touched with `mutex`
-/// held, and no observer (user code) runs while it is held.
+/// `@unchecked Sendable`: the value, the observer list's address and the retired lists are
+/// only touched with `lock` held; observer lists are immutable once published, and freed only
+/// when no delivery reads them (see ``_ObsThreadRecord``). No observer (user code) runs while
+/// the lock is held.
 public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// The name used in cycle reports and descriptions.
     ///
@@ -31,13 +35,22 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// ```
     public let label: String
 
-    // Raw pointers rather than stored `var`s: a class's stored `var` is checked for exclusive
-    // access at run time on every read and write, which would cost more than the rest of a set.
-    // `@usableFromInline`, and the get/set paths `@inlinable`, so a client specialises them
-    // for its value type: unspecialised, every set looks up generic metadata (~100 ns).
-    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    // Atomics and a raw pointer rather than stored `var`s: a class's stored `var` is checked
+    // for exclusive access at run time on every read and write, which would cost more than the
+    // rest of a set. `@usableFromInline`, and the get/set paths `@inlinable`, so a client
+    // specialises them for its value type: unspecialised, every set looks up generic metadata.
+    @usableFromInline let lock = _ObsLock()
     @usableFromInline let storage: UnsafeMutablePointer<Value>
-    @usableFromInline let entries: UnsafeMutablePointer<ContiguousArray<_ObsEntry<Value>>>
+    /// The current ``_ObsList`` as a retained bit pattern, 0 when nobody observes. Written and
+    /// read only with `lock` held (relaxed: the lock orders it).
+    @usableFromInline let list = Atomic<UInt>(0)
+    /// Whether replaced lists wait in `retired` for a delivery to end; the delivery that sees
+    /// it set when it ends frees what it can.
+    @usableFromInline let pending = Atomic<Bool>(false)
+    /// Replaced lists that a delivery may still read, retained bit patterns; under `lock`.
+    private var retired: [UInt] = []
+    /// The key of the threads' delivery records (``_obsThread(_:)``), copied here once.
+    @usableFromInline let threadKey = _obsThreadKey()
 
     /// Creates a property holding `value`.
     ///
@@ -50,26 +63,20 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     ///   - label: A name for cycle reports and descriptions; the value's type if omitted.
     public init(_ value: Value, label: String? = nil) {
         self.label = label ?? "ObservedProperty<\(Value.self)>"
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
         storage = .allocate(capacity: 1)
         storage.initialize(to: value)
-        entries = .allocate(capacity: 1)
-        entries.initialize(to: [])
     }
 
     deinit {
-        // No other reference exists, so no lock is needed; ending the observers finishes
-        // their streams (`values()`, actor deliveries), which end their loops.
-        let ending = entries.move()
-        entries.deallocate()
-        for entry in ending { entry.sink.end?() }
+        // No other reference exists, so no set is running (a set's caller holds the
+        // property) and no lock is needed. Ending the observers finishes their streams
+        // (`values()`, actor deliveries), which end their loops.
+        let current = list.load(ordering: .relaxed)
+        for observer in _ObsList<Value>.observers(current) { observer.sink.end?() }
+        if current != 0 { _ObsList<Value>.at(current).release() }
+        for bits in retired { _ObsList<Value>.at(bits).release() }
         storage.deinitialize(count: 1)
         storage.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
     }
 
     /// The value now; setting it is ``set(_:)``.
@@ -81,9 +88,9 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// ```
     public var value: Value {
         @inlinable get {
-            pthread_mutex_lock(mutex)
+            lock.lock()
             let value = storage.pointee
-            pthread_mutex_unlock(mutex)
+            lock.unlock()
             return value
         }
         @inlinable set { set(newValue) }
@@ -103,22 +110,39 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// index.set(2)   // prints "selected 2" again: every assignment is a pulse
     /// ```
     ///
-    /// - Complexity: O(observers); no allocation.
+    /// - Complexity: O(observers); no allocation, one atomic read-modify-write (the lock).
     @inlinable
     public func set(_ newValue: Value) {
-        pthread_mutex_lock(mutex)
+        lock.lock()
         let old = storage.move()
         storage.initialize(to: newValue)
-        guard !entries.pointee.isEmpty else {
-            pthread_mutex_unlock(mutex)
+        let bits = list.load(ordering: .relaxed)
+        guard bits != 0 else {
+            let reclaim = pending.load(ordering: .relaxed)
+            lock.unlock()
             // The old value is released after unlocking: its deinit may be user code.
             withExtendedLifetime(old) {}
+            if reclaim { reclaimRetired() }
             return
         }
-        let snapshot = entries.pointee
-        pthread_mutex_unlock(mutex)
+        let thread = _obsThread(threadKey)
+        let depth = thread.depth
+        guard depth < ObservationCycleError.depthLimit else {
+            lock.unlock()
+            withExtendedLifetime(old) {}
+            return reportCycle(depth)
+        }
+        // Published under the lock: a writer that replaces the list takes the lock after this
+        // and sees the slot, so it leaves the list to us.
+        let slot = thread.slot(depth)
+        slot.pointee.store(bits, ordering: .relaxed)
+        lock.unlock()
         withExtendedLifetime(old) {}
-        deliver(newValue, to: snapshot)
+        thread.depth = depth &+ 1
+        deliver(newValue, _ObsList<Value>.at(bits))
+        thread.depth = depth
+        slot.pointee.store(0, ordering: .releasing)
+        if pending.load(ordering: .relaxed) { reclaimRetired() }
     }
 
     /// Whether anyone observes the property.
@@ -129,9 +153,9 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// index.isObserved   // true
     /// ```
     public var isObserved: Bool {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return !entries.pointee.isEmpty
+        lock.lock()
+        defer { lock.unlock() }
+        return list.load(ordering: .relaxed) != 0
     }
 
     /// How many observers the property has.
@@ -140,30 +164,97 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// ObservedProperty(0).observerCount   // 0
     /// ```
     public var observerCount: Int {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return entries.pointee.count
+        lock.lock()
+        defer { lock.unlock() }
+        return _ObsList<Value>.count(list.load(ordering: .relaxed))
     }
 
-    @inlinable
-    func deliver(_ value: Value, to snapshot: ContiguousArray<_ObsEntry<Value>>) {
-        _obsNested(label) {
-            if snapshot.count == 1 {
-                if !snapshot[0].sink.deliver(value) { removeGone([snapshot[0].id]) }
-                return
+    /// Calls the observers of `list`, which the caller's hazard slot keeps alive.
+    @inlinable @inline(__always)
+    func deliver(_ value: Value, _ list: Unmanaged<_ObsList<Value>>) {
+        list._withUnsafeGuaranteedRef { list in
+            list.withUnsafeMutablePointers { count, observers in
+                let count = count.pointee
+                if count == 1 {
+                    observers[0]._withUnsafeGuaranteedRef { observer in
+                        if !observer.deliver(value) { removeGone([observer.id]) }
+                    }
+                    return
+                }
+                deliverToEach(value, observers, count)
             }
-            var gone: [UInt64] = []
-            for entry in snapshot where !entry.sink.deliver(value) {
-                gone.append(entry.id)
-            }
-            if !gone.isEmpty { removeGone(gone) }
         }
+    }
+
+    /// Inlinable, so a client specialises it too: unspecialised, each call looks up the value
+    /// type's metadata.
+    @inlinable
+    func deliverToEach(
+        _ value: Value, _ observers: UnsafeMutablePointer<Unmanaged<_ObsObserver<Value>>>,
+        _ count: Int
+    ) {
+        var gone: [UInt64] = []
+        for index in 0..<count {
+            observers[index]._withUnsafeGuaranteedRef { observer in
+                if !observer.deliver(value) { gone.append(observer.id) }
+            }
+        }
+        if !gone.isEmpty { removeGone(gone) }
+    }
+
+    @usableFromInline @inline(never)
+    func reportCycle(_ depth: Int) {
+        ObservationCycleError._report(.init(property: label, depth: depth + 1))
     }
 
     /// Removes the observers that reported themselves gone during a delivery.
     @usableFromInline @inline(never)
     func removeGone(_ ids: [UInt64]) {
         for id in ids { _ = _cancelObservation(id) }
+    }
+
+    /// Replaces the observer list with `change` applied to it, and returns what to release
+    /// after unlocking. Call with `lock` held; `change` must not run user code.
+    private func replaceList(
+        _ change: (inout [_ObsObserver<Value>]) -> Void
+    ) -> [UInt] {
+        let old = list.load(ordering: .relaxed)
+        var observers = _ObsList<Value>.observers(old)
+        change(&observers)
+        list.store(_ObsList<Value>.make(observers), ordering: .relaxed)
+        if old != 0 { retired.append(old) }
+        return collectRetired()
+    }
+
+    /// Removes and returns the retired lists no delivery reads; sets `pending` while some
+    /// remain. Call with `lock` held.
+    private func collectRetired() -> [UInt] {
+        guard !retired.isEmpty else { return [] }
+        let inUse = _obsListsInUse()
+        var free: [UInt] = []
+        retired.removeAll { bits in
+            if inUse.contains(bits) { return false }
+            free.append(bits)
+            return true
+        }
+        pending.store(!retired.isEmpty, ordering: .relaxed)
+        return free
+    }
+
+    /// Frees the retired lists no delivery reads any more; called by a delivery that ends
+    /// while some are pending.
+    @usableFromInline @inline(never)
+    func reclaimRetired() {
+        lock.lock()
+        let free = collectRetired()
+        lock.unlock()
+        release(free)
+    }
+
+    /// Releases lists outside the lock: releasing their observers may run user code (deinits
+    /// of what the closures captured).
+    private func release(_ lists: [UInt]) {
+        for bits in lists { _ObsList<Value>.at(bits).release() }
     }
 }
 
@@ -174,32 +265,36 @@ extension ObservedProperty: _ObsSource {
         _ makeSink: (Value) -> _ObsSink<Value>
     ) -> (token: ObservationToken, value: Value) {
         let id = _obsMakeID()
-        pthread_mutex_lock(mutex)
+        lock.lock()
         let value = storage.pointee
-        entries.pointee.append(_ObsEntry(id: id, sink: makeSink(value)))
-        pthread_mutex_unlock(mutex)
+        let observer = _ObsObserver(id: id, sink: makeSink(value))
+        let free = replaceList { $0.append(observer) }
+        lock.unlock()
+        release(free)
         return (ObservationToken(source: self, id: id), value)
     }
 }
 
 extension ObservedProperty: _ObsCancellable {
     func _cancelObservation(_ id: UInt64) -> Bool {
-        pthread_mutex_lock(mutex)
-        guard let index = entries.pointee.firstIndex(where: { $0.id == id }) else {
-            pthread_mutex_unlock(mutex)
+        lock.lock()
+        let current = _ObsList<Value>.observers(list.load(ordering: .relaxed))
+        guard let removed = current.first(where: { $0.id == id }) else {
+            lock.unlock()
             return false
         }
-        let removed = entries.pointee.remove(at: index)
-        pthread_mutex_unlock(mutex)
+        let free = replaceList { $0.removeAll { $0 === removed } }
+        lock.unlock()
         // Ended and released outside the lock: both may run user code (deinits).
         removed.sink.end?()
+        release(free)
         return true
     }
 
     func _isObserving(_ id: UInt64) -> Bool {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return entries.pointee.contains { $0.id == id }
+        lock.lock()
+        defer { lock.unlock() }
+        return _ObsList<Value>.observers(list.load(ordering: .relaxed)).contains { $0.id == id }
     }
 }
 

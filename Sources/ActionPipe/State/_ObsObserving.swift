@@ -33,6 +33,25 @@ extension _ObsSource {
         return token
     }
 
+    /// `_observe` for a handler that is never gone: without `.skipEqual`, the property calls
+    /// it directly (``_ObsSink/plain``) rather than through a wrapper that returns `true`.
+    func _observePlain(
+        _ options: ObservationOptions, label: String,
+        _ handler: @escaping @Sendable (Value) -> Void
+    ) -> ObservationToken {
+        guard !options.contains(.skipEqual) else {
+            return _observe(options, label: label) { value in
+                handler(value)
+                return true
+            }
+        }
+        let (token, value) = _subscribe { _ in _ObsSink(plain: handler) }
+        if options.contains(.initial) {
+            _obsNested(label) { handler(value) }
+        }
+        return token
+    }
+
     func _observe<Owner: AnyObject & Sendable>(
         _ options: ObservationOptions, label: String, by owner: Owner,
         _ handler: @escaping @Sendable (Owner, Value) -> Void

@@ -11,22 +11,33 @@ import Synchronization
 /// What one observer does with a value: `deliver` returns `false` when the observer is gone
 /// (its owner was released, its stream was dropped), so the property removes it; `end` runs
 /// once when the observation ends for any reason (finishes a stream, ends a delivery task).
+/// `plain` (when `isPlain`) is the same observer for one that is never gone (a plain
+/// `observe`): a set calls it directly, one closure call fewer than through `deliver`. It is
+/// not optional: an optional closure is stored at another abstraction than a plain one, so
+/// moving it between the two wraps it in a conversion thunk, a call more per delivery.
 @usableFromInline
 struct _ObsSink<Value: Sendable>: Sendable {
     @usableFromInline let deliver: @Sendable (Value) -> Bool
+    @usableFromInline let plain: @Sendable (Value) -> Void
+    @usableFromInline let isPlain: Bool
     @usableFromInline let end: (@Sendable () -> Void)?
 
     init(deliver: @escaping @Sendable (Value) -> Bool, end: (@Sendable () -> Void)? = nil) {
         self.deliver = deliver
+        self.plain = { _ in }
+        self.isPlain = false
         self.end = end
     }
-}
 
-/// One registered observer of a property.
-@usableFromInline
-struct _ObsEntry<Value: Sendable>: Sendable {
-    @usableFromInline let id: UInt64
-    @usableFromInline let sink: _ObsSink<Value>
+    init(plain: @escaping @Sendable (Value) -> Void) {
+        self.deliver = { value in
+            plain(value)
+            return true
+        }
+        self.plain = plain
+        self.isPlain = true
+        self.end = nil
+    }
 }
 
 /// Something a token can cancel: a property (one entry by id) or a path observation.
@@ -85,43 +96,4 @@ extension Equatable {
 func _obsEquality<Value>(of _: Value.Type) -> (@Sendable (Value, Value) -> Bool)? {
     guard let type = Value.self as? any Equatable.Type else { return nil }
     return type._obsEquality(as: Value.self)
-}
-
-// MARK: - Nesting depth of deliveries on this thread (observer cycles)
-
-/// The thread's nesting depth of deliveries: an observer that sets a property whose observer
-/// sets another... nests one level per set. A cycle of observers writing each other nests
-/// without end, so a depth above `ObservationCycleError.depthLimit` is reported, not run.
-/// Kept in a pthread key, not a task local: observers are synchronous and a task local
-/// costs an allocation per binding.
-@usableFromInline
-let _obsDepthKey: pthread_key_t = {
-    var key = pthread_key_t()
-    let status = pthread_key_create(&key, nil)
-    precondition(status == 0, "ObservableState: cannot create the thread key (\(status))")
-    return key
-}()
-
-@inlinable
-func _obsDepth() -> Int {
-    Int(bitPattern: pthread_getspecific(_obsDepthKey))
-}
-
-@inlinable
-func _obsSetDepth(_ depth: Int) {
-    pthread_setspecific(_obsDepthKey, UnsafeRawPointer(bitPattern: depth))
-}
-
-/// Runs `body` one delivery level deeper, or reports a cycle and skips it when the thread is
-/// already `depthLimit` levels deep.
-@inlinable
-func _obsNested(_ label: String, _ body: () -> Void) {
-    let depth = _obsDepth()
-    guard depth < ObservationCycleError.depthLimit else {
-        ObservationCycleError._report(.init(property: label, depth: depth + 1))
-        return
-    }
-    _obsSetDepth(depth + 1)
-    body()
-    _obsSetDepth(depth)
 }

@@ -1,0 +1,75 @@
+import Synchronization
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The lock of one ``ObservedProperty``: it guards the value and the observer list, for a few
+/// loads and stores at a time (never user code, never a wait).
+///
+/// On Linux it is one atomic word: taking it is one compare-exchange, releasing it one plain
+/// (release) store. A pthread mutex costs a second atomic read-modify-write on release (it must
+/// see whether to wake a waiter) and two calls into libc, about as much as the rest of a set.
+/// A waiter spins briefly, then yields its CPU, which is the right trade for sections this
+/// short; ThreadSanitizer sees the acquire/release pair as a lock. On Apple platforms, where a
+/// yielding spin lock can invert QoS priorities, it stays a pthread mutex.
+@usableFromInline
+struct _ObsLock: ~Copyable {
+    #if os(Linux) || os(Android) || os(FreeBSD) || os(OpenBSD)
+        @usableFromInline let word = Atomic<UInt32>(0)
+
+        init() {}
+
+        @inlinable @inline(__always)
+        func lock() {
+            if !word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
+                lockContended()
+            }
+        }
+
+        @inlinable @inline(__always)
+        func unlock() {
+            word.store(0, ordering: .releasing)
+        }
+
+        @usableFromInline @inline(never)
+        func lockContended() {
+            var spins = 0
+            while true {
+                if word.load(ordering: .relaxed) == 0,
+                    word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+                {
+                    return
+                }
+                spins += 1
+                // The holder runs a handful of instructions; when it does not release at once
+                // it was preempted, and the CPU is better given back to it.
+                if spins > 64 { sched_yield() }
+            }
+        }
+    #else
+        @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+        init() {
+            mutex = .allocate(capacity: 1)
+            mutex.initialize(to: pthread_mutex_t())
+            pthread_mutex_init(mutex, nil)
+        }
+
+        deinit {
+            pthread_mutex_destroy(mutex)
+            mutex.deinitialize(count: 1)
+            mutex.deallocate()
+        }
+
+        @inlinable @inline(__always)
+        func lock() { pthread_mutex_lock(mutex) }
+
+        @inlinable @inline(__always)
+        func unlock() { pthread_mutex_unlock(mutex) }
+    #endif
+}
