@@ -57,9 +57,9 @@ extension EventBus {
     /// let summary = await bus.publishAndWait(Login(subtype: .logout, user: "ann"))
     /// print(summary)   // "2 handled (Cache, Screen), 1 failed (Audit), 0 skipped"
     /// ```
-    public func publishAndWait<Event: BusEvent>(_ event: Event) async -> BusSummary<
-        Event.Feedback
-    > {
+    public nonisolated(nonsending) func publishAndWait<Event: BusEvent>(
+        _ event: Event
+    ) async -> BusSummary<Event.Feedback> {
         let clock = ContinuousClock()
         let start = clock.now
         guard let routes = _routes(Event.self) else {

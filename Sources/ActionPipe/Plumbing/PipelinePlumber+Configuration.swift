@@ -84,7 +84,9 @@ extension PipelinePlumber {
     @discardableResult
     public func addStage(
         _ name: String,
-        _ body: @escaping @Sendable (inout PlumbingPacket<Payload>) async throws -> PlumbingVerdict
+        _ body:
+            nonisolated(nonsending) @escaping @Sendable (inout PlumbingPacket<Payload>) async throws
+            -> PlumbingVerdict
     ) -> Self {
         _update { $0.append(name: name, body: .async(body)) }
     }

@@ -129,7 +129,9 @@ public final class PipelinePlumber<Payload: Sendable>: Sendable {
     /// ```
     @inlinable
     @discardableResult
-    public func process(_ payload: Payload, from port: Int) async -> PlumbingOutcome<Payload> {
+    public nonisolated(nonsending) func process(_ payload: Payload, from port: Int) async
+        -> PlumbingOutcome<Payload>
+    {
         let snapshot = _current.load(ordering: .acquiring).takeUnretainedValue()
         return await snapshot.runAsync(PlumbingPacket(payload, port: port)) { Task.isCancelled }
     }

@@ -102,7 +102,9 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
     /// _ = plumber
     /// ```
     @discardableResult
-    public func process(_ payload: Payload) async -> PlumbingOutcome<Payload> {
+    public nonisolated(nonsending) func process(_ payload: Payload) async
+        -> PlumbingOutcome<Payload>
+    {
         let running = _PlumbingRunning.turns
         let claim = _state.withLock { state -> _PlumbingClaim<Payload> in
             guard let plumber = state.plumber else { return .notConnected }
@@ -134,7 +136,9 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
     }
 
     /// Waits in the queue; the drain task runs the packet and resumes the caller.
-    private func _processQueued(_ payload: Payload) async -> PlumbingOutcome<Payload> {
+    private nonisolated(nonsending) func _processQueued(_ payload: Payload) async
+        -> PlumbingOutcome<Payload>
+    {
         let cancelled = _PlumbingCancelFlag()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in

@@ -1,8 +1,16 @@
+/// An async stage's closure. `nonisolated(nonsending)`: it runs on its caller's actor, so
+/// a packet processed from the main actor does not hop to the global executor and back
+/// around each stage.
+@usableFromInline
+typealias _PlumbingAsyncStageBody<Payload: Sendable> =
+    nonisolated(nonsending) @Sendable (inout PlumbingPacket<Payload>) async throws
+    -> PlumbingVerdict
+
 /// The body of one stage: synchronous (runs on the fast path) or asynchronous.
 @usableFromInline
 enum _PlumbingStageBody<Payload: Sendable>: Sendable {
     case sync(@Sendable (inout PlumbingPacket<Payload>) throws -> PlumbingVerdict)
-    case async(@Sendable (inout PlumbingPacket<Payload>) async throws -> PlumbingVerdict)
+    case async(_PlumbingAsyncStageBody<Payload>)
 }
 
 /// A plumber's stages, sink and stop observer at one moment. Immutable: a change to the
@@ -72,7 +80,7 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
     /// Runs `packet` through every stage, awaiting async ones, then into the sink. Before
     /// each stage and before the sink, `isCancelled` decides whether the packet goes on.
     @inlinable
-    func runAsync(
+    nonisolated(nonsending) func runAsync(
         _ packet: consuming PlumbingPacket<Payload>, isCancelled: () -> Bool
     ) async -> PlumbingOutcome<Payload> {
         var packet = packet

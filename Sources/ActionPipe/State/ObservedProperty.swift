@@ -25,7 +25,7 @@ import Synchronization
 ///
 /// `@unchecked Sendable`: the value, the observer list's address and the retired lists are
 /// only touched with `lock` held; observer lists are immutable once published, and freed only
-/// when no delivery reads them (see ``_ObsThreadRecord``). No observer (user code) runs while
+/// when no delivery reads them (see `_ObsThreadRecord`). No observer (user code) runs while
 /// the lock is held.
 public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// The name used in cycle reports and descriptions.
@@ -41,7 +41,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     // specialises them for its value type: unspecialised, every set looks up generic metadata.
     @usableFromInline let lock = _ObsLock()
     @usableFromInline let storage: UnsafeMutablePointer<Value>
-    /// The current ``_ObsList`` as a retained bit pattern, 0 when nobody observes. Written and
+    /// The current `_ObsList` as a retained bit pattern, 0 when nobody observes. Written and
     /// read only with `lock` held (relaxed: the lock orders it).
     @usableFromInline let list = Atomic<UInt>(0)
     /// Whether replaced lists wait in `retired` for a delivery to end; the delivery that sees
@@ -49,7 +49,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let pending = Atomic<Bool>(false)
     /// Replaced lists that a delivery may still read, retained bit patterns; under `lock`.
     private var retired: [UInt] = []
-    /// The key of the threads' delivery records (``_obsThread(_:)``), copied here once.
+    /// The key of the threads' delivery records (`_obsThread(_:)`), copied here once.
     @usableFromInline let threadKey = _obsThreadKey()
 
     /// Creates a property holding `value`.

@@ -34,7 +34,7 @@ extension _ObsSource {
     }
 
     /// `_observe` for a handler that is never gone: without `.skipEqual`, the property calls
-    /// it directly (``_ObsSink/plain``) rather than through a wrapper that returns `true`.
+    /// it directly (`_ObsSink.plain`) rather than through a wrapper that returns `true`.
     func _observePlain(
         _ options: ObservationOptions, label: String,
         _ handler: @escaping @Sendable (Value) -> Void

@@ -48,7 +48,7 @@ struct _ObsThreadRecord {
 }
 
 /// The calling thread's record; created on the thread's first delivery. `key` is
-/// ``_obsThreadKey()``, which each property reads once, at its creation: a global of the module
+/// `_obsThreadKey()`, which each property reads once, at its creation: a global of the module
 /// read from a client's specialised code costs a call to its addressor.
 @inlinable @inline(__always)
 func _obsThread(_ key: pthread_key_t) -> _ObsThreadRecord {
@@ -77,7 +77,7 @@ func _obsThreadKey() -> pthread_key_t {
     return numericCast(current - 1)
 }
 
-/// ``_obsThreadKey()`` plus one; 0 until created.
+/// `_obsThreadKey()` plus one; 0 until created.
 let _obsThreadKeyBits = Atomic<UInt>(0)
 
 /// Every record ever made (scanned by writers) and those whose thread has ended (reused).

@@ -14,9 +14,9 @@ extension OperationTreeNode {
     /// Failures never throw here: they are retried, then listed in the report.
     ///
     /// - Complexity: one lock round-trip per item, and no task per item.
-    public func run(_ input: Input, options: OperationTreeOptions = .init()) async
-        -> OperationTreeReport
-    {
+    public nonisolated(nonsending) func run(
+        _ input: Input, options: OperationTreeOptions = .init()
+    ) async -> OperationTreeReport {
         await _TreeRunner(root: self, options: options, events: nil).run(input)
     }
 

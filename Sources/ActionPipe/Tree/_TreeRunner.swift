@@ -23,7 +23,7 @@ final class _TreeRunner: Sendable {
         state = _Locked(_TreeRunState(limits: limits))
     }
 
-    func run(_ input: any Sendable) async -> OperationTreeReport {
+    nonisolated(nonsending) func run(_ input: any Sendable) async -> OperationTreeReport {
         let root = _TreeBatch(plan: nil, objects: [input], parent: nil, parentIndex: 0)
         state.withLock { $0.ready.pushBack(_TreeReadyRange(batch: root, start: 0, end: 1)) }
         await withTaskCancellationHandler {
