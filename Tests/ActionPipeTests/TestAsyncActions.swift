@@ -76,7 +76,15 @@ actor TAGate {
     /// Suspends until the gate is open (returns at once if it already is).
     func wait() async {
         if isOpen { return }
+        HangGuard.arm("TAGate") { await self.expire() }
         await withCheckedContinuation { waiters.append($0) }
+    }
+
+    /// Opens the gate if someone still waits at it; see ``HangGuard``.
+    private func expire() -> Bool {
+        guard !waiters.isEmpty else { return false }
+        open()
+        return true
     }
 
     /// Opens the gate for good and resumes everyone waiting.
@@ -107,7 +115,17 @@ actor TAArrivals {
     /// Suspends until at least `target` arrivals were recorded.
     func wait(for target: Int) async {
         if count >= target { return }
+        HangGuard.arm("TAArrivals (\(target) expected)") { await self.expire() }
         await withCheckedContinuation { waiters.append((target, $0)) }
+    }
+
+    /// Resumes everyone still waiting; see ``HangGuard``.
+    private func expire() -> Bool {
+        guard !waiters.isEmpty else { return false }
+        let stuck = waiters
+        waiters = []
+        for waiter in stuck { waiter.continuation.resume() }
+        return true
     }
 }
 

@@ -1,6 +1,7 @@
 import ActionPipe
 import Foundation
 import Synchronization
+import Testing
 
 /// A thread-safe, ordered record of what handlers did.
 final class Log: Sendable {
@@ -133,4 +134,32 @@ func runOnThreads(
         thread.start()
     }
     return group.wait(timeout: .now() + timeout) == .success
+}
+
+/// Turns a wait that would never end into a report naming the helper and the test.
+///
+/// Test gates wait on continuations that ignore cancellation (so a test decides exactly
+/// when they resume), and Swift Testing's time limit cancels a test but then waits for it:
+/// a gate nobody opens would hang the whole run with no word of which test it was (seen
+/// twice; see Docs/Reliability.md, "Known issues"). A guarded wait prints the helper and
+/// the test after `limit`, then resumes its waiters, so the test goes on and fails.
+enum HangGuard {
+    /// Far beyond what any test waits, and well inside CI's watchdog.
+    static let limit: Duration = .seconds(120)
+
+    /// After `limit`, calls `release`, which resumes whoever still waits and says whether
+    /// anyone did; if so, prints `helper` and the current test's name.
+    static func arm(
+        _ helper: String, after delay: Duration = limit,
+        release: @escaping @Sendable () async -> Bool
+    ) {
+        let test = Test.current?.name ?? "(no test)"
+        Task.detached {
+            try? await Task.sleep(for: delay)
+            if await release() {
+                print(
+                    "HangGuard: \(helper) still waited after \(delay) in test \(test); released it")
+            }
+        }
+    }
 }

@@ -119,7 +119,15 @@ actor BusTestGate {
 
     func wait() async {
         if isOpen { return }
+        HangGuard.arm("BusTestGate") { await self.expire() }
         await withCheckedContinuation { waiters.append($0) }
+    }
+
+    /// Opens the gate if someone still waits at it; see ``HangGuard``.
+    private func expire() -> Bool {
+        guard !waiters.isEmpty else { return false }
+        open()
+        return true
     }
 
     func open() {

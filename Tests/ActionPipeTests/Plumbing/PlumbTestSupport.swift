@@ -29,7 +29,15 @@ actor PlumbGate {
 
     func wait() async {
         if isOpen { return }
+        HangGuard.arm("PlumbGate") { await self.expire() }
         await withCheckedContinuation { waiters.append($0) }
+    }
+
+    /// Opens the gate if someone still waits at it; see ``HangGuard``.
+    private func expire() -> Bool {
+        guard !waiters.isEmpty else { return false }
+        open()
+        return true
     }
 }
 

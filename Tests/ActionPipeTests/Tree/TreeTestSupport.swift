@@ -33,6 +33,8 @@ final class TreeGate: Sendable {
         (false, []))
 
     func wait() async {
+        if state.withLock({ $0.open }) { return }
+        HangGuard.arm("TreeGate") { self.expire() }
         await withCheckedContinuation { continuation in
             let resumeNow = state.withLock { state -> Bool in
                 if state.open { return true }
@@ -50,6 +52,13 @@ final class TreeGate: Sendable {
             return state.waiters
         }
         for waiter in waiters { waiter.resume() }
+    }
+
+    /// Opens the gate if someone still waits at it; see ``HangGuard``.
+    private func expire() -> Bool {
+        guard state.withLock({ !$0.waiters.isEmpty }) else { return false }
+        open()
+        return true
     }
 }
 
