@@ -38,7 +38,9 @@ public final class EventBus: Sendable, CustomStringConvertible {
     /// ```
     public let name: String
 
-    @usableFromInline let _state = _Locked(_BusState())
+    @usableFromInline let _state: _Locked<_BusState>
+    /// The routes publishes read, apart from `_state` (see `_BusPublishedRoutes`).
+    @usableFromInline let _published: _BusPublishedRoutes
 
     /// A new bus, independent of every other.
     ///
@@ -47,6 +49,9 @@ public final class EventBus: Sendable, CustomStringConvertible {
     /// ```
     public init(name: String) {
         self.name = name
+        let published = _BusPublishedRoutes()
+        _published = published
+        _state = _Locked(_BusState(published: published))
     }
 
     /// `EventBus(session)`.
@@ -144,7 +149,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
     /// The routes object of the event type `type`, retained, read under the lock.
     @usableFromInline
     func _routesObject(_ type: ObjectIdentifier) -> AnyObject? {
-        _state.withLock { $0.routes[type] }
+        _published.routes(for: type)
     }
 
     /// Removes the subscriptions `ids`; returns how many of them were registered with a

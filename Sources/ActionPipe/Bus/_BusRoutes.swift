@@ -5,19 +5,26 @@
 /// the routes object lives, and a publish keeps the routes object alive while it delivers,
 /// so walking a list costs no reference counting.
 @usableFromInline
-final class _BusRoutes<Event: BusEvent>: Sendable {
+final class _BusRoutes<Event: BusEvent>: @unchecked Sendable {
+    // `@unchecked Sendable`: immutable after `init`; `flat` and `spans` are raw buffers
+    // written once there and freed in `deinit`.
+
     /// Every entry of the event type: what keeps the unretained lists valid.
     let entries: [_BusEntry<Event>]
-    /// The subtypes that have exact subscriptions, and the index of their list in `lists`.
+    /// The subtypes that have exact subscriptions; subtype `i`'s list is span `i`.
     @usableFromInline let subtypes: ContiguousArray<Event.Subtype>
     /// For many subtypes, the index of each subtype's list; `nil` for few (a linear scan of
     /// `subtypes` is faster than hashing then).
     @usableFromInline let index: [Event.Subtype: Int]?
-    /// Per subtype in `subtypes`: its exact subscriptions and the any-subtype ones, merged
-    /// in id order.
-    @usableFromInline let lists: ContiguousArray<ContiguousArray<Unmanaged<_BusEntry<Event>>>>
-    /// For every other subtype: the any-subtype subscriptions.
-    @usableFromInline let anySubtype: ContiguousArray<Unmanaged<_BusEntry<Event>>>
+    /// Every list, one after another: per subtype in `subtypes`, its exact subscriptions
+    /// and the any-subtype ones merged in id order; last, the any-subtype ones alone (for
+    /// every other subtype). One raw buffer rather than an array of arrays: reading an
+    /// inner array retains it, which cost a retain and a release per publish.
+    @usableFromInline let flat: UnsafeMutablePointer<Unmanaged<_BusEntry<Event>>>
+    /// Per list, where it starts in `flat` and how long it is; the last is the any-subtype
+    /// list.
+    @usableFromInline let spans: UnsafeMutablePointer<(start: Int, count: Int)>
+    @usableFromInline let spanCount: Int
 
     /// Above this many subtypes, lookups hash instead of scanning.
     @usableFromInline static var linearLimit: Int { 8 }
@@ -27,8 +34,8 @@ final class _BusRoutes<Event: BusEvent>: Sendable {
         self.entries = entries
         var subtypes = ContiguousArray<Event.Subtype>()
         var positions: [Event.Subtype: Int] = [:]
-        var lists = ContiguousArray<ContiguousArray<Unmanaged<_BusEntry<Event>>>>()
-        var anySubtype = ContiguousArray<Unmanaged<_BusEntry<Event>>>()
+        var lists: [[Unmanaged<_BusEntry<Event>>]] = []
+        var anySubtype: [Unmanaged<_BusEntry<Event>>] = []
         for entry in entries {
             let reference = Unmanaged.passUnretained(entry)
             if let subtype = entry.subtype {
@@ -46,29 +53,47 @@ final class _BusRoutes<Event: BusEvent>: Sendable {
                 for position in lists.indices { lists[position].append(reference) }
             }
         }
+        lists.append(anySubtype)
         self.subtypes = subtypes
         index = subtypes.count > Self.linearLimit ? positions : nil
-        self.lists = lists
-        self.anySubtype = anySubtype
+        let total = lists.reduce(0) { $0 + $1.count }
+        flat = .allocate(capacity: Swift.max(total, 1))
+        spans = .allocate(capacity: lists.count)
+        spanCount = lists.count
+        var start = 0
+        for (position, list) in lists.enumerated() {
+            (flat + start).initialize(from: list, count: list.count)
+            (spans + position).initialize(to: (start, list.count))
+            start += list.count
+        }
     }
 
-    /// Calls `body` with the subscribers of `subtype`, in order.
+    deinit {
+        flat.deallocate()
+        spans.deallocate()
+    }
+
+    /// Calls `body` with the entries that get an event of `subtype`, in subscription
+    /// order. The buffer is valid while this routes object lives.
     @inlinable
     func withEntries<Result>(
         for subtype: Event.Subtype,
-        _ body: (borrowing ContiguousArray<Unmanaged<_BusEntry<Event>>>) -> Result
+        _ body: (UnsafeBufferPointer<Unmanaged<_BusEntry<Event>>>) -> Result
     ) -> Result {
+        var position = spanCount &- 1  // the any-subtype list, unless the subtype has one
         if let index {
-            guard let position = index[subtype] else { return body(anySubtype) }
-            return body(lists[position])
+            if let found = index[subtype] { position = found }
+        } else {
+            for candidate in subtypes.indices where subtypes[candidate] == subtype {
+                position = candidate
+                break
+            }
         }
-        for position in subtypes.indices where subtypes[position] == subtype {
-            return body(lists[position])
-        }
-        return body(anySubtype)
+        let span = spans[position]
+        return body(UnsafeBufferPointer(start: flat + span.start, count: span.count))
     }
 
-    /// The subscribers of `subtype`, in order, retained (for the paths that may allocate).
+    /// The entries that get an event of `subtype`, retained, in subscription order.
     func entries(for subtype: Event.Subtype) -> [_BusEntry<Event>] {
         withEntries(for: subtype) { list in list.map { $0.takeUnretainedValue() } }
     }

@@ -4,7 +4,19 @@ struct _BusState {
     /// Per event type, its subscriptions (mutable, in id order).
     var tables: [ObjectIdentifier: any _BusTable] = [:]
     /// Per event type, the routes publishes read: a `_BusRoutes<Event>`, replaced on change.
-    var routes: [ObjectIdentifier: AnyObject] = [:]
+    var routes: [ObjectIdentifier: AnyObject] = [:] {
+        // Every change is published to the table publishes read; the table it replaces is
+        // kept until the change's caller drops what it released, outside the lock.
+        didSet { retiredTables.append(published.replace(with: routes)) }
+    }
+    /// What publishes read; the bus holds the same object.
+    let published: _BusPublishedRoutes
+    /// Tables replaced during the current change; handed out with what it released.
+    var retiredTables: [AnyObject] = []
+
+    init(published: _BusPublishedRoutes) {
+        self.published = published
+    }
     /// Every live subscription, by id.
     var records: [UInt64: _BusRecord] = [:]
     /// The next subscription id; ids only grow, so they give subscription order.
@@ -14,6 +26,7 @@ struct _BusState {
     /// and returns what the caller must release after unlocking.
     mutating func remove(_ ids: Set<UInt64>) -> [AnyObject] {
         guard !ids.isEmpty else { return [] }
+        defer { retiredTables = [] }
         var types = Set<ObjectIdentifier>()
         for id in ids {
             guard let record = records.removeValue(forKey: id) else { continue }
@@ -30,7 +43,7 @@ struct _BusState {
                 released.append(old)
             }
         }
-        return released
+        return released + retiredTables
     }
 
     /// Ids of the subscriptions whose subscriber object is gone.
@@ -54,7 +67,10 @@ struct _BusState {
             tables[type] = table
         }
         table.entries.append(entry)
-        return routes.updateValue(table.makeRoutes(), forKey: type)
+        let old = routes.updateValue(table.makeRoutes(), forKey: type)
+        defer { retiredTables = [] }
+        // One object to release: the old table holds the old routes too.
+        return retiredTables.last ?? old
     }
 }
 
