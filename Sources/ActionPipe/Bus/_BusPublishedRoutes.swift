@@ -11,7 +11,7 @@
 /// tables are immutable.
 @usableFromInline
 final class _BusPublishedRoutes: @unchecked Sendable {
-    private let lock = _ObsLock()
+    private let lock = _SpinLock()
     /// The current table, retained; replaced, never mutated.
     private var table = Unmanaged.passRetained(_BusRouteTable([:]))
 

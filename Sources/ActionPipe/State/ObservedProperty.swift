@@ -39,7 +39,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     // for exclusive access at run time on every read and write, which would cost more than the
     // rest of a set. `@usableFromInline`, and the get/set paths `@inlinable`, so a client
     // specialises them for its value type: unspecialised, every set looks up generic metadata.
-    @usableFromInline let lock = _ObsLock()
+    @usableFromInline let lock = _SpinLock()
     @usableFromInline let storage: UnsafeMutablePointer<Value>
     /// The current `_ObsList` as a retained bit pattern, 0 when nobody observes. Written and
     /// read only with `lock` held (relaxed: the lock orders it).

@@ -8,17 +8,19 @@ import Synchronization
     import Musl
 #endif
 
-/// The lock of one ``ObservedProperty``: it guards the value and the observer list, for a few
-/// loads and stores at a time (never user code, never a wait).
+/// A lock for critical sections of a few loads and stores (never user code, never a wait):
+/// an observed property's value and observer list, an event bus's route table, an operation
+/// tree run's queue.
 ///
 /// On Linux it is one atomic word: taking it is one compare-exchange, releasing it one plain
 /// (release) store. A pthread mutex costs a second atomic read-modify-write on release (it must
-/// see whether to wake a waiter) and two calls into libc, about as much as the rest of a set.
+/// see whether to wake a waiter) and two calls into libc, about as much as the rest of an observed property's set; and a contended mutex sleeps in
+/// the kernel (a futex wait and wake), which is far dearer than the section it protects.
 /// A waiter spins briefly, then yields its CPU, which is the right trade for sections this
 /// short; ThreadSanitizer sees the acquire/release pair as a lock. On Apple platforms, where a
 /// yielding spin lock can invert QoS priorities, it stays a pthread mutex.
 @usableFromInline
-struct _ObsLock: ~Copyable {
+struct _SpinLock: ~Copyable {
     #if os(Linux) || os(Android) || os(FreeBSD) || os(OpenBSD)
         @usableFromInline let word = Atomic<UInt32>(0)
 
@@ -72,4 +74,26 @@ struct _ObsLock: ~Copyable {
         @inlinable @inline(__always)
         func unlock() { pthread_mutex_unlock(mutex) }
     #endif
+}
+
+/// A value guarded by a `_SpinLock`: `_Locked`'s shape, for the short, hot sections where a
+/// contended pthread mutex would sleep in the kernel.
+///
+/// `@unchecked Sendable`: `value` is only accessed with `lock` held.
+final class _SpinLocked<Value>: @unchecked Sendable {
+    private let lock = _SpinLock()
+    // Unchecked: the lock makes every access exclusive (see `_Locked.value`).
+    @exclusivity(unchecked) private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func withLock<Result, Failure: Error>(
+        _ body: (inout Value) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
 }
