@@ -135,19 +135,27 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
         }
     }
 
-    /// Waits in the queue; the drain task runs the packet and resumes the caller.
+    /// Waits in the queue; the drain task runs the packet and resumes the caller. Cancelling
+    /// the caller while the packet still waits takes it out of the queue and resumes the
+    /// caller at once, stopped before its first stage: a wait for a port whose own packet
+    /// waits for this caller (two ports whose stages await each other) would otherwise
+    /// never end.
     private nonisolated(nonsending) func _processQueued(_ payload: Payload) async
         -> PlumbingOutcome<Payload>
     {
         let cancelled = _PlumbingCancelFlag()
-        return await withTaskCancellationHandler {
+        let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let admission = _state.withLock { state in
-                    _admit(
+                let admission = _state.withLock { state -> _PlumbingAdmission<Payload>? in
+                    // Cancelled before it could queue: `onCancel` found nothing to take out.
+                    if cancelled.isSet { return nil }
+                    return _admit(
                         &state, payload, waiter: continuation, cancelled: cancelled,
                         canRunHere: false)
                 }
                 switch admission {
+                case nil:
+                    continuation.resume(returning: nil)
                 case .queued(let startDrain):
                     if startDrain { _startDrain() }
                 case .notConnected:
@@ -158,13 +166,29 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
             }
         } onCancel: {
             cancelled.set()
+            // The lock makes exactly one of this, the admission above and the drain resume
+            // the caller: whoever finds the packet queued, or not yet queued, or dequeued.
+            _state.withLock { state in state.withdraw(cancelled) }?.resume(returning: nil)
         }
+        // `nil`: withdrawn before it ran. Built here, in the caller's task, because it tells
+        // the plumber's stop observer, which runs on the task of its packet.
+        return outcome ?? _cancelledWhileWaiting(payload)
+    }
+
+    /// The outcome of a `process` cancelled while its packet waited: stopped before the
+    /// first stage, as the drain would have stopped it, and reported to the stop observer.
+    private func _cancelledWhileWaiting(_ payload: Payload) -> PlumbingOutcome<Payload> {
+        guard let plumber = _state.withLock({ $0.plumber }) else { return _notConnected(payload) }
+        let snapshot = plumber._current.load(ordering: .acquiring).takeUnretainedValue()
+        let outcome = snapshot.stopped(PlumbingPacket(payload, port: number), at: 0, .cancelled)
+        withExtendedLifetime(plumber) {}
+        return outcome
     }
 
     /// Under the lock: claim the free port, or queue the packet.
     private func _admit(
         _ state: inout _PlumbingPortState<Payload>, _ payload: Payload,
-        waiter: CheckedContinuation<PlumbingOutcome<Payload>, Never>?,
+        waiter: CheckedContinuation<PlumbingOutcome<Payload>?, Never>?,
         cancelled: _PlumbingCancelFlag?, canRunHere: Bool
     ) -> _PlumbingAdmission<Payload> {
         guard let plumber = state.plumber else { return .notConnected }

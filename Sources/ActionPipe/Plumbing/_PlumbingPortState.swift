@@ -13,8 +13,10 @@ final class _PlumbingCancelFlag: Sendable {
 /// A packet waiting for its port to be free.
 struct _PlumbingQueuedPacket<Payload: Sendable> {
     let payload: Payload
-    /// The `process` call awaiting the outcome; `nil` for `emit`.
-    let waiter: CheckedContinuation<PlumbingOutcome<Payload>, Never>?
+    /// The `process` call awaiting the outcome; `nil` for `emit`. Resumed with `nil` when the
+    /// packet is withdrawn (its caller was cancelled while it waited): the caller then
+    /// builds the cancelled outcome in its own task.
+    let waiter: CheckedContinuation<PlumbingOutcome<Payload>?, Never>?
     let cancelled: _PlumbingCancelFlag?
 }
 
@@ -37,6 +39,22 @@ struct _PlumbingPortState<Payload: Sendable> {
     }
 
     var hasWaiting: Bool { head < queue.count }
+
+    /// Removes the waiting packet marked by `flag`; returns its caller, or `nil` when no
+    /// waiting packet has that mark.
+    mutating func withdraw(
+        _ flag: _PlumbingCancelFlag
+    ) -> CheckedContinuation<PlumbingOutcome<Payload>?, Never>? {
+        guard let position = queue[head...].firstIndex(where: { $0.cancelled === flag }),
+            let waiter = queue[position].waiter
+        else { return nil }
+        queue.remove(at: position)
+        if head == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        return waiter
+    }
 
     mutating func dequeue() -> _PlumbingQueuedPacket<Payload>? {
         guard head < queue.count else { return nil }

@@ -117,6 +117,30 @@ struct PlumbAsyncTests {
         #expect(flow.sink.all.map(\.payload) == [1])
     }
 
+    @Test(
+        "cancelling a caller whose packet waits ends the wait at once, before the port frees",
+        .timeLimit(.minutes(1)))
+    func cancelEndsTheWait() async throws {
+        let flow = try PlumbHeldFlow()
+        let stops = PlumbInbox<PlumbingStop<Int>>()
+        flow.plumber.onStop { stops.put($0) }
+        let first = Task { await flow.port.process(1) }
+        _ = await flow.arrived.wait(for: 1)  // the first packet holds the port, at the gate
+        let second = Task { await flow.port.process(2) }  // waits behind it
+        try await Task.sleep(for: .milliseconds(20))  // usually queued by now; either way:
+        second.cancel()
+        // The gate is still closed: the wait ends without the port freeing.
+        let stop = try #require(await second.value.stop)
+        #expect(stop.reason.isCancelled)
+        #expect(stop.stage == "hold" && stop.stagesPassed == 0)
+        #expect(stops.all.map(\.packet.payload) == [2], "the stop observer hears of it")
+
+        await flow.gate.open()
+        #expect(await first.value.wasDelivered)
+        #expect(flow.log.all == ["hold 1", "after1 1"])  // packet 2 never ran a stage
+        #expect(await flow.port.process(3).wasDelivered, "the port goes on with the next")
+    }
+
     @Test("await process on a port follows the packets emitted before it", .timeLimit(.minutes(1)))
     func processFollowsEmits() async throws {
         let flow = try PlumbHeldFlow()

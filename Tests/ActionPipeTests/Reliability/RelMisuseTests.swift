@@ -82,16 +82,24 @@ struct RelMisuseTests {
     }
 
     @Test(
-        "ports whose stages await each other's process wait until a caller is cancelled")
+        "ports whose stages await each other's process wait until a caller is cancelled",
+        .timeLimit(.minutes(1)))
     func plumbMutualWaitEndsOnCancel() async throws {
         let first = PlumbingPort<Int>(1)
         let second = PlumbingPort<Int>(2)
         let (entered, enter) = AsyncStream.makeStream(of: Int.self)
+        // Each stage waits here until both ports hold their packet, so the two always end
+        // up waiting for each other (before, the test only sometimes did, and then hung: a
+        // cancelled caller's queued packet waited for the drain, which never came).
+        let bothHeld = TAGate()
+        let inner = RelLocked<PlumbingOutcome<Int>?>(nil)
         let one = try PipelinePlumber<Int>(name: "one").addPort(first)
             .addStage("ask two") { [weak second] packet in
                 if packet.payload == 0, let second {
                     enter.yield(1)
-                    _ = await second.process(1)
+                    await bothHeld.wait()
+                    let outcome = await second.process(1)
+                    inner.withLock { $0 = outcome }
                 }
                 return .pass
             }
@@ -99,6 +107,7 @@ struct RelMisuseTests {
             .addStage("ask one") { [weak first] packet in
                 if packet.payload == 0, let first {
                     enter.yield(2)
+                    await bothHeld.wait()
                     _ = await first.process(1)
                 }
                 return .pass
@@ -108,13 +117,18 @@ struct RelMisuseTests {
         var arrivals = entered.makeAsyncIterator()
         _ = await arrivals.next()
         _ = await arrivals.next()
-        // Both ports are busy with a packet that waits for the other: nothing moves until a
-        // caller gives up. Cancelling one ends its wait; the other then gets its turn.
+        await bothHeld.open()
+        try await Task.sleep(for: .milliseconds(20))  // usually both wait now; either way:
+        // Nothing moves until a caller gives up. Cancelling `a` ends its wait for `second`
+        // at once; `a`'s packet then ends, `first` frees, and `b`'s packet gets its turn.
         a.cancel()
         let outcomeA = await a.value
         let outcomeB = await b.value
         #expect(outcomeB.wasDelivered)
-        #expect(outcomeA.wasDelivered || outcomeA.stop?.reason.isCancelled == true)
+        #expect(outcomeA.stop?.reason.isCancelled == true)
+        let innerOutcome = try #require(inner.withLock { $0 })
+        #expect(innerOutcome.stop?.reason.isCancelled == true)
+        #expect(innerOutcome.stop?.stagesPassed == 0)
         _ = (one, two)
     }
 
