@@ -50,7 +50,7 @@ struct _SpinLock: ~Copyable {
                 spins += 1
                 // The holder runs a handful of instructions; when it does not release at once
                 // it was preempted, and the CPU is better given back to it.
-                if spins > 1000 { sched_yield() }
+                if spins > 64 { sched_yield() }
             }
         }
     #else
