@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Produces packets for a plumber: the original's port (`PortDelegate` and its
 /// `throwPacketBlock(packet, portNum)`).
 ///
@@ -24,7 +26,7 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
     /// ```
     public let number: Int
 
-    let _state = _Locked(_PlumbingPortState<Payload>())
+    @usableFromInline let _state = _Locked(_PlumbingPortState<Payload>())
 
     /// A port that stamps its packets with `number`. Several ports may share a number;
     /// the number is a label for the stages, not an identity.
@@ -67,7 +69,11 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
     /// port.emit(3)
     /// #expect(total.withLock { $0 } == 5)  // synchronous stages: ran before emit returned
     /// ```
+    @inlinable
     public func emit(_ payload: Payload) {
+        // Inlinable, down to the lock and the stages, so a client specialises it for its
+        // payload: compiled here, generically, every emit looked up the generic metadata of
+        // the types it uses, two thirds of its cost.
         let admission = _state.withLock { state in
             _admit(&state, payload, waiter: nil, cancelled: nil, canRunHere: true)
         }
@@ -186,7 +192,8 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
     }
 
     /// Under the lock: claim the free port, or queue the packet.
-    private func _admit(
+    @inlinable
+    func _admit(
         _ state: inout _PlumbingPortState<Payload>, _ payload: Payload,
         waiter: CheckedContinuation<PlumbingOutcome<Payload>?, Never>?,
         cancelled: _PlumbingCancelFlag?, canRunHere: Bool
@@ -209,7 +216,8 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
 
     /// The caller that ran a packet releases the port, or hands what queued up meanwhile to
     /// a drain task.
-    private func _finishTurn() {
+    @inlinable
+    func _finishTurn() {
         let drain = _state.withLock { state in
             if state.hasWaiting { return true }
             state.busy = false
@@ -220,7 +228,8 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
 
     /// Runs queued packets one at a time, in order, until the queue is empty. The task
     /// holds the port (and, per packet, the plumber) until then.
-    private func _startDrain() {
+    @usableFromInline
+    func _startDrain() {
         Task { await self._drain() }
     }
 

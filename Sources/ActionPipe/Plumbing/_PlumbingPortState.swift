@@ -2,6 +2,7 @@ import Synchronization
 
 /// Set when the task awaiting a queued packet is cancelled; the drain checks it between
 /// stages, because the packet runs in the drain's task, not the caller's.
+@usableFromInline
 final class _PlumbingCancelFlag: Sendable {
     private let storage = Atomic<Bool>(false)
 
@@ -11,34 +12,49 @@ final class _PlumbingCancelFlag: Sendable {
 }
 
 /// A packet waiting for its port to be free.
+@usableFromInline
 struct _PlumbingQueuedPacket<Payload: Sendable> {
-    let payload: Payload
+    @usableFromInline let payload: Payload
     /// The `process` call awaiting the outcome; `nil` for `emit`. Resumed with `nil` when the
     /// packet is withdrawn (its caller was cancelled while it waited): the caller then
     /// builds the cancelled outcome in its own task.
-    let waiter: CheckedContinuation<PlumbingOutcome<Payload>?, Never>?
-    let cancelled: _PlumbingCancelFlag?
+    @usableFromInline let waiter: CheckedContinuation<PlumbingOutcome<Payload>?, Never>?
+    @usableFromInline let cancelled: _PlumbingCancelFlag?
+
+    @inlinable
+    init(
+        payload: Payload, waiter: CheckedContinuation<PlumbingOutcome<Payload>?, Never>?,
+        cancelled: _PlumbingCancelFlag?
+    ) {
+        self.payload = payload
+        self.waiter = waiter
+        self.cancelled = cancelled
+    }
 }
 
 /// What a port's lock guards.
+@usableFromInline
 struct _PlumbingPortState<Payload: Sendable> {
-    weak var plumber: PipelinePlumber<Payload>?
+    @usableFromInline weak var plumber: PipelinePlumber<Payload>?
     /// Packets waiting, oldest first, from `head` on (a dequeue moves `head`, so it is O(1)).
-    var queue: [_PlumbingQueuedPacket<Payload>] = []
-    var head = 0
+    @usableFromInline var queue: [_PlumbingQueuedPacket<Payload>] = []
+    @usableFromInline var head = 0
     /// Whether a packet of this port is being processed (by a caller or by the drain task).
-    var busy = false
+    @usableFromInline var busy = false
     /// Counts the packets that have started; identifies the one running now.
-    var turn: UInt64 = 0
+    @usableFromInline var turn: UInt64 = 0
+
+    @inlinable init() {}
 
     /// Marks the port busy with a new packet and returns its turn.
+    @inlinable
     mutating func begin() -> UInt64 {
         busy = true
         turn &+= 1
         return turn
     }
 
-    var hasWaiting: Bool { head < queue.count }
+    @inlinable var hasWaiting: Bool { head < queue.count }
 
     /// Removes the waiting packet marked by `flag`; returns its caller, or `nil` when no
     /// waiting packet has that mark.
@@ -69,6 +85,7 @@ struct _PlumbingPortState<Payload: Sendable> {
 }
 
 /// What `emit` / `process` do with a packet, decided under the port's lock.
+@usableFromInline
 enum _PlumbingAdmission<Payload: Sendable> {
     /// The port was free and is now claimed by the caller, who runs the packet against
     /// this snapshot (all synchronous; valid while the plumber is held).
