@@ -142,14 +142,10 @@ public final class EventBus: Sendable, CustomStringConvertible {
     /// The current routes of `Event`, or `nil` when nobody listens to it.
     @inlinable
     func _routes<Event: BusEvent>(_ type: Event.Type) -> _BusRoutes<Event>? {
-        guard let routes = _routesObject(ObjectIdentifier(Event.self)) else { return nil }
+        guard let routes = _published.routes(for: ObjectIdentifier(Event.self)) else {
+            return nil
+        }
         return unsafeDowncast(routes, to: _BusRoutes<Event>.self)
-    }
-
-    /// The routes object of the event type `type`, retained, read under the lock.
-    @usableFromInline
-    func _routesObject(_ type: ObjectIdentifier) -> AnyObject? {
-        _published.routes(for: type)
     }
 
     /// Removes the subscriptions `ids`; returns how many of them were registered with a
