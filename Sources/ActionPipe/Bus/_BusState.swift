@@ -13,14 +13,14 @@ struct _BusState {
     let published: _BusPublishedRoutes
     /// Tables replaced during the current change; handed out with what it released.
     var retiredTables: [AnyObject] = []
-
-    init(published: _BusPublishedRoutes) {
-        self.published = published
-    }
     /// Every live subscription, by id.
     var records: [UInt64: _BusRecord] = [:]
     /// The next subscription id; ids only grow, so they give subscription order.
     var nextID: UInt64 = 1
+
+    init(published: _BusPublishedRoutes) {
+        self.published = published
+    }
 
     /// Removes the subscriptions `ids` from every table they are in, marks them cancelled,
     /// and returns what the caller must release after unlocking.
@@ -56,7 +56,7 @@ struct _BusState {
     }
 
     /// Adds `entry` to its event type's table and republishes that type's routes; returns
-    /// the replaced routes, to release after unlocking.
+    /// the replaced table (which holds the replaced routes), to release after unlocking.
     mutating func add<Event: BusEvent>(_ entry: _BusEntry<Event>) -> AnyObject? {
         let type = ObjectIdentifier(Event.self)
         let table: _BusTypedTable<Event>
