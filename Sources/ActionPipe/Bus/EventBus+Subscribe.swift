@@ -80,7 +80,7 @@ extension EventBus {
             let entry = _BusEntry(
                 id: id, subtype: topic.subtype, owner: owner, executor: executor, name: name,
                 handler: handler)
-            if let old = state.add(entry) { released.append(old) }
+            released += state.add(entry)
             return (id, released)
         }
         withExtendedLifetime(released) {}

@@ -140,7 +140,7 @@ extension EventBus {
                         }
                     }
                 }
-                if let old { released.append(old) }
+                released += old
             }
             return (id, released)
         }

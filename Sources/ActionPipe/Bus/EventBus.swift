@@ -86,13 +86,48 @@ public final class EventBus: Sendable, CustomStringConvertible {
     /// result.handled   // how many handlers ran
     /// ```
     ///
-    /// - Complexity: One short lock to read the event type's routes, then one call per
-    ///   matching subscription. Allocates nothing (unless a handler has an executor, or a
+    /// - Complexity: No lock and no reference counting to read the event type's routes (a
+    ///   thread-local hazard slot protects them), then one call per matching subscription. Allocates nothing (unless a handler has an executor, or a
     ///   subscriber has gone and its subscriptions are pruned).
     @inlinable
     @discardableResult
     public func publish<Event: BusEvent>(_ event: Event) -> BusPublishResult {
+        let published = _published
+        let thread = published.hazards.record()
+        let depth = thread.depth
+        guard depth < _BusPublishedRoutes.slotCount else { return _publishNested(event) }
+        let slot = thread.slot(depth)
+        let table = published.protect(slot)
+        thread.depth = depth &+ 1
+        let (result, sawGone) = table._withUnsafeGuaranteedRef { table in
+            guard let routes = table.routes(for: ObjectIdentifier(Event.self)) else {
+                return (BusPublishResult(), false)
+            }
+            return routes._withUnsafeGuaranteedRef { routes in
+                _deliver(event, unsafeDowncast(routes, to: _BusRoutes<Event>.self))
+            }
+        }
+        thread.depth = depth
+        published.release(slot)
+        if sawGone { _pruneGone() }
+        return result
+    }
+
+    /// A publish nested deeper than the hazard slots reach: it retains its routes instead.
+    @usableFromInline @inline(never)
+    func _publishNested<Event: BusEvent>(_ event: Event) -> BusPublishResult {
         guard let routes = _routes(Event.self) else { return BusPublishResult() }
+        let (result, sawGone) = _deliver(event, routes)
+        if sawGone { _pruneGone() }
+        return result
+    }
+
+    /// Delivers `event` to the subscriptions of `routes` that match it; returns the counts
+    /// and whether a subscriber was found gone.
+    @inlinable @inline(__always)
+    func _deliver<Event: BusEvent>(_ event: Event, _ routes: _BusRoutes<Event>)
+        -> (BusPublishResult, Bool)
+    {
         var result = BusPublishResult()
         var sawGone = false
         routes.withEntries(for: event.subtype) { entries in
@@ -126,8 +161,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
                 }
             }
         }
-        if sawGone { _pruneGone() }
-        return result
+        return (result, sawGone)
     }
 
     /// Publishes `event` on `executor`: the publish itself runs there, later.
@@ -142,7 +176,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
     /// The current routes of `Event`, or `nil` when nobody listens to it.
     @inlinable
     func _routes<Event: BusEvent>(_ type: Event.Type) -> _BusRoutes<Event>? {
-        guard let routes = _published.routes(for: ObjectIdentifier(Event.self)) else {
+        guard let routes = _published.retainedRoutes(for: ObjectIdentifier(Event.self)) else {
             return nil
         }
         return unsafeDowncast(routes, to: _BusRoutes<Event>.self)

@@ -4,7 +4,7 @@ protocol _BusKeyOps: Sendable {
     func addForwarder(
         to state: inout _BusState, id: UInt64, owner: _BusOwner?, name: String,
         forward: @escaping @Sendable (AnyObject?, any BusEvent) throws -> Void
-    ) -> AnyObject?
+    ) -> [AnyObject]
 }
 
 struct _BusTypedKeyOps<Event: BusEvent>: _BusKeyOps {
@@ -13,7 +13,7 @@ struct _BusTypedKeyOps<Event: BusEvent>: _BusKeyOps {
     func addForwarder(
         to state: inout _BusState, id: UInt64, owner: _BusOwner?, name: String,
         forward: @escaping @Sendable (AnyObject?, any BusEvent) throws -> Void
-    ) -> AnyObject? {
+    ) -> [AnyObject] {
         let entry = _BusEntry<Event>(
             id: id, subtype: subtype, owner: owner, executor: nil, name: name
         ) { object, event in

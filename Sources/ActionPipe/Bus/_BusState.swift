@@ -7,7 +7,7 @@ struct _BusState {
     var routes: [ObjectIdentifier: AnyObject] = [:] {
         // Every change is published to the table publishes read; the table it replaces is
         // kept until the change's caller drops what it released, outside the lock.
-        didSet { retiredTables.append(published.replace(with: routes)) }
+        didSet { retiredTables += published.replace(with: routes) }
     }
     /// What publishes read; the bus holds the same object.
     let published: _BusPublishedRoutes
@@ -56,8 +56,8 @@ struct _BusState {
     }
 
     /// Adds `entry` to its event type's table and republishes that type's routes; returns
-    /// the replaced table (which holds the replaced routes), to release after unlocking.
-    mutating func add<Event: BusEvent>(_ entry: _BusEntry<Event>) -> AnyObject? {
+    /// the replaced routes and the tables now free, to release after unlocking.
+    mutating func add<Event: BusEvent>(_ entry: _BusEntry<Event>) -> [AnyObject] {
         let type = ObjectIdentifier(Event.self)
         let table: _BusTypedTable<Event>
         if let existing = tables[type] {
@@ -69,8 +69,7 @@ struct _BusState {
         table.entries.append(entry)
         let old = routes.updateValue(table.makeRoutes(), forKey: type)
         defer { retiredTables = [] }
-        // One object to release: the old table holds the old routes too.
-        return retiredTables.last ?? old
+        return retiredTables + (old.map { [$0] } ?? [])
     }
 }
 

@@ -25,7 +25,7 @@ import Synchronization
 ///
 /// `@unchecked Sendable`: the value, the observer list's address and the retired lists are
 /// only touched with `lock` held; observer lists are immutable once published, and freed only
-/// when no delivery reads them (see `_ObsThreadRecord`). No observer (user code) runs while
+/// when no delivery reads them (see `_obsHazards`). No observer (user code) runs while
 /// the lock is held.
 public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// The name used in cycle reports and descriptions.
@@ -49,8 +49,8 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let pending = Atomic<Bool>(false)
     /// Replaced lists that a delivery may still read, retained bit patterns; under `lock`.
     private var retired: [UInt] = []
-    /// The key of the threads' delivery records (`_obsThread(_:)`), copied here once.
-    @usableFromInline let threadKey = _obsThreadKey()
+    /// The threads' delivery records (`_obsHazards`), copied here once.
+    @usableFromInline let hazards = _obsHazards
 
     /// Creates a property holding `value`.
     ///
@@ -125,7 +125,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
             if reclaim { reclaimRetired() }
             return
         }
-        let thread = _obsThread(threadKey)
+        let thread = hazards.record()
         let depth = thread.depth
         guard depth < ObservationCycleError.depthLimit else {
             lock.unlock()
@@ -230,7 +230,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// remain. Call with `lock` held.
     private func collectRetired() -> [UInt] {
         guard !retired.isEmpty else { return [] }
-        let inUse = _obsListsInUse()
+        let inUse = hazards.addressesInUse()
         var free: [UInt] = []
         retired.removeAll { bits in
             if inUse.contains(bits) { return false }

@@ -26,7 +26,7 @@ final class _ObsObserver<Value: Sendable>: Sendable {
 
 /// A property's observers at one moment, in registration order: immutable once made, replaced
 /// as a whole when an observer is added or removed. It owns (retains) its observers; deliveries
-/// read it unretained, protected by their thread's hazard slot (see `_ObsThreadRecord`).
+/// read it unretained, protected by their thread's hazard slot (see `_obsHazards`).
 /// The header is the count.
 @usableFromInline
 final class _ObsList<Value: Sendable>: ManagedBuffer<Int, Unmanaged<_ObsObserver<Value>>> {
