@@ -27,7 +27,7 @@ final class _TreeRunner: Sendable {
     }
 
     nonisolated(nonsending) func run(_ input: any Sendable) async -> OperationTreeReport {
-        let root = _TreeBatch(plan: nil, objects: [input], parent: nil, parentIndex: 0)
+        let root = _TreeTypedBatch<any Sendable>([input])
         state.withLock { $0.ready.pushBack(_TreeReadyRange(batch: root, start: 0, end: 1)) }
         await withTaskCancellationHandler {
             await withTaskGroup(of: Bool.self) { group in
@@ -92,47 +92,53 @@ final class _TreeRunner: Sendable {
         var outcome = _TreeItemOutcome()
         var output: (any Sendable)?
         let direct = events == nil && options.itemTimeout == nil
-        let object = item.object
         if let node = item.plan {
+            let jobs = node.jobs
             if direct {
                 do {
-                    output = try await node.work(object)
+                    // Only children read the output (a listener needs the slow path).
+                    output = try await jobs.workOnItem(
+                        item.batch, item.index, !node.children.isEmpty)
+                    outcome.succeeded = true
                 } catch {
                     output = await slowCall(
-                        node, .work, item: item, object: object, error, &outcome, node.work)
+                        node, .work, item: item, object: item.object, error, &outcome, jobs.work)
+                    outcome.succeeded = output != nil
                 }
             } else {
                 output = await slowCall(
-                    node, .work, item: item, object: object, nil, &outcome, node.work)
-            }
-            if output != nil {
+                    node, .work, item: item, object: item.object, nil, &outcome, jobs.work)
+                outcome.succeeded = output != nil
                 // Only `finished` events read it back; without a listener, skip the copy.
                 if events != nil { outcome.output = output }
-                outcome.succeeded = true
             }
         } else {
-            output = object  // the run's root item passes the input on to the root node
+            output = item.object  // the run's root item passes the input on to the root node
         }
         if let output {
             for child in item.plan?.children ?? [plan] where !outcome.cancelled {
-                var objects: [any Sendable]?
+                var batch: _TreeBatch?
+                let jobs = child.jobs
                 if direct {
                     do {
-                        objects = try await child.objects(output)
+                        batch = try await jobs.objects(output)
                     } catch {
-                        objects = await slowCall(
-                            child, .objects, item: nil, object: output, error, &outcome,
-                            child.objects)
+                        batch =
+                            await slowCall(
+                                child, .objects, item: nil, object: output, error, &outcome,
+                                jobs.objects) ?? nil
                     }
                 } else {
-                    objects = await slowCall(
-                        child, .objects, item: nil, object: output, nil, &outcome, child.objects)
+                    batch =
+                        await slowCall(
+                            child, .objects, item: nil, object: output, nil, &outcome,
+                            jobs.objects) ?? nil
                 }
-                if let objects, !objects.isEmpty {
-                    outcome.append(
-                        _TreeBatch(
-                            plan: child, objects: objects, parent: item.batch,
-                            parentIndex: item.index))
+                if let batch {
+                    batch.plan = child
+                    batch.parent = item.batch
+                    batch.parentIndex = item.index
+                    outcome.append(batch)
                 }
             }
         }
