@@ -71,6 +71,8 @@ class _TreeBatch: @unchecked Sendable {
     /// The batch of the item whose output these objects came from, and that item's index.
     @exclusivity(unchecked) final var parent: _TreeBatch?
     @exclusivity(unchecked) final var parentIndex = 0
+    /// The plan's `limitSlot`, copied here so that the run's lock touches the batch only.
+    @exclusivity(unchecked) final var limitSlot = -1
     final let count: Int
     /// Items are numbered when their batch is queued, so a batch's numbers are consecutive.
     @exclusivity(unchecked) final var firstID = 0

@@ -136,6 +136,7 @@ final class _TreeRunner: Sendable {
                 }
                 if let batch {
                     batch.plan = child
+                    batch.limitSlot = child.limitSlot
                     batch.parent = item.batch
                     batch.parentIndex = item.index
                     outcome.append(batch)
@@ -279,11 +280,9 @@ struct _TreeRunState {
     /// The next item to start, counted as running; `nil` when none is ready or the run is over.
     mutating func pop() -> _TreeWorkItem? {
         guard stop == nil else { return nil }
-        while var range = ready.popFront() {
-            let item = _TreeWorkItem(batch: range.batch, index: range.start)
-            range.start += 1
-            if range.start < range.end { ready.pushFront(range) }
-            if let slot = item.plan?.limitSlot, slot >= 0 {
+        while let item = ready.popFirstItem() {
+            let slot = item.batch.limitSlot
+            if slot >= 0 {
                 guard slotRunning[slot] < limits[slot] else {
                     slotWaiting[slot].pushBack(item)
                     continue
@@ -306,7 +305,8 @@ struct _TreeRunState {
     ) -> (next: _TreeWorkItem?, wake: [(UnsafeContinuation<_TreeWorkItem?, Never>, _TreeWorkItem?)])
     {
         running -= 1
-        if let slot = item.plan?.limitSlot, slot >= 0 {
+        let slot = item.batch.limitSlot
+        if slot >= 0 {
             slotRunning[slot] -= 1
             if let waiting = slotWaiting[slot].popFront() {
                 ready.pushFront(
@@ -351,7 +351,9 @@ struct _TreeRunState {
                 ready.pushFront(_TreeReadyRange(batch: current, start: 0, end: current.count))
             }
         }
-        var batch = item.batch
+        // Borrowed, not retained (two atomic operations per step, on objects the other
+        // workers touch too): `item` holds its batch, and every batch holds its parent.
+        unowned(unsafe) var batch = item.batch
         var index = item.index
         while batch.finishOne(index) {
             guard let parent = batch.parent else {
