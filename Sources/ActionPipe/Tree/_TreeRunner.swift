@@ -92,13 +92,14 @@ final class _TreeRunner: Sendable {
         var outcome = _TreeItemOutcome()
         var output: (any Sendable)?
         let direct = events == nil && options.itemTimeout == nil
+        let children: [_TreePlanNode]
         if let node = item.plan {
+            children = node.children
             let jobs = node.jobs
             if direct {
                 do {
                     // Only children read the output (a listener needs the slow path).
-                    output = try await jobs.workOnItem(
-                        item.batch, item.index, !node.children.isEmpty)
+                    output = try await jobs.workOnItem(item.batch, item.index, !children.isEmpty)
                     outcome.succeeded = true
                 } catch {
                     output = await slowCall(
@@ -113,10 +114,13 @@ final class _TreeRunner: Sendable {
                 if events != nil { outcome.output = output }
             }
         } else {
+            children = [plan]
             output = item.object  // the run's root item passes the input on to the root node
         }
-        if let output {
-            for child in item.plan?.children ?? [plan] where !outcome.cancelled {
+        // `children` first: a leaf item (most items) then never copies its empty output (an
+        // optional existential, copied through its value witnesses).
+        if !children.isEmpty, let output {
+            for child in children where !outcome.cancelled {
                 var batch: _TreeBatch?
                 let jobs = child.jobs
                 if direct {
@@ -325,7 +329,7 @@ struct _TreeRunState {
             defer { idle = [] }
             return (nil, idle.map { ($0, nil) })
         }
-        if let output = outcome.output { item.batch.setOutput(item.index, output) }
+        if events != nil, let output = outcome.output { item.batch.setOutput(item.index, output) }
         if outcome.childCount > 0 {
             item.batch.addPending(item.index, outcome.childCount)
             // Numbered in order (sibling nodes in the order added, objects in order), then
