@@ -92,14 +92,14 @@ final class _TreeRunner: Sendable {
         var outcome = _TreeItemOutcome()
         var output: (any Sendable)?
         let direct = events == nil && options.itemTimeout == nil
-        let children: [_TreePlanNode]
+        let hasChildren: Bool
         if let node = item.plan {
-            children = node.children
+            hasChildren = !node.children.isEmpty
             let jobs = node.jobs
             if direct {
                 do {
                     // Only children read the output (a listener needs the slow path).
-                    output = try await jobs.workOnItem(item.batch, item.index, !children.isEmpty)
+                    output = try await jobs.workOnItem(item.batch, item.index, hasChildren)
                     outcome.succeeded = true
                 } catch {
                     output = await slowCall(
@@ -114,13 +114,13 @@ final class _TreeRunner: Sendable {
                 if events != nil { outcome.output = output }
             }
         } else {
-            children = [plan]
+            hasChildren = true
             output = item.object  // the run's root item passes the input on to the root node
         }
-        // `children` first: a leaf item (most items) then never copies its empty output (an
-        // optional existential, copied through its value witnesses).
-        if !children.isEmpty, let output {
-            for child in children where !outcome.cancelled {
+        // `hasChildren` first: a leaf item (most items) then never copies its empty output
+        // (an optional existential, copied through its value witnesses).
+        if hasChildren, let output {
+            for child in item.plan?.children ?? [plan] where !outcome.cancelled {
                 var batch: _TreeBatch?
                 let jobs = child.jobs
                 if direct {
@@ -152,7 +152,9 @@ final class _TreeRunner: Sendable {
                 item, outcome, failFast: options.failFast,
                 depthFirst: options.order == .depthFirst, events: events)
         }
-        for (continuation, item) in wake { continuation.resume(returning: item) }
+        if let wake {
+            for (continuation, item) in wake { continuation.resume(returning: item) }
+        }
         return next
     }
 
@@ -255,6 +257,9 @@ struct _TreeItemOutcome {
     }
 }
 
+/// Parked workers to resume, each with its next item (`nil`: the run is over).
+typealias _TreeWakeList = [(UnsafeContinuation<_TreeWorkItem?, Never>, _TreeWorkItem?)]
+
 /// The mutable state of a run; only touched with the run's lock held.
 struct _TreeRunState {
     var ready = _TreeDeque<_TreeReadyRange>()
@@ -306,8 +311,7 @@ struct _TreeRunState {
     mutating func complete(
         _ item: _TreeWorkItem, _ outcome: _TreeItemOutcome, failFast: Bool, depthFirst: Bool,
         events: _TreeEventSink?
-    ) -> (next: _TreeWorkItem?, wake: [(UnsafeContinuation<_TreeWorkItem?, Never>, _TreeWorkItem?)])
-    {
+    ) -> (next: _TreeWorkItem?, wake: _TreeWakeList?) {
         running -= 1
         let slot = item.batch.limitSlot
         if slot >= 0 {
@@ -371,7 +375,10 @@ struct _TreeRunState {
             batch = parent
         }
         let next = pop()
-        var wake: [(UnsafeContinuation<_TreeWorkItem?, Never>, _TreeWorkItem?)] = []
+        // `nil`, not an empty array, when no worker is parked (the common case): the caller
+        // then has no array to release.
+        guard !idle.isEmpty else { return (next, nil) }
+        var wake: _TreeWakeList = []
         while !idle.isEmpty, let item = pop() {
             wake.append((idle.removeLast(), item))
         }
