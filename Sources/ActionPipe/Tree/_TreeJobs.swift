@@ -12,7 +12,7 @@ final class _TreeJobs: Sendable {
     /// when there are none.
     let objects: _TreeObjectsJob
     /// Does the work on item `index` of a batch made by `objects`; returns the output when
-    /// the flag asks for it (children or a listener read it), `nil` otherwise.
+    /// the flag asks for it (the node has children to pass it to), `nil` otherwise.
     let workOnItem: _TreeItemWorkJob
     /// Does the work on one object, erased: for retries, events and timeouts.
     let work: _TreeWorkJob

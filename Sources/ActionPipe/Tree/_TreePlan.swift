@@ -57,9 +57,9 @@ final class _TreePlanNode: Sendable {
 /// batch, not per item (an item is a batch and an index), so a fan-out of 10 costs one
 /// allocation where it cost ten.
 ///
-/// `@unchecked Sendable`: `count` never changes; `plan`, `parent` and `parentIndex` are set
-/// once, by the worker that made the batch, before it hands the batch to the run's lock, and
-/// never change after; `firstID`, `pending`, `outputs` and `next` are only touched with the
+/// `@unchecked Sendable`: `count` never changes; `plan`, `parent`, `parentIndex` and
+/// `limitSlot` are set once, by the worker that made the batch, before it hands the batch to
+/// the run's lock, and never change after; `firstID`, `pending`, `outputs` and `next` are only touched with the
 /// run's lock held (or, for `next`, by the one worker that made the batch, before it hands it
 /// to the lock).
 @usableFromInline
