@@ -25,8 +25,7 @@ public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendabl
     /// This node's retry policy; `nil`: the run's ``OperationTreeOptions/retry``.
     public let retry: OperationTreeRetryPolicy?
 
-    let objects: _TreeObjectsJob
-    let work: _TreeWorkJob
+    let jobs: _TreeJobs
     let children = _Locked<[any _TreeNodeErased]>([])
 
     /// A node from its two jobs as closures.
@@ -44,26 +43,38 @@ public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendabl
     ///   - retry: a policy for this node instead of the run's.
     ///   - objects: maps an input to the objects to work on, in the order they start.
     ///   - work: does the work for one object; its result goes to the children.
-    public init<Item: Sendable>(
+    @inlinable
+    public convenience init<Item: Sendable>(
         _ name: String, concurrencyLimit: Int? = nil, retry: OperationTreeRetryPolicy? = nil,
         objects: nonisolated(nonsending) @escaping @Sendable (Input) async throws -> [Item],
         work: nonisolated(nonsending) @escaping @Sendable (Item) async throws -> Output
     ) {
+        // `@inlinable`: these closures are compiled where the tree is built, specialised for
+        // its types (see `_TreeJobs`). The casts and the downcast cannot fail: `addChild`
+        // only accepts children whose `Input` is this node's `Output`, and the run gives
+        // `workOnItem` only batches that this node's `objects` made.
+        let jobs = _TreeJobs(
+            objects: { input in
+                let items = try await objects(input as! Input)
+                return items.isEmpty ? nil : _TreeTypedBatch(items)
+            },
+            workOnItem: { batch, index, keepOutput in
+                let item = unsafeDowncast(batch, to: _TreeTypedBatch<Item>.self).items[index]
+                let output = try await work(item)
+                return keepOutput ? output : nil
+            },
+            work: { object in try await work(object as! Item) })
+        self.init(name, concurrencyLimit: concurrencyLimit, retry: retry, jobs: jobs)
+    }
+
+    @usableFromInline
+    init(
+        _ name: String, concurrencyLimit: Int?, retry: OperationTreeRetryPolicy?, jobs: _TreeJobs
+    ) {
         self.name = name
         self.concurrencyLimit = concurrencyLimit.map { max(1, $0) }
         self.retry = retry
-        // Erased once here so the run loop is not generic; the casts cannot fail because
-        // `addChild` only accepts children whose `Input` is this node's `Output`.
-        self.objects = { input in
-            let items = try await objects(input as! Input)
-            // Element by element: `items as [any Sendable]` goes through the runtime's
-            // generic array cast, a dynamic cast per element (5% of a trivial item's cost).
-            var erased: [any Sendable] = []
-            erased.reserveCapacity(items.count)
-            for item in items { erased.append(item) }
-            return erased
-        }
-        self.work = { item in try await work(item as! Item) }
+        self.jobs = jobs
     }
 
     /// A node whose jobs are a provider's, like `node.provider = …` in DRBOperationTree.
@@ -71,6 +82,7 @@ public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendabl
     /// ```swift
     /// let ingredient = OperationTreeNode("ingredient", provider: IngredientProvider())
     /// ```
+    @inlinable
     public convenience init<Provider: OperationTreeProvider>(
         _ name: String, concurrencyLimit: Int? = nil, retry: OperationTreeRetryPolicy? = nil,
         provider: Provider
@@ -129,8 +141,7 @@ protocol _TreeNodeErased: AnyObject, Sendable {
     var name: String { get }
     var concurrencyLimit: Int? { get }
     var retry: OperationTreeRetryPolicy? { get }
-    var objects: _TreeObjectsJob { get }
-    var work: _TreeWorkJob { get }
+    var jobs: _TreeJobs { get }
     var childNodes: [any _TreeNodeErased] { get }
 }
 

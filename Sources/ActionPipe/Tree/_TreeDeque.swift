@@ -37,3 +37,18 @@ struct _TreeDeque<Element> {
         head = 0
     }
 }
+
+extension _TreeDeque where Element == _TreeReadyRange {
+    /// Takes the first item of the front range, in place: only the range's last item moves
+    /// the range out of the queue (a pop and a push back cost a retain and a release each).
+    mutating func popFirstItem() -> _TreeWorkItem? {
+        guard count > 0 else { return nil }
+        let index = storage[head]!.start
+        if index &+ 1 < storage[head]!.end {
+            storage[head]!.start = index &+ 1
+            return _TreeWorkItem(batch: storage[head]!.batch, index: index)
+        }
+        let range = popFront()!
+        return _TreeWorkItem(batch: range.batch, index: index)
+    }
+}

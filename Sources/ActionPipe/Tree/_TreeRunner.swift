@@ -27,7 +27,7 @@ final class _TreeRunner: Sendable {
     }
 
     nonisolated(nonsending) func run(_ input: any Sendable) async -> OperationTreeReport {
-        let root = _TreeBatch(plan: nil, objects: [input], parent: nil, parentIndex: 0)
+        let root = _TreeTypedBatch<any Sendable>([input])
         state.withLock { $0.ready.pushBack(_TreeReadyRange(batch: root, start: 0, end: 1)) }
         await withTaskCancellationHandler {
             await withTaskGroup(of: Bool.self) { group in
@@ -92,47 +92,58 @@ final class _TreeRunner: Sendable {
         var outcome = _TreeItemOutcome()
         var output: (any Sendable)?
         let direct = events == nil && options.itemTimeout == nil
-        let object = item.object
+        let hasChildren: Bool
         if let node = item.plan {
+            hasChildren = !node.children.isEmpty
+            let jobs = node.jobs
             if direct {
                 do {
-                    output = try await node.work(object)
+                    // Only children read the output (a listener needs the slow path).
+                    output = try await jobs.workOnItem(item.batch, item.index, hasChildren)
+                    outcome.succeeded = true
                 } catch {
                     output = await slowCall(
-                        node, .work, item: item, object: object, error, &outcome, node.work)
+                        node, .work, item: item, object: item.object, error, &outcome, jobs.work)
+                    outcome.succeeded = output != nil
                 }
             } else {
                 output = await slowCall(
-                    node, .work, item: item, object: object, nil, &outcome, node.work)
-            }
-            if output != nil {
+                    node, .work, item: item, object: item.object, nil, &outcome, jobs.work)
+                outcome.succeeded = output != nil
                 // Only `finished` events read it back; without a listener, skip the copy.
                 if events != nil { outcome.output = output }
-                outcome.succeeded = true
             }
         } else {
-            output = object  // the run's root item passes the input on to the root node
+            hasChildren = true
+            output = item.object  // the run's root item passes the input on to the root node
         }
-        if let output {
+        // `hasChildren` first: a leaf item (most items) then never copies its empty output
+        // (an optional existential, copied through its value witnesses).
+        if hasChildren, let output {
             for child in item.plan?.children ?? [plan] where !outcome.cancelled {
-                var objects: [any Sendable]?
+                var batch: _TreeBatch?
+                let jobs = child.jobs
                 if direct {
                     do {
-                        objects = try await child.objects(output)
+                        batch = try await jobs.objects(output)
                     } catch {
-                        objects = await slowCall(
-                            child, .objects, item: nil, object: output, error, &outcome,
-                            child.objects)
+                        batch =
+                            await slowCall(
+                                child, .objects, item: nil, object: output, error, &outcome,
+                                jobs.objects) ?? nil
                     }
                 } else {
-                    objects = await slowCall(
-                        child, .objects, item: nil, object: output, nil, &outcome, child.objects)
+                    batch =
+                        await slowCall(
+                            child, .objects, item: nil, object: output, nil, &outcome,
+                            jobs.objects) ?? nil
                 }
-                if let objects, !objects.isEmpty {
-                    outcome.append(
-                        _TreeBatch(
-                            plan: child, objects: objects, parent: item.batch,
-                            parentIndex: item.index))
+                if let batch {
+                    batch.plan = child
+                    batch.limitSlot = child.limitSlot
+                    batch.parent = item.batch
+                    batch.parentIndex = item.index
+                    outcome.append(batch)
                 }
             }
         }
@@ -141,7 +152,9 @@ final class _TreeRunner: Sendable {
                 item, outcome, failFast: options.failFast,
                 depthFirst: options.order == .depthFirst, events: events)
         }
-        for (continuation, item) in wake { continuation.resume(returning: item) }
+        if let wake {
+            for (continuation, item) in wake { continuation.resume(returning: item) }
+        }
         return next
     }
 
@@ -244,6 +257,9 @@ struct _TreeItemOutcome {
     }
 }
 
+/// Parked workers to resume, each with its next item (`nil`: the run is over).
+typealias _TreeWakeList = [(UnsafeContinuation<_TreeWorkItem?, Never>, _TreeWorkItem?)]
+
 /// The mutable state of a run; only touched with the run's lock held.
 struct _TreeRunState {
     var ready = _TreeDeque<_TreeReadyRange>()
@@ -273,11 +289,9 @@ struct _TreeRunState {
     /// The next item to start, counted as running; `nil` when none is ready or the run is over.
     mutating func pop() -> _TreeWorkItem? {
         guard stop == nil else { return nil }
-        while var range = ready.popFront() {
-            let item = _TreeWorkItem(batch: range.batch, index: range.start)
-            range.start += 1
-            if range.start < range.end { ready.pushFront(range) }
-            if let slot = item.plan?.limitSlot, slot >= 0 {
+        while let item = ready.popFirstItem() {
+            let slot = item.batch.limitSlot
+            if slot >= 0 {
                 guard slotRunning[slot] < limits[slot] else {
                     slotWaiting[slot].pushBack(item)
                     continue
@@ -297,10 +311,10 @@ struct _TreeRunState {
     mutating func complete(
         _ item: _TreeWorkItem, _ outcome: _TreeItemOutcome, failFast: Bool, depthFirst: Bool,
         events: _TreeEventSink?
-    ) -> (next: _TreeWorkItem?, wake: [(UnsafeContinuation<_TreeWorkItem?, Never>, _TreeWorkItem?)])
-    {
+    ) -> (next: _TreeWorkItem?, wake: _TreeWakeList?) {
         running -= 1
-        if let slot = item.plan?.limitSlot, slot >= 0 {
+        let slot = item.batch.limitSlot
+        if slot >= 0 {
             slotRunning[slot] -= 1
             if let waiting = slotWaiting[slot].popFront() {
                 ready.pushFront(
@@ -319,7 +333,7 @@ struct _TreeRunState {
             defer { idle = [] }
             return (nil, idle.map { ($0, nil) })
         }
-        if let output = outcome.output { item.batch.setOutput(item.index, output) }
+        if events != nil, let output = outcome.output { item.batch.setOutput(item.index, output) }
         if outcome.childCount > 0 {
             item.batch.addPending(item.index, outcome.childCount)
             // Numbered in order (sibling nodes in the order added, objects in order), then
@@ -345,7 +359,9 @@ struct _TreeRunState {
                 ready.pushFront(_TreeReadyRange(batch: current, start: 0, end: current.count))
             }
         }
-        var batch = item.batch
+        // Borrowed, not retained (two atomic operations per step, on objects the other
+        // workers touch too): `item` holds its batch, and every batch holds its parent.
+        unowned(unsafe) var batch = item.batch
         var index = item.index
         while batch.finishOne(index) {
             guard let parent = batch.parent else {
@@ -359,7 +375,10 @@ struct _TreeRunState {
             batch = parent
         }
         let next = pop()
-        var wake: [(UnsafeContinuation<_TreeWorkItem?, Never>, _TreeWorkItem?)] = []
+        // `nil`, not an empty array, when no worker is parked (the common case): the caller
+        // then has no array to release.
+        guard !idle.isEmpty else { return (next, nil) }
+        var wake: _TreeWakeList = []
         while !idle.isEmpty, let item = pop() {
             wake.append((idle.removeLast(), item))
         }

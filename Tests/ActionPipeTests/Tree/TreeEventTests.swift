@@ -153,6 +153,20 @@ struct TreeEventTests {
         #expect(failure.attempts == 2)
     }
 
+    @Test("the root's objects(for:) failing reports the run's input as the object")
+    func rootObjectsFailure() async throws {
+        let root = OperationTreeNode(
+            "root", objects: { (_: Int) -> [Int] in throw TreeTestError(what: "listing") },
+            work: { $0 })
+        let report = await root.run(5, options: .init(retry: .init(maxAttempts: 1)))
+        #expect(report.succeeded == 0)
+        let failure = try #require(report.failures.first)
+        #expect(failure.node == "root")
+        #expect(failure.stage == .objects)
+        #expect(failure.object as? Int == 5)
+        #expect(failure.item == nil)
+    }
+
     @Test("a node's own retry policy and shouldRetry win over the run's")
     func nodeRetryPolicy() async {
         let attempts = Counter()
