@@ -135,6 +135,7 @@ let benchmarks: @Sendable () -> Void = {
     registerCoreBenchmarks()
     // Each part of the library registers its benchmarks from its own file.
     registerEventBusBenchmarks()
+    registerEventBusFloorBenchmarks()
     registerOperationTreeBenchmarks()
     registerPlumbingBenchmarks()
     registerObservableStateBenchmarks()
