@@ -7,7 +7,8 @@
 // - unprotected: nothing. Not thread-safe (a replaced list could be freed under the call);
 //   what a publish would cost if protecting the list were free.
 // - hazard slot: the library's way (see `_BusPublishedRoutes`): the thread's slot found
-//   with `pthread_getspecific`, a store, a fence, a re-check, a store to clear.
+//   with `pthread_getspecific`, an exchange (a store and a fence in one locked
+//   instruction), a re-check, a store to clear.
 // - lock and retain: the previous way: a one-word lock, a retain and a release.
 
 import Benchmark
@@ -115,7 +116,7 @@ final class BusFloorBus: @unchecked Sendable {
         return record
     }
 
-    /// The library's read path: a hazard slot, a fence, a re-check.
+    /// The library's read path: a hazard slot set by an exchange, a re-check.
     @inline(never)
     func publishHazard(_ event: BusBenchEvent) -> Int {
         let record = record()
@@ -124,9 +125,8 @@ final class BusFloorBus: @unchecked Sendable {
             to: Atomic<UInt>.self)
         var address = current.load(ordering: .acquiring)
         while true {
-            slot.pointee.store(address, ordering: .releasing)
-            atomicMemoryFence(ordering: .sequentiallyConsistent)
-            let now = current.load(ordering: .acquiring)
+            _ = slot.pointee.exchange(address, ordering: .sequentiallyConsistent)
+            let now = current.load(ordering: .sequentiallyConsistent)
             if now == address { break }
             address = now
         }

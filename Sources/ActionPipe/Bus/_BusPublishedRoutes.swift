@@ -55,14 +55,12 @@ final class _BusPublishedRoutes: @unchecked Sendable {
     func protect(_ slot: UnsafeMutablePointer<Atomic<UInt>>) -> Unmanaged<_BusRouteTable> {
         var address = current.load(ordering: .acquiring)
         while true {
-            // Release: the reads of the previous table this slot protected happen before a
-            // writer's scan that sees this store.
-            slot.pointee.store(address, ordering: .releasing)
-            // Orders the store before the check below, against the writer's fence between
-            // its swap and its scan: either the writer's scan sees this slot, or this check
-            // sees the writer's new table.
-            atomicMemoryFence(ordering: .sequentiallyConsistent)
-            let now = current.load(ordering: .acquiring)
+            // A sequentially consistent exchange orders the store before the check below,
+            // against the writer's fence between its swap and its scan: either the writer's
+            // scan sees this slot, or this check sees the writer's new table. (One locked
+            // instruction on the slot's own line; a separate fence locked a stack line.)
+            _ = slot.pointee.exchange(address, ordering: .sequentiallyConsistent)
+            let now = current.load(ordering: .sequentiallyConsistent)
             if now == address { return _BusRouteTable.at(address) }
             address = now
         }
