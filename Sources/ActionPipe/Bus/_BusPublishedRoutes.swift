@@ -122,13 +122,7 @@ final class _BusPublishedRoutes: @unchecked Sendable {
         // Set before the scan, so that a publish that clears its slot after the scan read it
         // is likely to see `pending` and free what this scan could not.
         pending.store(true, ordering: .relaxed)
-        let inUse = hazards.addressesInUse()
-        var free: [AnyObject] = []
-        retired.removeAll { address in
-            if inUse.contains(address) { return false }
-            free.append(_BusRouteTable.at(address).takeRetainedValue())
-            return true
-        }
+        let free = hazards.takeUnread(&retired).map { _BusRouteTable.at($0).takeRetainedValue() }
         pending.store(!retired.isEmpty, ordering: .relaxed)
         return free
     }

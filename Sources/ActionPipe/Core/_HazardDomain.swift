@@ -115,6 +115,19 @@ final class _HazardDomain: @unchecked Sendable {
         records.withLock { $0.free.append(record) }
     }
 
+    /// Removes from `retired` (addresses of replaced objects) those no reader holds now, and
+    /// returns them: the caller frees them.
+    func takeUnread(_ retired: inout [UInt]) -> [UInt] {
+        let inUse = addressesInUse()
+        var unread: [UInt] = []
+        retired.removeAll { address in
+            if inUse.contains(address) { return false }
+            unread.append(address)
+            return true
+        }
+        return unread
+    }
+
     /// The addresses some reader of the domain holds now, on any thread. An object replaced
     /// before this call and absent from the result is read by no one, and no later reader can
     /// reach it (readers only take the current object), so it can be freed.

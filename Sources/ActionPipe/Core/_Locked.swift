@@ -1,11 +1,3 @@
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// A value guarded by a `pthread_mutex_t`.
 ///
 /// Why not `Synchronization.Mutex`: on Linux, ThreadSanitizer does not see the
@@ -17,7 +9,7 @@
 /// `@unchecked Sendable`: `value` is only touched inside `withLock`, with the mutex held.
 @usableFromInline
 final class _Locked<Value>: @unchecked Sendable {
-    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let mutex = _PthreadMutex()
     // Unchecked: the mutex already makes every access exclusive (a nested `withLock` on
     // the same lock deadlocks before it could overlap), and the runtime's own check costs
     // a thread-local lookup per access, about a tenth of a trivial tree item.
@@ -25,15 +17,6 @@ final class _Locked<Value>: @unchecked Sendable {
 
     init(_ value: Value) {
         self.value = value
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
     }
 
     /// Runs `body` with exclusive access to the value. `body` must not run user code.
@@ -41,8 +24,8 @@ final class _Locked<Value>: @unchecked Sendable {
     func withLock<Result, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        mutex.lock()
+        defer { mutex.unlock() }
         return try body(&value)
     }
 }

@@ -54,25 +54,15 @@ struct _SpinLock: ~Copyable {
             }
         }
     #else
-        @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+        @usableFromInline let mutex = _PthreadMutex()
 
-        init() {
-            mutex = .allocate(capacity: 1)
-            mutex.initialize(to: pthread_mutex_t())
-            pthread_mutex_init(mutex, nil)
-        }
-
-        deinit {
-            pthread_mutex_destroy(mutex)
-            mutex.deinitialize(count: 1)
-            mutex.deallocate()
-        }
+        init() {}
 
         @inlinable @inline(__always)
-        func lock() { pthread_mutex_lock(mutex) }
+        func lock() { mutex.lock() }
 
         @inlinable @inline(__always)
-        func unlock() { pthread_mutex_unlock(mutex) }
+        func unlock() { mutex.unlock() }
     #endif
 }
 

@@ -230,13 +230,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// remain. Call with `lock` held.
     private func collectRetired() -> [UInt] {
         guard !retired.isEmpty else { return [] }
-        let inUse = hazards.addressesInUse()
-        var free: [UInt] = []
-        retired.removeAll { bits in
-            if inUse.contains(bits) { return false }
-            free.append(bits)
-            return true
-        }
+        let free = hazards.takeUnread(&retired)
         pending.store(!retired.isEmpty, ordering: .relaxed)
         return free
     }
