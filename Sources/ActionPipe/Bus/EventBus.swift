@@ -87,8 +87,9 @@ public final class EventBus: Sendable, CustomStringConvertible {
     /// ```
     ///
     /// - Complexity: No lock and no reference counting to read the event type's routes (a
-    ///   thread-local hazard slot protects them), then one call per matching subscription. Allocates nothing (unless a handler has an executor, or a
-    ///   subscriber has gone and its subscriptions are pruned).
+    ///   thread-local hazard slot protects them), then one call per matching subscription.
+    ///   Allocates nothing (unless a handler has an executor, or a subscriber has gone and
+    ///   its subscriptions are pruned).
     @inlinable
     @discardableResult
     public func publish<Event: BusEvent>(_ event: Event) -> BusPublishResult {

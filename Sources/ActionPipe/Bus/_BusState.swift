@@ -33,6 +33,9 @@ struct _BusState {
             for key in record.keys { types.insert(key.type) }
         }
         var released: [AnyObject] = []
+        // Changed on a copy and stored once: each store publishes a new table to the
+        // publishes (a rebuild and a scan of every thread's slots), once per change.
+        var routes = self.routes
         for type in types {
             guard let table = tables[type] else { continue }
             released += table.remove(ids)
@@ -43,6 +46,7 @@ struct _BusState {
                 released.append(old)
             }
         }
+        if !types.isEmpty { self.routes = routes }
         return released + retiredTables
     }
 
