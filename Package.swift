@@ -11,7 +11,10 @@ let package = Package(
         .library(name: "ActionPipe", targets: ["ActionPipe"])
     ],
     targets: [
-        .target(name: "ActionPipe"),
+        // The concurrency kernel: the one lock, lock-protected box, read-mostly snapshot,
+        // weak box and id source every part uses (`package` access; Docs/Internals.md).
+        .target(name: "ActionPipeKernel"),
+        .target(name: "ActionPipe", dependencies: ["ActionPipeKernel"]),
         .executableTarget(name: "ActionPipeDemo", dependencies: ["ActionPipe"]),
         .executableTarget(name: "DocSnippetExtractor"),
         .plugin(

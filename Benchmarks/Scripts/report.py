@@ -13,6 +13,8 @@ KIND is one of
     "ge"        REFERENCE / SUBJECT >= THRESHOLD             (how many times faster)
     "tput"      throughput(SUBJECT) / throughput(REFERENCE) >= THRESHOLD
     "malloc"    mallocs per call of SUBJECT = 0
+    "bytes"     heap bytes per object reported by SUBJECT (metric "Bytes per object")
+                <= THRESHOLD; with a REFERENCE, <= the REFERENCE's bytes × THRESHOLD
     "info", "info-tput"   a ratio shown for context, not a target (THRESHOLD null)
 
 A benchmark makes a million calls per measured iteration (scalingFactor .mega) unless its
@@ -32,6 +34,7 @@ DEFAULT_CALLS_PER_ITERATION = 1_000_000
 WALL = "Time (wall clock)"
 CPU = "Time (total CPU)"
 MALLOC = "Malloc (total)"
+BYTES = "Bytes per object"
 
 # A call "does not allocate" when the median iteration averages below this many mallocs per
 # call: a per-call allocation shows as 1.0 or more, the harness's own as about 0.00002.
@@ -62,6 +65,7 @@ def load(path, calls_per_iteration):
             "wall": p50[WALL] * 1_000 / calls,  # µs per iteration → ns per call
             "cpu": p50[CPU] * 1_000 / calls,
             "mallocs": p50[MALLOC] / calls if MALLOC in p50 else float("nan"),
+            "bytes": p50.get(BYTES, float("nan")),
             "samples": len(element["primaryMetric"]["rawData"][0]),
         }
     return results
@@ -101,7 +105,13 @@ def main():
                 if kind not in ("info", "info-tput"):
                     failed += 1
                 continue
-            if kind == "malloc":
+            if kind == "bytes":
+                measured = f"{a['bytes']:.0f} B" + (f" vs {b['bytes']:.0f} B" if b else "")
+                limit_bytes = threshold * b["bytes"] if b else threshold
+                ratio_text = f"{a['bytes'] / b['bytes']:.2f}×" if b else ""
+                limit = f"≤ {limit_bytes:.0f} B"
+                ok = a["bytes"] <= limit_bytes
+            elif kind == "malloc":
                 measured = f"{a['mallocs']:.3f} mallocs/call"
                 ratio_text = ""
                 limit = "= 0"

@@ -6,7 +6,7 @@ import Foundation
 /// Why: on Linux, ThreadSanitizer does not see the happens-before edges of
 /// `Synchronization.Mutex`. Counters and logs guarded by it are then reported as racing
 /// when two threads take turns, and the TSan step of CI fails at random. `NSLock` is a
-/// pthread mutex, which the sanitizer intercepts. The library itself uses `_Locked`, a
+/// pthread mutex, which the sanitizer intercepts. The library itself uses `LockedValue`, a
 /// pthread mutex, for the same reason.
 ///
 /// `@unchecked Sendable`: `value` is only touched with `lock` held.

@@ -139,6 +139,7 @@ let benchmarks: @Sendable () -> Void = {
     registerOperationTreeBenchmarks()
     registerPlumbingBenchmarks()
     registerObservableStateBenchmarks()
+    registerGrowthBenchmarks()
 }
 
 /// Issue 4's targets: the ActionPipe core against closures, a naive chain and OpenCombine.

@@ -1,3 +1,5 @@
+import ActionPipeKernel
+
 extension EventBus {
     /// Delivers `event` like ``publish(_:)``, and reports to `feedback` what each subscriber
     /// did: handled it (with its answer) or failed (with the error), and how long it took.
@@ -82,7 +84,7 @@ extension EventBus {
             await withTaskGroup(of: (UInt64, BusFeedback<Event.Feedback>?).self) { group in
                 for entry in later {
                     group.addTask { [self] in
-                        let report = _Locked<BusFeedback<Event.Feedback>?>(nil)
+                        let report = LockedValue<BusFeedback<Event.Feedback>?>(nil)
                         await entry.executor?.run {
                             report.withLock { $0 = self._timed(entry, event) }
                         }

@@ -1,3 +1,4 @@
+import ActionPipeKernel
 import Synchronization
 
 /// A publish-subscribe bus for typed events: the Swift form of DWEventBus.
@@ -38,7 +39,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
     /// ```
     public let name: String
 
-    @usableFromInline let _state: _Locked<_BusState>
+    @usableFromInline let _state: LockedValue<_BusState>
     /// The routes publishes read, apart from `_state` (see `_BusPublishedRoutes`).
     @usableFromInline let _published: _BusPublishedRoutes
 
@@ -51,7 +52,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
         self.name = name
         let published = _BusPublishedRoutes()
         _published = published
-        _state = _Locked(_BusState(published: published))
+        _state = LockedValue(_BusState(published: published))
     }
 
     /// `EventBus(session)`.

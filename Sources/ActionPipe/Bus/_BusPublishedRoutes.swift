@@ -1,3 +1,4 @@
+import ActionPipeKernel
 import Synchronization
 
 /// The hazard records of event buses: per thread, how deeply publishes nest (a handler's
@@ -27,7 +28,7 @@ final class _BusPublishedRoutes: @unchecked Sendable {
     /// Whether replaced tables wait in `retired` for a publish to end.
     @usableFromInline let pending = Atomic<Bool>(false)
     /// Replaced tables that a publish may still read, retained addresses.
-    private let retired = _Locked<[UInt]>([])
+    private let retired = LockedValue<[UInt]>([])
     /// Taken by changes, and by publishes nested too deep for a hazard slot, which read the
     /// table under it.
     private let lock = _SpinLock()

@@ -1,12 +1,14 @@
+import ActionPipeKernel
+
 /// The events a union subscription has received since it last fired.
 final class _BusUnionState: Sendable {
     let keys: [BusEventKey]
     /// The latest event per key index; the union fires when every index has one.
-    private let received: _Locked<[Int: any BusEvent]>
+    private let received: LockedValue<[Int: any BusEvent]>
 
     init(keys: [BusEventKey]) {
         self.keys = keys
-        received = _Locked([:])
+        received = LockedValue([:])
     }
 
     /// Records `event` under every key in `indices` (the union's keys it matches, first

@@ -1,3 +1,4 @@
+import ActionPipeKernel
 import Synchronization
 
 /// The typed name of one kind of side data that handlers pass down a call.
@@ -67,7 +68,7 @@ private let _sideDataKeyCounter = Atomic<Int>(0)
 /// name (which would make every copy of side data retain a string).
 final class _SideDataKeyNames: Sendable {
     static let shared = _SideDataKeyNames()
-    private let names = _Locked<[Int: String]>([:])
+    private let names = LockedValue<[Int: String]>([:])
 
     func record(_ name: String, for id: Int) { names.withLock { $0[id] = name } }
     func name(of id: Int) -> String { names.withLock { $0[id] } ?? "#\(id)" }

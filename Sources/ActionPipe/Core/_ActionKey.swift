@@ -1,3 +1,4 @@
+import ActionPipeKernel
 import Synchronization
 
 /// The small integer that identifies an action inside the library.
@@ -130,7 +131,7 @@ final class _ActionKeyTable: Sendable {
         var cachedCount = 0
     }
 
-    private let state = _Locked(State())
+    private let state = LockedValue(State())
 
     private init() {}
 

@@ -1,3 +1,4 @@
+import ActionPipeKernel
 import Synchronization
 
 /// Serialises every change of registrations and composition, process-wide.
@@ -7,8 +8,8 @@ import Synchronization
 /// the immutable ``_Snapshot`` that each change publishes.
 ///
 /// The guarded value counts how often the lock was taken, instead of being `()`:
-/// ThreadSanitizer reports a false race on the zero-sized value of a `_Locked<Void>`.
-let _topologyLock = _Locked(0)
+/// ThreadSanitizer reports a false race on the zero-sized value of a `LockedValue<Void>`.
+let _topologyLock = LockedValue(0)
 
 /// Objects whose last reference a change dropped while holding ``_topologyLock``.
 ///

@@ -1,3 +1,4 @@
+import ActionPipeKernel
 import Synchronization
 
 #if canImport(Darwin)
@@ -59,7 +60,7 @@ final class _HazardDomain: @unchecked Sendable {
     /// Slots per record: readers nested deeper than this must protect themselves otherwise.
     @usableFromInline let slots: Int
     /// Every record ever made (scanned by writers) and those whose thread has ended (reused).
-    private let records = _Locked<
+    private let records = LockedValue<
         (all: [UnsafeMutableRawPointer], free: [UnsafeMutableRawPointer])
     >(([], []))
 

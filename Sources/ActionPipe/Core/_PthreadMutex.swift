@@ -1,3 +1,5 @@
+import ActionPipeKernel
+
 #if canImport(Darwin)
     import Darwin
 #elseif canImport(Glibc)
@@ -7,7 +9,7 @@
 #endif
 
 /// A `pthread_mutex_t` in its own allocation (a mutex must never move), made and destroyed
-/// with its owner: the lock of `_Locked`, and of `_SpinLock` on Apple platforms.
+/// with its owner: the lock of `LockedValue`, and of `_SpinLock` on Apple platforms.
 @usableFromInline
 struct _PthreadMutex: ~Copyable {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>

@@ -1,3 +1,4 @@
+import ActionPipeKernel
 import Synchronization
 
 #if canImport(Darwin)
@@ -55,7 +56,7 @@ final class _SnapshotCell: @unchecked Sendable {
     @usableFromInline let counters: UnsafeMutableRawPointer
     /// Replaced snapshots that calls may still read, with the phases not yet seen at zero
     /// since each was replaced.
-    private let retired = _Locked<[_RetiredSnapshot]>([])
+    private let retired = LockedValue<[_RetiredSnapshot]>([])
 
     init(_ snapshot: _Snapshot) {
         current = Atomic(UInt(bitPattern: Unmanaged.passRetained(snapshot).toOpaque()))

@@ -1,3 +1,4 @@
+import ActionPipeKernel
 import Synchronization
 
 #if canImport(Darwin)
@@ -64,26 +65,4 @@ struct _SpinLock: ~Copyable {
         @inlinable @inline(__always)
         func unlock() { mutex.unlock() }
     #endif
-}
-
-/// A value guarded by a `_SpinLock`: `_Locked`'s shape, for the short, hot sections where a
-/// contended pthread mutex would sleep in the kernel.
-///
-/// `@unchecked Sendable`: `value` is only accessed with `lock` held.
-final class _SpinLocked<Value>: @unchecked Sendable {
-    private let lock = _SpinLock()
-    // Unchecked: the lock makes every access exclusive (see `_Locked.value`).
-    @exclusivity(unchecked) private var value: Value
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    func withLock<Result, Failure: Error>(
-        _ body: (inout Value) throws(Failure) -> Result
-    ) throws(Failure) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
 }

@@ -1,3 +1,4 @@
+import ActionPipeKernel
 import Synchronization
 
 /// Joins ports to one ordered list of stages and one sink: the Swift form of
@@ -40,7 +41,7 @@ public final class PipelinePlumber<Payload: Sendable>: Sendable {
     /// snapshot ever published stays in `_configuration.published` until `deinit`, so the
     /// pointer is valid for as long as `self` is (every reader holds `self`).
     @usableFromInline let _current: Atomic<Unmanaged<_PlumbingSnapshot<Payload>>>
-    let _configuration: _Locked<_PlumbingConfiguration<Payload>>
+    let _configuration: LockedValue<_PlumbingConfiguration<Payload>>
 
     /// A plumber with no ports, no stages and no sink.
     ///
@@ -54,7 +55,7 @@ public final class PipelinePlumber<Payload: Sendable>: Sendable {
         let first = configuration.snapshot(plumber: name)
         _current = Atomic(Unmanaged.passUnretained(first))
         configuration.published.append(first)
-        _configuration = _Locked(configuration)
+        _configuration = LockedValue(configuration)
     }
 
     /// The names of the stages, in order.

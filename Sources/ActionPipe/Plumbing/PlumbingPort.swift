@@ -1,3 +1,4 @@
+import ActionPipeKernel
 import Synchronization
 
 /// Produces packets for a plumber: the original's port (`PortDelegate` and its
@@ -26,7 +27,7 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
     /// ```
     public let number: Int
 
-    @usableFromInline let _state = _Locked(_PlumbingPortState<Payload>())
+    @usableFromInline let _state = LockedValue(_PlumbingPortState<Payload>())
 
     /// A port that stamps its packets with `number`. Several ports may share a number;
     /// the number is a label for the stages, not an identity.

@@ -1,3 +1,5 @@
+import ActionPipeKernel
+
 #if canImport(Darwin)
     import Darwin
 #elseif canImport(Glibc)
@@ -83,4 +85,4 @@ public struct ObservationCycleError: Error, Sendable, Hashable, CustomStringConv
 }
 
 /// The reporter, behind a lock: it may be set while another thread reports.
-let _obsCycleReporter = _Locked<(@Sendable (ObservationCycleError) -> Void)?>(nil)
+let _obsCycleReporter = LockedValue<(@Sendable (ObservationCycleError) -> Void)?>(nil)

@@ -1,3 +1,5 @@
+import ActionPipeKernel
+
 /// The observation forms shared by ``ObservedProperty`` and ``ObservedPath``; their public
 /// methods call these.
 extension _ObsSource {
@@ -6,7 +8,7 @@ extension _ObsSource {
         _ first: Value, _ deliver: @escaping @Sendable (Value) -> Bool
     ) -> @Sendable (Value) -> Bool {
         guard let equal = _obsEquality(of: Value.self) else { return deliver }
-        let last = _Locked(first)
+        let last = LockedValue(first)
         return { value in
             // `==` may be user code: compared after the lock is released.
             let previous = last.withLock { last in

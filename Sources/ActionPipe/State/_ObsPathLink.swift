@@ -1,3 +1,5 @@
+import ActionPipeKernel
+
 /// One observation of a path `outer → sub-state → property`: observes `outer`, and the
 /// property of whichever sub-state `outer` holds, moving to the new sub-state on replacement.
 ///
@@ -17,7 +19,7 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _ObsCancel
     /// this link: a strong reference back would be a cycle).
     let currentSub: @Sendable () -> Sub?
     let keyPath: KeyPath<Sub, ObservedProperty<Value>> & Sendable
-    let state = _Locked(State())
+    let state = LockedValue(State())
     let id = _obsMakeID()
 
     init(

@@ -1,3 +1,5 @@
+import ActionPipeKernel
+
 /// A node of an operation tree: the Swift form of `DRBOperationTree`.
 ///
 /// A node maps what it receives (`Input`: its parent's output, or the object sent to the
@@ -26,7 +28,7 @@ public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendabl
     public let retry: OperationTreeRetryPolicy?
 
     let jobs: _TreeJobs
-    let children = _Locked<[any _TreeNodeErased]>([])
+    let children = LockedValue<[any _TreeNodeErased]>([])
 
     /// A node from its two jobs as closures.
     ///
@@ -163,4 +165,4 @@ extension _TreeNodeErased {
 /// Serialises `addChild` calls of every tree (they are rare, and a cycle can span trees).
 /// The value counts the children added; it is an `Int`, not `Void`, because ThreadSanitizer
 /// reports a zero-sized guarded value as racing with the lock's own pointer.
-let _treeStructureLock = _Locked<Int>(0)
+let _treeStructureLock = LockedValue<Int>(0)

@@ -1,3 +1,5 @@
+import ActionPipeKernel
+
 /// One run of an operation tree.
 ///
 /// A fixed pool of `concurrencyLimit` worker tasks (children of the calling task, in one
@@ -13,7 +15,7 @@ final class _TreeRunner: Sendable {
     // A spin lock: workers take it once per item, for a few loads and stores, and a contended
     // pthread mutex put them to sleep in the kernel (futex waits and wakes), a fifth of a
     // trivial item's cost.
-    let state: _SpinLocked<_TreeRunState>
+    let state: LockedValue<_TreeRunState>
 
     init(
         root: any _TreeNodeErased, options: OperationTreeOptions,
@@ -23,7 +25,7 @@ final class _TreeRunner: Sendable {
         self.plan = plan
         self.options = options
         self.events = events.map(_TreeEventSink.init)
-        state = _SpinLocked(_TreeRunState(limits: limits))
+        state = LockedValue(_TreeRunState(limits: limits))
     }
 
     nonisolated(nonsending) func run(_ input: any Sendable) async -> OperationTreeReport {

@@ -1,3 +1,5 @@
+import ActionPipeKernel
+
 /// Runs `operation` with a time limit; when the limit passes first, throws
 /// `OperationTreeError.timedOut` at once and cancels the operation. The operation runs in its
 /// own task so that one ignoring cancellation cannot hold the run: it is left running
@@ -28,7 +30,7 @@ func _treeWithTimeout<T: Sendable>(
 }
 
 /// The first of work, timer and cancellation to finish resumes the caller; the others are
-/// cancelled. `@unchecked Sendable`: all state is inside a `_Locked`.
+/// cancelled. `@unchecked Sendable`: all state is inside a `LockedValue`.
 final class _TreeTimeoutRace<T: Sendable>: @unchecked Sendable {
     private struct State {
         var continuation: UnsafeContinuation<T, any Error>?
@@ -36,7 +38,7 @@ final class _TreeTimeoutRace<T: Sendable>: @unchecked Sendable {
         var resumed = false
         var tasks: [Task<Void, Never>] = []
     }
-    private let state = _Locked(State())
+    private let state = LockedValue(State())
 
     func begin(_ continuation: UnsafeContinuation<T, any Error>) {
         // Cancellation may have come before the continuation existed.

@@ -1,0 +1,97 @@
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The one lock of the package: a `pthread_mutex_t`, which the sanitizers intercept, so
+/// `--sanitize=thread` sees every happens-before edge it makes.
+///
+/// Why not `Synchronization.Mutex`: on Linux, ThreadSanitizer does not see its edges and
+/// reports every access it guards as a race. Why not a spin lock: a preempted holder makes
+/// its waiters burn their time slice, and the benchmarks show no target that needs one.
+///
+/// The rule of every lock in the package: no user code runs while it is held. See
+/// `Docs/Internals.md`.
+public enum _LockOperations {
+    public typealias Primitive = pthread_mutex_t
+
+    @inlinable
+    public static func create(_ mutex: UnsafeMutablePointer<Primitive>) {
+        mutex.initialize(to: Primitive())
+        let status = pthread_mutex_init(mutex, nil)
+        precondition(status == 0, "ActionPipe: pthread_mutex_init failed (\(status))")
+    }
+
+    @inlinable
+    public static func destroy(_ mutex: UnsafeMutablePointer<Primitive>) {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+    }
+
+    @inlinable @inline(__always)
+    public static func lock(_ mutex: UnsafeMutablePointer<Primitive>) {
+        pthread_mutex_lock(mutex)
+    }
+
+    @inlinable @inline(__always)
+    public static func unlock(_ mutex: UnsafeMutablePointer<Primitive>) {
+        pthread_mutex_unlock(mutex)
+    }
+}
+
+/// A value and its lock in one allocation (the value is the header of a `ManagedBuffer`
+/// whose one element is the mutex, so the mutex never moves).
+public final class _LockStorage<Value>: ManagedBuffer<Value, _LockOperations.Primitive> {
+    @inlinable
+    public static func make(_ value: Value) -> _LockStorage<Value> {
+        let buffer = create(minimumCapacity: 1) { _ in value }
+        let storage = unsafeDowncast(buffer, to: _LockStorage<Value>.self)
+        storage.withUnsafeMutablePointerToElements { _LockOperations.create($0) }
+        return storage
+    }
+
+    @inlinable
+    deinit {
+        withUnsafeMutablePointerToElements { _LockOperations.destroy($0) }
+    }
+}
+
+/// A value that is only reached with its lock held: the package's one lock-protected box.
+///
+/// ```swift
+/// let count = LockedValue(0)
+/// count.withLock { $0 += 1 }
+/// ```
+///
+/// The body of ``withLock(_:)`` must be library code that neither blocks nor calls out: no
+/// handler, observer, stage, sink or executor, and no release of anything a user handed
+/// in (a user `deinit` could re-enter and deadlock). Take such objects out of the value and
+/// return them; they are released by the caller, after unlocking.
+///
+/// `@unchecked Sendable`: the value is only reached inside `withLock`, with the lock held.
+public struct LockedValue<Value>: @unchecked Sendable {
+    @usableFromInline let storage: _LockStorage<Value>
+
+    /// A box holding `value`.
+    @inlinable
+    public init(_ value: Value) {
+        storage = .make(value)
+    }
+
+    /// Runs `body` with exclusive access to the value.
+    ///
+    /// - Complexity: O(1) plus `body`.
+    @inlinable
+    public func withLock<Result, Failure: Error>(
+        _ body: (inout Value) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try storage.withUnsafeMutablePointers { value, mutex throws(Failure) in
+            _LockOperations.lock(mutex)
+            defer { _LockOperations.unlock(mutex) }
+            return try body(&value.pointee)
+        }
+    }
+}
