@@ -16,8 +16,10 @@
 /// The rule of every lock in the package: no user code runs while it is held. See
 /// `Docs/Internals.md`.
 public enum _LockOperations {
+    /// The platform mutex.
     public typealias Primitive = pthread_mutex_t
 
+    /// Initialises the mutex at `mutex`.
     @inlinable
     public static func create(_ mutex: UnsafeMutablePointer<Primitive>) {
         mutex.initialize(to: Primitive())
@@ -25,17 +27,20 @@ public enum _LockOperations {
         precondition(status == 0, "ActionPipe: pthread_mutex_init failed (\(status))")
     }
 
+    /// Destroys the mutex at `mutex`; nobody may hold it.
     @inlinable
     public static func destroy(_ mutex: UnsafeMutablePointer<Primitive>) {
         pthread_mutex_destroy(mutex)
         mutex.deinitialize(count: 1)
     }
 
+    /// Takes the mutex, waiting while another thread holds it.
     @inlinable @inline(__always)
     public static func lock(_ mutex: UnsafeMutablePointer<Primitive>) {
         pthread_mutex_lock(mutex)
     }
 
+    /// Releases the mutex, which the calling thread holds.
     @inlinable @inline(__always)
     public static func unlock(_ mutex: UnsafeMutablePointer<Primitive>) {
         pthread_mutex_unlock(mutex)
@@ -45,6 +50,7 @@ public enum _LockOperations {
 /// A value and its lock in one allocation (the value is the header of a `ManagedBuffer`
 /// whose one element is the mutex, so the mutex never moves).
 public final class _LockStorage<Value>: ManagedBuffer<Value, _LockOperations.Primitive> {
+    /// Storage holding `value`, with its mutex initialised.
     @inlinable
     public static func make(_ value: Value) -> _LockStorage<Value> {
         let buffer = create(minimumCapacity: 1) { _ in value }
