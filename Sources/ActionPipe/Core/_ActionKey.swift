@@ -3,40 +3,37 @@ import Synchronization
 
 /// The small integer that identifies an action inside the library.
 ///
-/// An action is identified by where its descriptor is created (file, line, column) and its
-/// name. Each distinct site is interned once into a dense integer, and the chain's
-/// snapshot is an array indexed by that integer, so a call never hashes a key path.
+/// An action's identity is where its descriptor is created (file, line, column), its
+/// name, and its type (kind, arguments and result). The type is part of it so that two
+/// descriptors made at one place with one name but different types (a generic helper, a
+/// subscript building `Action(name: "item-\(n)")`) are two actions: a handler is only ever
+/// called with the argument types it was registered for. Each identity is interned once
+/// into a dense integer, by content, so the name may be built at run time.
 @usableFromInline
 struct _ActionKey: Hashable, Sendable {
     @usableFromInline let rawValue: Int
 
-    /// The key of the action `descriptor` describes; lock-free after the first time.
+    /// The key of the action `descriptor` describes; lock-free after its first use.
     @inlinable
     init<Kind, each Argument, Result>(
         _ descriptor: ActionDescriptor<Kind, repeat each Argument, Result>
     ) {
-        // The fast path reads the cache without building a site (and so without copying
-        // the name); only a miss builds one and goes to the table.
-        let nameBits = unsafeBitCast(descriptor.name, to: (UInt64, UInt64).self)
-        let fast = _FastSiteKey(
-            file: UInt(bitPattern: descriptor._file.utf8Start),
-            position: descriptor._line << 20 ^ descriptor._column, name0: nameBits.0,
-            name1: nameBits.1)
+        let site = _ActionSite(
+            file: descriptor._file, line: descriptor._line, column: descriptor._column,
+            type: ObjectIdentifier(ActionDescriptor<Kind, repeat each Argument, Result>.self),
+            name: descriptor.name)
         if let pointer = UnsafeRawPointer(bitPattern: _actionKeyCache.load(ordering: .acquiring)),
-            let found = Unmanaged<_KeyCache>.fromOpaque(pointer)._withUnsafeGuaranteedRef({
-                $0.value(for: fast)
+            let found = Unmanaged<_ActionKeyCache>.fromOpaque(pointer)._withUnsafeGuaranteedRef({
+                $0.key(for: site)
             })
         {
             rawValue = found
         } else {
-            rawValue = _ActionKeyTable.shared.intern(
-                _ActionSite(
-                    file: descriptor._file, line: descriptor._line, column: descriptor._column,
-                    name: descriptor.name), fast)
+            rawValue = _ActionKeyTable.shared.intern(site)
         }
     }
 
-    /// The key of `action`, checking that no other key path shares its declaration site:
+    /// The key of `action`, checking that no other key path shares its identity:
     /// registrations come through here, calls through ``init(_:)``.
     init<Kind, each Argument, Result>(
         registering action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>>
@@ -50,84 +47,112 @@ struct _ActionKey: Hashable, Sendable {
     var name: String { _ActionKeyTable.shared.name(of: rawValue) }
 }
 
-/// Where an action's descriptor is created, and its name: the action's identity.
+/// An action's identity as a call sees it: the address of its file name literal, its
+/// position, its type and its name, with a hash of all four.
 ///
-/// The cache compares sites by the address of the file name literal and the bits of the
-/// name; interning compares them by content, so equal sites seen at different addresses
-/// still get one key.
+/// Equal identities may come with different file addresses (the same file name literal
+/// in two modules) or different string storage for the name; the cache then misses and
+/// the table, which compares by content, still returns the one key.
 @usableFromInline
-struct _ActionSite: Sendable {
+struct _ActionSite {
     @usableFromInline let file: StaticString
+    @usableFromInline let fileAddress: UInt
     @usableFromInline let line: UInt
     @usableFromInline let column: UInt
+    @usableFromInline let type: ObjectIdentifier
     @usableFromInline let name: String
+    @usableFromInline let hash: UInt
 
-    @inlinable
-    init(file: StaticString, line: UInt, column: UInt, name: String) {
+    @inlinable @inline(__always)
+    init(file: StaticString, line: UInt, column: UInt, type: ObjectIdentifier, name: String) {
         self.file = file
+        // A `StaticString` made from a single scalar has no address; its content still
+        // tells it apart in the table.
+        fileAddress = file.hasPointerRepresentation ? UInt(bitPattern: file.utf8Start) : 0
         self.line = line
         self.column = column
+        self.type = type
         self.name = name
+        var hash = _mix(fileAddress, line &<< 20 ^ column)
+        hash = _mix(hash, UInt(bitPattern: type))
+        hash = _mix(hash, _ActionSite.hashName(name))
+        self.hash = hash
+    }
+
+    /// A hash of the name's UTF-8 bytes, eight at a time (names are short).
+    @inlinable @inline(__always)
+    static func hashName(_ name: String) -> UInt {
+        let hashed = name.utf8.withContiguousStorageIfAvailable { bytes -> UInt in
+            var hash = UInt(bytes.count)
+            var index = 0
+            let raw = UnsafeRawBufferPointer(bytes)
+            while index &+ 8 <= raw.count {
+                hash = _mix(hash, UInt(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
+                index &+= 8
+            }
+            var tail: UInt = 0
+            while index < raw.count {
+                tail = tail &<< 8 | UInt(raw[index])
+                index &+= 1
+            }
+            return _mix(hash, tail)
+        }
+        return hashed ?? UInt(bitPattern: name.hashValue)
     }
 
     /// The identity by content, for interning.
-    var structural: String { "\(file):\(line):\(column):\(name)" }
-}
-
-/// The cache key of an ``_ActionSite``: the address of its file name, its position, and
-/// the raw bits of its name (a string literal always has the same bits).
-@usableFromInline
-struct _FastSiteKey: Equatable, Sendable {
-    @usableFromInline let file: UInt
-    @usableFromInline let position: UInt
-    @usableFromInline let name0: UInt64
-    @usableFromInline let name1: UInt64
-
-    @inlinable
-    init(file: UInt, position: UInt, name0: UInt64, name1: UInt64) {
-        self.file = file
-        self.position = position
-        self.name0 = name0
-        self.name1 = name1
-    }
-
-    @inlinable
-    var hash: UInt {
-        var h = file &* 0x9E37_79B9_7F4A_7C15
-        h = (h ^ position) &* 0x9E37_79B9_7F4A_7C15
-        h = (h ^ UInt(truncatingIfNeeded: name0)) &* 0x9E37_79B9_7F4A_7C15
-        h = (h ^ UInt(truncatingIfNeeded: name1)) &* 0x9E37_79B9_7F4A_7C15
-        return h >> 32
+    var identity: _ActionIdentity {
+        _ActionIdentity(
+            file: file.description, line: line, column: column, type: type, name: name)
     }
 }
 
-/// The address of the current ``_KeyCache``, unretained (the table owns every cache ever
-/// published), or 0. A global rather than a member of the table, so a call reads it
-/// without first making sure the table is initialised. Stored as an integer because
-/// pointers are not `Sendable`.
+/// One round of a multiplicative hash.
+@inlinable @inline(__always)
+func _mix(_ hash: UInt, _ value: UInt) -> UInt {
+    let mixed = (hash ^ value) &* 0x9E37_79B9_7F4A_7C15
+    return mixed ^ (mixed &>> 29)
+}
+
+/// An action's identity by content: what the table interns.
+struct _ActionIdentity: Hashable {
+    let file: String
+    let line: UInt
+    let column: UInt
+    let type: ObjectIdentifier
+    let name: String
+}
+
+/// The address of the current ``_ActionKeyCache``, unretained (the table keeps every cache
+/// it published), or 0. A global rather than a member of the table, so a call reads it
+/// without first making sure the table is initialised.
 @usableFromInline let _actionKeyCache = Atomic<UInt>(0)
 
 /// The process-wide table behind ``_ActionKey``.
 ///
-/// Calls look a site up in an immutable, open-addressed cache that is read without a lock.
-/// A miss takes the lock, interns the site by content, and publishes a new cache. Caches
-/// are never freed, only retired, so a reader may keep using the one it loaded.
+/// Calls look an identity up in an immutable cache read without a lock. A miss takes the
+/// lock and interns the identity by content; the table then publishes a new cache holding
+/// every key so far. Published caches are never freed (a reader may still be using the one
+/// it loaded), so the table bounds their total size: it republishes on every new action up
+/// to ``eagerLimit`` actions, then only when the actions have grown by half since the last
+/// cache, which keeps all caches together within a few times the last one. An action
+/// interned between two caches is found by the table, under its lock, until the next.
 @usableFromInline
 final class _ActionKeyTable: Sendable {
     @usableFromInline static let shared = _ActionKeyTable()
 
-    /// The cache size beyond which new sites are no longer cached (they are still
-    /// interned). Bounds memory if some code creates descriptors with ever new names.
-    private static let maximumCached = 4096
+    /// Up to this many actions, every new action is cached at once.
+    static let eagerLimit = 256
 
     private struct State {
-        var keys: [String: Int] = [:]
-        var names: [String] = []
-        /// For each key, the key path registered with it, to catch two actions sharing a
-        /// declaration site.
+        var keys: [_ActionIdentity: Int] = [:]
+        /// Every identity, by key, with the cache hash and file address first seen.
+        var sites: [(identity: _ActionIdentity, site: _ActionCacheEntry)] = []
+        /// For each key, the key path registered with it, to catch two actions sharing an
+        /// identity.
         var keyPaths: [Int: AnyKeyPath] = [:]
         /// Every cache ever published, kept alive for readers that still hold one.
-        var caches: [_KeyCache] = []
+        var caches: [_ActionKeyCache] = []
         var cachedCount = 0
     }
 
@@ -136,23 +161,26 @@ final class _ActionKeyTable: Sendable {
     private init() {}
 
     @usableFromInline
-    func intern(_ site: _ActionSite, _ fast: _FastSiteKey) -> Int {
-        let structural = site.structural
+    func intern(_ site: _ActionSite) -> Int {
+        let identity = site.identity
         return state.withLock { state in
-            let key: Int
-            if let existing = state.keys[structural] {
-                key = existing
-            } else {
-                key = state.names.count
-                state.keys[structural] = key
-                state.names.append(site.name)
-            }
-            let old = state.caches.last
-            if state.cachedCount < Self.maximumCached, old?.value(for: fast) == nil {
-                let new = _KeyCache(adding: (fast, key), to: old)
-                state.caches.append(new)
-                state.cachedCount += 1
-                let address = UInt(bitPattern: Unmanaged.passUnretained(new).toOpaque())
+            if let existing = state.keys[identity] { return existing }
+            let key = state.sites.count
+            state.keys[identity] = key
+            state.sites.append(
+                (
+                    identity,
+                    _ActionCacheEntry(
+                        hash: site.hash, fileAddress: site.fileAddress,
+                        position: site.line &<< 20 ^ site.column, type: site.type,
+                        name: site.name, key: key)
+                ))
+            let count = state.sites.count
+            if count <= Self.eagerLimit || count >= state.cachedCount + state.cachedCount / 2 {
+                let cache = _ActionKeyCache(state.sites.map(\.site))
+                state.caches.append(cache)
+                state.cachedCount = count
+                let address = UInt(bitPattern: Unmanaged.passUnretained(cache).toOpaque())
                 _actionKeyCache.store(address, ordering: .releasing)
             }
             return key
@@ -160,7 +188,7 @@ final class _ActionKeyTable: Sendable {
     }
 
     /// Stops the program when a different key path was registered with `key`: two
-    /// properties of ``Actions`` share one declaration site, so they would be one action.
+    /// properties of ``Actions`` share one identity, so they would be one action.
     func check(_ keyPath: AnyKeyPath & Sendable, hasKey key: Int) {
         let other: AnyKeyPath? = state.withLock { state in
             guard let registered = state.keyPaths[key] else {
@@ -172,64 +200,77 @@ final class _ActionKeyTable: Sendable {
         if let other {
             preconditionFailure(
                 "ActionPipe: \(keyPath) and \(other) return descriptors created at the same "
-                    + "place, so they would be one action. Write `.init()` in each property "
-                    + "of Actions (a helper that creates descriptors must forward `name:`).")
+                    + "place with the same name, so they would be one action. Write `.init()` "
+                    + "in each property of Actions (a helper that creates descriptors must "
+                    + "forward `name:`).")
         }
     }
 
     func name(of key: Int) -> String {
-        state.withLock { $0.names[key] }
+        state.withLock { $0.sites[key].identity.name }
     }
 }
 
-/// An immutable open-addressed map from site cache keys to action keys.
+/// One action in an ``_ActionKeyCache``.
 @usableFromInline
-final class _KeyCache: @unchecked Sendable {
-    // `@unchecked Sendable`: the buffers are written once, in `init`, and only read after
-    // the cache is published (with release/acquire ordering on `_actionKeyCache`).
+struct _ActionCacheEntry {
+    @usableFromInline let hash: UInt
+    @usableFromInline let fileAddress: UInt
+    @usableFromInline let position: UInt
+    @usableFromInline let type: ObjectIdentifier
+    @usableFromInline let name: String
+    @usableFromInline let key: Int
 
-    /// Open-addressed slots; a free slot has `file == 0` (no string literal lives at 0).
-    /// Plain buffers rather than arrays: a probe then costs no bounds checks and no
-    /// optional unwrapping, and the whole lookup inlines into the call.
-    @usableFromInline let sites: UnsafeMutablePointer<_FastSiteKey>
-    @usableFromInline let keys: UnsafeMutablePointer<Int>
+    @inlinable @inline(__always)
+    func matches(_ site: _ActionSite) -> Bool {
+        hash == site.hash && fileAddress == site.fileAddress
+            && position == site.line &<< 20 ^ site.column && type == site.type
+            && name == site.name
+    }
+}
+
+/// An immutable open-addressed map from identities to keys.
+///
+/// `@unchecked Sendable`: the slots are written once, in `init`, and only read after the
+/// cache is published (release/acquire on `_actionKeyCache`).
+@usableFromInline
+final class _ActionKeyCache: @unchecked Sendable {
+    /// The entries; `slots` index into them.
+    @usableFromInline let entries: ContiguousArray<_ActionCacheEntry>
+    /// Open-addressed slots holding an index into `entries`, or -1 when free.
+    @usableFromInline let slots: UnsafeMutablePointer<Int>
     @usableFromInline let mask: Int
-    private let pairs: [(_FastSiteKey, Int)]
 
-    init(adding entry: (site: _FastSiteKey, key: Int), to old: _KeyCache?) {
-        var pairs = old?.pairs ?? []
-        pairs.append(entry)
+    init(_ entries: [_ActionCacheEntry]) {
+        self.entries = ContiguousArray(entries)
         var capacity = 8
-        while capacity < pairs.count * 2 { capacity *= 2 }
-        sites = .allocate(capacity: capacity)
-        sites.initialize(
-            repeating: _FastSiteKey(file: 0, position: 0, name0: 0, name1: 0), count: capacity)
-        keys = .allocate(capacity: capacity)
-        keys.initialize(repeating: -1, count: capacity)
-        let mask = capacity - 1
-        for (site, key) in pairs {
-            var slot = Int(truncatingIfNeeded: site.hash) & mask
-            while sites[slot].file != 0 { slot = (slot + 1) & mask }
-            sites[slot] = site
-            keys[slot] = key
+        while capacity < entries.count * 2 { capacity *= 2 }
+        slots = .allocate(capacity: capacity)
+        slots.initialize(repeating: -1, count: capacity)
+        mask = capacity - 1
+        for (index, entry) in entries.enumerated() {
+            var slot = Int(truncatingIfNeeded: entry.hash) & mask
+            while slots[slot] >= 0 { slot = (slot + 1) & mask }
+            slots[slot] = index
         }
-        self.mask = mask
-        self.pairs = pairs
     }
 
     deinit {
-        sites.deallocate()
-        keys.deallocate()
+        slots.deallocate()
     }
 
+    /// The key of `site`, or `nil` when this cache does not hold it.
     @inlinable @inline(__always)
-    func value(for site: _FastSiteKey) -> Int? {
+    func key(for site: _ActionSite) -> Int? {
         var slot = Int(truncatingIfNeeded: site.hash) & mask
         while true {
-            let candidate = sites[slot]
-            if candidate == site { return keys[slot] }
-            if candidate.file == 0 { return nil }
-            slot = (slot + 1) & mask
+            let index = slots[slot]
+            if index < 0 { return nil }
+            let key = entries.withUnsafeBufferPointer { entries in
+                entries[index].matches(site) ? entries[index].key : nil
+            }
+            if let key { return key }
+            slot = (slot &+ 1) & mask
         }
     }
 }
