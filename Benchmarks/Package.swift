@@ -19,10 +19,13 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", exact: "0.14.0"),
     ],
     targets: [
+        // The heap's bytes in use, for the memory rows (C: mallinfo2 is not in Swift's Glibc).
+        .target(name: "CHeapStats", path: "Benchmarks/CHeapStats"),
         .executableTarget(
             name: "ActionPipeBenchmarks",
             dependencies: [
                 .product(name: "ActionPipe", package: "ActionPipe"),
+                "CHeapStats",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ],

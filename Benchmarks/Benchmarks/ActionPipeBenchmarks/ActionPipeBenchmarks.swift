@@ -140,6 +140,7 @@ let benchmarks: @Sendable () -> Void = {
     registerPlumbingBenchmarks()
     registerObservableStateBenchmarks()
     registerGrowthBenchmarks()
+    registerCoreGrowthBenchmarks()
 }
 
 /// Issue 4's targets: the ActionPipe core against closures, a naive chain and OpenCombine.

@@ -27,7 +27,8 @@ extension ActionPipe {
             // The pipes of `source` still hold it; it now keeps `target` alive for them
             // until each of them next resolves its chain (see `_currentChain`).
             source.mergedInto = target
-            target.publish()
+            source.changed()
+            target.changed()
         }
         return other
     }
@@ -48,11 +49,15 @@ extension ActionPipe {
             let old = _currentChain
             guard old.members.count > 1 else { return false }
             old.members.removeAll { $0 === _member }
-            old.publish()
+            old.changed()
             let alone = _Chain([_member])
             _bury(old)
             _chain = alone
-            alone.publish()
+            // The pipe's cache must let go of the old chain now, not at its next call: the
+            // old chain may be all that keeps the other members (and their handlers) alive.
+            var replaced = _PipeLink(chain: alone)
+            _link.withLock { swap(&$0, &replaced) }
+            _bury(replaced.chain)
             return true
         }
     }

@@ -1,3 +1,5 @@
+import ActionPipeKernel
+
 extension ActionPipe {
     /// Starts registering a handler for `action`; add conditions, then call `handle`.
     ///
@@ -53,7 +55,7 @@ extension ActionPipe {
         let key = _ActionKey(Actions()[keyPath: action])
         return _withTopology {
             guard _member.remove(key) else { return false }
-            _currentChain.publish()
+            _currentChain.changed()
             return true
         }
     }
@@ -79,14 +81,14 @@ extension ActionPipe {
     public func chainHandles<Kind, each Argument, Result>(
         _ action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>> & Sendable
     ) -> Bool {
-        _snapshot.load().handles(_ActionKey(Actions()[keyPath: action]))
+        _snapshotForCall().handles(_ActionKey(Actions()[keyPath: action]))
     }
 
     func _register(_ handler: _AnyHandler, for key: _ActionKey) -> HandlerToken {
         _withTopology {
             _member.set(handler, for: key)
-            _currentChain.publish()
+            _currentChain.changed()
         }
-        return HandlerToken(member: _WeakMember(_member), key: key, id: handler.id)
+        return HandlerToken(member: WeakBox(_member), pipeName: name, key: key, id: handler.id)
     }
 }

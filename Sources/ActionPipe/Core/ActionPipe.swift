@@ -1,3 +1,4 @@
+import ActionPipeKernel
 import Synchronization
 
 /// An object that answers actions, and the unit from which chains are composed.
@@ -46,7 +47,8 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
     /// The chain this pipe belongs to; a strong reference, so the chain lives while any
     /// of its pipes does. Guarded by `_topologyLock`.
     var _chain: _Chain
-    @usableFromInline let _snapshot: _SnapshotCell
+    /// The snapshot this pipe's calls read, cached, with the chain it was built for.
+    @usableFromInline let _link: LockedValue<_PipeLink>
 
     /// Creates a pipe that is a chain of its own.
     ///
@@ -56,15 +58,13 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
     /// let pipe = ActionPipe(name: "store")
     /// ```
     public init(name: String? = nil) {
-        let name = name ?? "pipe#\(_pipeNumbers.add(1, ordering: .relaxed).newValue)"
+        let name = name ?? "pipe#\(_pipeNumbers.next())"
         self.name = name
         let member = _Member(name: name)
         _member = member
         let chain = _Chain([member])
         _chain = chain
-        _snapshot = member.cell
-        // The cell's first snapshot is empty: replacing it releases no user code.
-        _ = member.cell.store(chain.snapshot)
+        _link = LockedValue(_PipeLink(chain: chain))
     }
 
     /// The chain this pipe is in now. Call with the topology lock held.
@@ -74,8 +74,45 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
     /// one); the pipe catches up here. Members never refer to their pipe handle, so the
     /// handle has no weak references and retaining it on the call path stays cheap.
     var _currentChain: _Chain {
-        if let current = _member.chain, current !== _chain { _chain = current }
+        if let current = _member.currentChain, current !== _chain {
+            _bury(_chain)
+            _chain = current
+        }
         return _chain
+    }
+
+    /// The snapshot a call on this pipe reads, retained: the cached one while its chain has
+    /// not changed since it was built, else a fresh one.
+    ///
+    /// - Complexity: O(1): the pipe's lock, a version check and a retain. After a change of
+    ///   the chain, the first call also takes the topology lock, and the first call on any
+    ///   of the chain's pipes builds the chain's snapshot, O(handlers + pipes).
+    @inlinable @inline(__always)
+    func _snapshotForCall() -> _Snapshot {
+        // The loaded reference leaves the lock either way: when stale, it may be the last
+        // one, and it is released out here.
+        let (cached, isCurrent) = _link.withLock { link -> (_Snapshot?, Bool) in
+            let snapshot = link.snapshot
+            return (snapshot, snapshot?.version == link.chain.version.load(ordering: .acquiring))
+        }
+        if isCurrent { return cached.unsafelyUnwrapped }
+        return _refreshSnapshot()
+    }
+
+    /// Fetches the current chain's snapshot and caches it in the pipe; what it replaces is
+    /// released after both locks are released.
+    @usableFromInline @inline(never)
+    func _refreshSnapshot() -> _Snapshot {
+        let (chain, snapshot) = _withTopology {
+            let chain = _currentChain
+            return (chain, chain.snapshot)
+        }
+        var replaced = _PipeLink(chain: chain, snapshot: snapshot)
+        _link.withLock { swap(&$0, &replaced) }
+        // `replaced` holds what the pipe cached before: released at return, unlocked. A call
+        // that raced this one may cache an older snapshot after it; the next call's version
+        // check sees that and refreshes again.
+        return snapshot
     }
 
     /// The pipe's name.
@@ -102,4 +139,4 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
     }
 }
 
-private let _pipeNumbers = Atomic<Int>(0)
+private let _pipeNumbers = IDSource()

@@ -1,3 +1,5 @@
+import ActionPipeKernel
+
 /// Calls one action again from the head of a chain, later: the original's root-pipe
 /// re-trigger, for "start → request → success/error" flows.
 ///
@@ -21,11 +23,11 @@
 /// }
 /// ```
 public struct ActionTrigger<Kind, each Argument, Result>: Sendable {
-    private let member: _WeakMember
+    private let member: WeakBox<_Member>
     private let key: _ActionKey
 
     init(member: _Member, key: _ActionKey) {
-        self.member = _WeakMember(member)
+        self.member = WeakBox(member)
         self.key = key
     }
 
@@ -34,12 +36,12 @@ public struct ActionTrigger<Kind, each Argument, Result>: Sendable {
     /// ```swift
     /// if trigger.isAlive { trigger.call(state: .success, data) }
     /// ```
-    public var isAlive: Bool { member.value != nil }
+    public var isAlive: Bool { member.object != nil }
 
     /// The live member and the chain's current snapshot, or `nil` once the chain is gone.
     private func target() -> (member: _Member, snapshot: _Snapshot)? {
-        guard let member = member.value,
-            let snapshot = _withTopology({ member.chain?.snapshot })
+        guard let member = member.object,
+            let snapshot = _withTopology({ member.currentChain?.snapshot })
         else { return nil }
         return (member, snapshot)
     }

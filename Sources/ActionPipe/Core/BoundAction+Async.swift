@@ -29,11 +29,11 @@ extension BoundAction where Kind == ActionKind.Async {
         // `self` holds the pipe, so the origin member and the cell outlive the whole call.
         // The pin lasts across the handlers' suspensions: it records its counter, so it
         // may end on another thread than it started on.
-        let cell = Unmanaged.passUnretained(pipe._snapshot)
-        let pin = _SnapshotCell.pin(cell)
-        defer { _SnapshotCell.unpin(cell, pin) }
+        let held = pipe._snapshotForCall()
+        defer { withExtendedLifetime(held) {} }
+        let snapshot = Unmanaged.passUnretained(held)
         let outcome = await Self._runAsync(
-            snapshot: pin.snapshot, origin: .passUnretained(pipe._member), key: key,
+            snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
             options: options, arguments: (repeat each arguments), recording: &ignored)
         if let error = outcome.error { throw error }
         return outcome.value
@@ -51,11 +51,11 @@ extension BoundAction where Kind == ActionKind.Async {
         -> ActionReport<Result>
     {
         var outcomes: [ActionTrace.Outcome?]? = []
-        let cell = Unmanaged.passUnretained(pipe._snapshot)
-        let pin = _SnapshotCell.pin(cell)
-        defer { _SnapshotCell.unpin(cell, pin) }
+        let held = pipe._snapshotForCall()
+        defer { withExtendedLifetime(held) {} }
+        let snapshot = Unmanaged.passUnretained(held)
         let outcome = await Self._runAsync(
-            snapshot: pin.snapshot, origin: .passUnretained(pipe._member), key: key,
+            snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
             options: options, arguments: (repeat each arguments), recording: &outcomes)
         return makeReport(outcome, outcomes)
     }

@@ -18,10 +18,10 @@ extension BoundAction where Kind: ThrowingActionKind {
         -> Result?
     {
         var ignored: [ActionTrace.Outcome?]? = nil
-        let cell = Unmanaged.passUnretained(pipe._snapshot)
-        let pin = _SnapshotCell.pin(cell)
-        defer { _SnapshotCell.unpin(cell, pin) }
-        let outcome = pin.snapshot._withUnsafeGuaranteedRef { snapshot in
+        let held = pipe._snapshotForCall()
+        defer { withExtendedLifetime(held) {} }
+        let snapshot = Unmanaged.passUnretained(held)
+        let outcome = snapshot._withUnsafeGuaranteedRef { snapshot in
             Self._runThrowing(
                 snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
                 options: options, arguments: (repeat each arguments), recording: &ignored)
@@ -40,10 +40,10 @@ extension BoundAction where Kind: ThrowingActionKind {
     /// ```
     public func report(_ arguments: repeat each Argument) -> ActionReport<Result> {
         var outcomes: [ActionTrace.Outcome?]? = []
-        let cell = Unmanaged.passUnretained(pipe._snapshot)
-        let pin = _SnapshotCell.pin(cell)
-        defer { _SnapshotCell.unpin(cell, pin) }
-        let outcome = pin.snapshot._withUnsafeGuaranteedRef { snapshot in
+        let held = pipe._snapshotForCall()
+        defer { withExtendedLifetime(held) {} }
+        let snapshot = Unmanaged.passUnretained(held)
+        let outcome = snapshot._withUnsafeGuaranteedRef { snapshot in
             Self._runThrowing(
                 snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
                 options: options, arguments: (repeat each arguments), recording: &outcomes)

@@ -96,11 +96,11 @@ extension BoundAction where Kind == ActionKind.Sync {
     @discardableResult
     public func callAsFunction(_ arguments: repeat each Argument) -> Result? {
         var ignored: [ActionTrace.Outcome?]? = nil
-        let cell = Unmanaged.passUnretained(pipe._snapshot)
-        let pin = _SnapshotCell.pin(cell)
-        defer { _SnapshotCell.unpin(cell, pin) }
+        let held = pipe._snapshotForCall()
+        defer { withExtendedLifetime(held) {} }
+        let snapshot = Unmanaged.passUnretained(held)
         return Self._run(
-            snapshot: pin.snapshot, origin: .passUnretained(pipe._member), key: key,
+            snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
             options: options, arguments: (repeat each arguments), recording: &ignored
         ).value
     }
@@ -114,11 +114,11 @@ extension BoundAction where Kind == ActionKind.Sync {
     /// ```
     public func report(_ arguments: repeat each Argument) -> ActionReport<Result> {
         var outcomes: [ActionTrace.Outcome?]? = []
-        let cell = Unmanaged.passUnretained(pipe._snapshot)
-        let pin = _SnapshotCell.pin(cell)
-        defer { _SnapshotCell.unpin(cell, pin) }
+        let held = pipe._snapshotForCall()
+        defer { withExtendedLifetime(held) {} }
+        let snapshot = Unmanaged.passUnretained(held)
         let outcome = Self._run(
-            snapshot: pin.snapshot, origin: .passUnretained(pipe._member), key: key,
+            snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
             options: options, arguments: (repeat each arguments), recording: &outcomes)
         return makeReport(outcome, outcomes)
     }

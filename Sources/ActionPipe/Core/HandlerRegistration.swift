@@ -1,3 +1,5 @@
+import ActionPipeKernel
+
 /// A handler being registered: add conditions, then finish with `handle`.
 ///
 /// Get one from ``ActionPipe/on(_:)``. Every condition must hold for the handler to run; the
@@ -151,7 +153,7 @@ public struct HandlerRegistration<Kind, each Argument, Result>: Sendable {
         -> _Target
     {
         switch retention {
-        case .weak: .weak(_WeakTarget(object))
+        case .weak: .weak(WeakBox(object))
         case .strong: .strong(object)
         }
     }

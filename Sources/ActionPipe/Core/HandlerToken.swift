@@ -1,3 +1,5 @@
+import ActionPipeKernel
+
 /// Identifies one registered handler, so it can be removed later.
 ///
 /// Every registration returns a token. Cancelling it removes that handler; if the handler
@@ -9,7 +11,8 @@
 /// token.cancel()          // false: nothing left to remove
 /// ```
 public struct HandlerToken: Sendable, Hashable, CustomStringConvertible {
-    let member: _WeakMember
+    let member: WeakBox<_Member>
+    let pipeName: String
     let key: _ActionKey
     let id: UInt64
 
@@ -23,10 +26,10 @@ public struct HandlerToken: Sendable, Hashable, CustomStringConvertible {
     @discardableResult
     public func cancel() -> Bool {
         _withTopology {
-            guard let member = member.value else { return false }
+            guard let member = member.object else { return false }
             _bury(member)
             guard member.remove(key, ifID: id) else { return false }
-            member.chain?.publish()
+            member.currentChain?.changed()
             return true
         }
     }
@@ -37,7 +40,9 @@ public struct HandlerToken: Sendable, Hashable, CustomStringConvertible {
     /// if token.isActive { token.cancel() }
     /// ```
     public var isActive: Bool {
-        _withTopology { member.value?.handlers[key]?.id == id }
+        // The member is loaded before locking: its last reference must not go under the lock.
+        guard let member = member.object else { return false }
+        return _withTopology { member.handlers[key]?.id == id }
     }
 
     /// The pipe and action, for debugging: `pipe1.someFunc#12`.
@@ -46,7 +51,7 @@ public struct HandlerToken: Sendable, Hashable, CustomStringConvertible {
     /// print(token)
     /// ```
     public var description: String {
-        "\(member.name).\(key.name)#\(id)"
+        "\(pipeName).\(key.name)#\(id)"
     }
 
     /// Tokens are equal when they name the same registration.
@@ -62,14 +67,4 @@ public struct HandlerToken: Sendable, Hashable, CustomStringConvertible {
     /// var tokens: Set<HandlerToken> = [token]
     /// ```
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
-}
-
-/// A weak reference to a member, shareable across threads.
-final class _WeakMember: Sendable {
-    weak let value: _Member?
-    let name: String
-    init(_ member: _Member) {
-        value = member
-        name = member.name
-    }
 }

@@ -35,7 +35,7 @@ public struct SideDataKey<Value: Sendable>: Sendable, Hashable, CustomStringConv
     /// ```
     public init(_ name: String) {
         self.name = name
-        self.id = _sideDataKeyCounter.add(1, ordering: .relaxed).newValue
+        self.id = Int(_sideDataKeyCounter.next())
         _SideDataKeyNames.shared.record(name, for: id)
     }
 
@@ -62,7 +62,7 @@ public struct SideDataKey<Value: Sendable>: Sendable, Hashable, CustomStringConv
 }
 
 /// Gives every key a distinct identity without a lock.
-private let _sideDataKeyCounter = Atomic<Int>(0)
+private let _sideDataKeyCounter = IDSource()
 
 /// The names of side data keys by identity, so stored values need not carry their key's
 /// name (which would make every copy of side data retain a string).

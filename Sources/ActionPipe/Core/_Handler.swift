@@ -1,3 +1,4 @@
+import ActionPipeKernel
 import Synchronization
 
 /// How a handler refers to its target object.
@@ -6,7 +7,7 @@ enum _Target: Sendable {
     /// A closure handler without a target.
     case none
     /// A target held weakly; the handler is skipped once it is gone.
-    case weak(_WeakTarget)
+    case weak(WeakBox<AnyObject & Sendable>)
     /// A target held strongly, for as long as the handler is registered.
     case strong(AnyObject & Sendable)
 
@@ -21,13 +22,6 @@ enum _Target: Sendable {
             if let object = box.object { (object, false) } else { (nil, true) }
         }
     }
-}
-
-/// A weak reference that can be shared across threads.
-@usableFromInline
-final class _WeakTarget: Sendable {
-    @usableFromInline weak let object: (AnyObject & Sendable)?
-    init(_ object: AnyObject & Sendable) { self.object = object }
 }
 
 /// The untyped part of a registered handler, which the chain snapshot stores.
@@ -62,7 +56,7 @@ class _AnyHandler: @unchecked Sendable {
     init(
         state: ActionState?, target: _Target, upstreamFailure: SkipReason?, hasConditions: Bool
     ) {
-        self.id = _handlerIDs.add(1, ordering: .relaxed).newValue
+        self.id = _handlerIDs.next()
         self.state = state
         self.target = target
         self.requiresUpstream = upstreamFailure != nil
@@ -92,7 +86,7 @@ func _hoistUpstreamRequirement<Kind, each Argument, Result>(
     return reason
 }
 
-private let _handlerIDs = Atomic<UInt64>(0)
+private let _handlerIDs = IDSource()
 
 extension _AnyHandler {
     /// Whether the state and upstream-presence checks pass: the whole of `skipReason` for

@@ -1,0 +1,60 @@
+// The core's growth and memory rows (Scripts/targets/0-core.json): building a chain one
+// append at a time, registering and removing handlers, and the bytes a pipe keeps alive.
+
+import ActionPipe
+import Benchmark
+
+extension Actions {
+    /// The growth benchmarks register handlers for these: a handful, as an app would have.
+    var growthA: Action<Int, Int> { .init() }
+    var growthB: Action<Int, Int> { .init() }
+    /// One action per registration of the register/remove row (run-time names, one type).
+    subscript(growthItem number: Int) -> Action<Int, Int> { .init(name: "growth-\(number)") }
+}
+
+/// Registers the core's growth and memory benchmarks.
+func registerCoreGrowthBenchmarks() {
+    for count in growthCounts {
+        Benchmark("Growth Core chain \(count) pipes", configuration: growthConfiguration) {
+            benchmark in
+            for _ in benchmark.scaledIterations {
+                let head = ActionPipe(name: "head")
+                head.on(\.growthA) { process in process.arguments }
+                var pipes: [ActionPipe] = []
+                pipes.reserveCapacity(count)
+                for _ in 0..<count {
+                    let pipe = ActionPipe(name: "pipe")
+                    pipe.on(\.growthB) { process in process.arguments }
+                    do { try head.append(pipe) } catch { fatalError("\(error)") }
+                    pipes.append(pipe)
+                }
+                blackHole(head.growthA(1))
+                blackHole(pipes)
+            }
+        }
+    }
+    Benchmark("Growth Core 8000 registers and removes", configuration: growthConfiguration) {
+        benchmark in
+        for _ in benchmark.scaledIterations {
+            let pipe = ActionPipe(name: "pipe")
+            var tokens: [HandlerToken] = []
+            tokens.reserveCapacity(8_000)
+            for number in 0..<8_000 {
+                tokens.append(pipe.on(\.[growthItem: number]) { process in process.arguments })
+            }
+            for token in tokens { token.cancel() }
+            blackHole(pipe)
+        }
+    }
+    Benchmark("Memory Core pipe with 1 handler", configuration: memoryConfiguration) {
+        benchmark in
+        for _ in benchmark.scaledIterations {
+            measureBytesPerObject(benchmark) { _ -> ActionPipe in
+                let pipe = ActionPipe(name: "pipe")
+                pipe.on(\.growthA) { process in process.arguments &+ 1 }
+                blackHole(pipe.growthA(1))
+                return pipe
+            }
+        }
+    }
+}
