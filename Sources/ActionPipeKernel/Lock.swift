@@ -79,25 +79,33 @@ public final class _LockStorage<Value>: ManagedBuffer<Value, _LockOperations.Pri
 ///
 /// `@unchecked Sendable`: the value is only reached inside `withLock`, with the lock held.
 public struct LockedValue<Value>: @unchecked Sendable {
+    /// Owns the value and the mutex.
     @usableFromInline let storage: _LockStorage<Value>
+    // The addresses inside `storage`, taken once: a `ManagedBuffer`'s memory never moves,
+    // and reaching it through `withUnsafeMutablePointers` on every lock cost a retain and
+    // a release of the storage.
+    @usableFromInline let value: UnsafeMutablePointer<Value>
+    @usableFromInline let mutex: UnsafeMutablePointer<_LockOperations.Primitive>
 
     /// A box holding `value`.
     @inlinable
     public init(_ value: Value) {
         storage = .make(value)
+        (self.value, mutex) = storage.withUnsafeMutablePointers { ($0, $1) }
     }
 
     /// Runs `body` with exclusive access to the value.
     ///
     /// - Complexity: O(1) plus `body`.
-    @inlinable
+    @inlinable @inline(__always)
     public func withLock<Result, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        try storage.withUnsafeMutablePointers { value, mutex throws(Failure) in
-            _LockOperations.lock(mutex)
-            defer { _LockOperations.unlock(mutex) }
-            return try body(&value.pointee)
+        _LockOperations.lock(mutex)
+        defer {
+            _LockOperations.unlock(mutex)
+            _fixLifetime(storage)
         }
+        return try body(&value.pointee)
     }
 }

@@ -22,14 +22,14 @@ var bytesPerObjectMetric: BenchmarkMetric {
 /// so its figure is the batch's time (the targets file gives 1 call per iteration).
 var growthConfiguration: Benchmark.Configuration {
     Benchmark.Configuration(
-        metrics: [.wallClock, .cpuTotal, .mallocCountTotal], scalingFactor: .one,
+        metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .throughput], scalingFactor: .one,
         maxDuration: .seconds(3), maxIterations: 20)
 }
 
 /// The configuration of a memory benchmark: one iteration reports its measured bytes.
 var memoryConfiguration: Benchmark.Configuration {
     Benchmark.Configuration(
-        metrics: [.wallClock, bytesPerObjectMetric], scalingFactor: .one,
+        metrics: [.wallClock, .throughput, bytesPerObjectMetric], scalingFactor: .one,
         maxDuration: .seconds(2), maxIterations: 3)
 }
 

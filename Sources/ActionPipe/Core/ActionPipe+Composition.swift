@@ -53,11 +53,6 @@ extension ActionPipe {
             let alone = _Chain([_member])
             _bury(old)
             _chain = alone
-            // The pipe's cache must let go of the old chain now, not at its next call: the
-            // old chain may be all that keeps the other members (and their handlers) alive.
-            var replaced = _PipeLink(chain: alone)
-            _link.withLock { swap(&$0, &replaced) }
-            _bury(replaced.chain)
             return true
         }
     }

@@ -47,8 +47,9 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
     /// The chain this pipe belongs to; a strong reference, so the chain lives while any
     /// of its pipes does. Guarded by `_topologyLock`.
     var _chain: _Chain
-    /// The snapshot this pipe's calls read, cached, with the chain it was built for.
-    @usableFromInline let _link: LockedValue<_PipeLink>
+    /// The snapshot this pipe's calls read, cached; `nil` until the first call after a
+    /// change of the chain (the change clears it: see ``_Chain/changed()``).
+    @usableFromInline let _link = LockedValue<_Snapshot?>(nil)
 
     /// Creates a pipe that is a chain of its own.
     ///
@@ -64,7 +65,6 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
         _member = member
         let chain = _Chain([member])
         _chain = chain
-        _link = LockedValue(_PipeLink(chain: chain))
     }
 
     /// The chain this pipe is in now. Call with the topology lock held.
@@ -81,38 +81,28 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
         return _chain
     }
 
-    /// The snapshot a call on this pipe reads, retained: the cached one while its chain has
-    /// not changed since it was built, else a fresh one.
+    /// The snapshot a call on this pipe reads, retained: the one cached in the pipe, else
+    /// the chain's current one, fetched and cached.
     ///
-    /// - Complexity: O(1): the pipe's lock, a version check and a retain. After a change of
-    ///   the chain, the first call also takes the topology lock, and the first call on any
-    ///   of the chain's pipes builds the chain's snapshot, O(handlers + pipes).
+    /// - Complexity: O(1): the pipe's lock and a retain. After a change of its chain, the
+    ///   pipe's first call also takes the topology lock, and the first call on any of the
+    ///   chain's pipes builds the chain's snapshot, O(handlers + pipes).
     @inlinable @inline(__always)
     func _snapshotForCall() -> _Snapshot {
-        // The loaded reference leaves the lock either way: when stale, it may be the last
-        // one, and it is released out here.
-        let (cached, isCurrent) = _link.withLock { link -> (_Snapshot?, Bool) in
-            let snapshot = link.snapshot
-            return (snapshot, snapshot?.version == link.chain.version.load(ordering: .acquiring))
-        }
-        if isCurrent { return cached.unsafelyUnwrapped }
+        if let cached = _link.withLock({ $0 }) { return cached }
         return _refreshSnapshot()
     }
 
-    /// Fetches the current chain's snapshot and caches it in the pipe; what it replaces is
-    /// released after both locks are released.
+    /// Fetches the chain's current snapshot and caches it in the pipe, under the topology
+    /// lock, so no change can slip in between: the chain's next change clears it again.
     @usableFromInline @inline(never)
     func _refreshSnapshot() -> _Snapshot {
-        let (chain, snapshot) = _withTopology {
+        _withTopology {
             let chain = _currentChain
-            return (chain, chain.snapshot)
+            let snapshot = chain.snapshot
+            chain.cache(snapshot, in: _link)
+            return snapshot
         }
-        var replaced = _PipeLink(chain: chain, snapshot: snapshot)
-        _link.withLock { swap(&$0, &replaced) }
-        // `replaced` holds what the pipe cached before: released at return, unlocked. A call
-        // that raced this one may cache an older snapshot after it; the next call's version
-        // check sees that and refreshes again.
-        return snapshot
     }
 
     /// The pipe's name.

@@ -29,7 +29,7 @@ extension BoundAction where Kind == ActionKind.Async {
         // `self` holds the pipe, so the origin member and the cell outlive the whole call.
         // The pin lasts across the handlers' suspensions: it records its counter, so it
         // may end on another thread than it started on.
-        let held = pipe._snapshotForCall()
+        let held = _heldSnapshot
         defer { withExtendedLifetime(held) {} }
         let snapshot = Unmanaged.passUnretained(held)
         let outcome = await Self._runAsync(
@@ -51,7 +51,7 @@ extension BoundAction where Kind == ActionKind.Async {
         -> ActionReport<Result>
     {
         var outcomes: [ActionTrace.Outcome?]? = []
-        let held = pipe._snapshotForCall()
+        let held = _heldSnapshot
         defer { withExtendedLifetime(held) {} }
         let snapshot = Unmanaged.passUnretained(held)
         let outcome = await Self._runAsync(

@@ -18,7 +18,7 @@ extension BoundAction where Kind: ThrowingActionKind {
         -> Result?
     {
         var ignored: [ActionTrace.Outcome?]? = nil
-        let held = pipe._snapshotForCall()
+        let held = _heldSnapshot
         defer { withExtendedLifetime(held) {} }
         let snapshot = Unmanaged.passUnretained(held)
         let outcome = snapshot._withUnsafeGuaranteedRef { snapshot in
@@ -40,7 +40,7 @@ extension BoundAction where Kind: ThrowingActionKind {
     /// ```
     public func report(_ arguments: repeat each Argument) -> ActionReport<Result> {
         var outcomes: [ActionTrace.Outcome?]? = []
-        let held = pipe._snapshotForCall()
+        let held = _heldSnapshot
         defer { withExtendedLifetime(held) {} }
         let snapshot = Unmanaged.passUnretained(held)
         let outcome = snapshot._withUnsafeGuaranteedRef { snapshot in

@@ -19,6 +19,13 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
     @usableFromInline let key: _ActionKey
 
     @inlinable var pipe: ActionPipe { _setup.pipe }
+
+    /// The snapshot the call reads, retained. The pipe is used unretained: `self` holds it
+    /// for the whole call.
+    @inlinable @inline(__always)
+    var _heldSnapshot: _Snapshot {
+        Unmanaged.passUnretained(_setup.pipe)._withUnsafeGuaranteedRef { $0._snapshotForCall() }
+    }
     @inlinable var options: _CallOptions { _setup.options }
 
     @inlinable
@@ -96,7 +103,7 @@ extension BoundAction where Kind == ActionKind.Sync {
     @discardableResult
     public func callAsFunction(_ arguments: repeat each Argument) -> Result? {
         var ignored: [ActionTrace.Outcome?]? = nil
-        let held = pipe._snapshotForCall()
+        let held = _heldSnapshot
         defer { withExtendedLifetime(held) {} }
         let snapshot = Unmanaged.passUnretained(held)
         return Self._run(
@@ -114,7 +121,7 @@ extension BoundAction where Kind == ActionKind.Sync {
     /// ```
     public func report(_ arguments: repeat each Argument) -> ActionReport<Result> {
         var outcomes: [ActionTrace.Outcome?]? = []
-        let held = pipe._snapshotForCall()
+        let held = _heldSnapshot
         defer { withExtendedLifetime(held) {} }
         let snapshot = Unmanaged.passUnretained(held)
         let outcome = Self._run(

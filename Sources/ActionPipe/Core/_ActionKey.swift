@@ -29,7 +29,7 @@ struct _ActionKey: Hashable, Sendable {
         {
             rawValue = found
         } else {
-            rawValue = _ActionKeyTable.shared.intern(site)
+            rawValue = _ActionKeyTable.intern(site)
         }
     }
 
@@ -160,7 +160,12 @@ final class _ActionKeyTable: Sendable {
 
     private init() {}
 
-    @usableFromInline
+    /// The key of `site`, interned if new: the path of a call that missed the cache.
+    @usableFromInline @inline(never)
+    static func intern(_ site: _ActionSite) -> Int {
+        shared.intern(site)
+    }
+
     func intern(_ site: _ActionSite) -> Int {
         let identity = site.identity
         return state.withLock { state in

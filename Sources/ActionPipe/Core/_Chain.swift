@@ -82,35 +82,44 @@ final class _Member: @unchecked Sendable {
 
 /// An ordered list of members: the chain that a call walks.
 ///
-/// A change (a registration, a removal, joining or leaving) only marks the chain changed:
-/// it bumps ``version`` and drops the cached snapshot, in O(1). The next call on any of its
-/// pipes finds its pipe's cached snapshot out of date and asks the chain, which builds one
-/// snapshot for all of its pipes (see `ActionPipe._refreshSnapshot()`).
+/// The chain builds one snapshot for all its pipes, when a call first needs it, and each
+/// pipe that calls caches it (`ActionPipe._link`) so calls on different pipes share no
+/// lock. A change (a registration, a removal, joining or leaving) drops the chain's snapshot
+/// and clears the caches that hold it: O(1) plus the pipes that cached it since the last
+/// change, each of which paid for that with a call. So the snapshot a change replaced is
+/// released at once (or by the last call still running with it), and n changes in a row
+/// cost O(n).
 ///
-/// `@unchecked Sendable`: `members`, `mergedInto` and `cached` are read and written only
-/// with ``_topologyLock`` held; `version` is atomic.
+/// `@unchecked Sendable`: every stored property is read and written only with
+/// ``_topologyLock`` held.
 @usableFromInline
 final class _Chain: @unchecked Sendable {
     var members: [_Member]
     /// The chain this one was appended to, kept alive for pipes that still hold this one.
     var mergedInto: _Chain?
-    /// How many changes the chain has seen; a snapshot is current while its own version
-    /// equals this. Written with the topology lock held, read by calls without it.
-    @usableFromInline let version = Atomic<Int>(0)
     private var cached = CachedSnapshot<_Snapshot>()
+    /// The caches of the pipes that cached ``snapshot`` since the last change.
+    private var holders: [LockedValue<_Snapshot?>] = []
 
     init(_ members: [_Member]) {
         self.members = members
         for member in members { member.chain = self }
     }
 
-    /// Marks the chain changed, so the next call on any of its pipes sees the change.
-    /// Call with the topology lock held.
+    /// Marks the chain changed: the next call on any of its pipes fetches a new snapshot.
+    /// Call with the topology lock held; what it drops is released after unlocking.
     ///
-    /// - Complexity: O(1).
+    /// - Complexity: O(1) plus the pipes that cached the snapshot since the last change.
     func changed() {
-        version.wrappingAdd(1, ordering: .releasing)
         _bury(cached.invalidate())
+        for holder in holders {
+            _bury(
+                holder.withLock { link in
+                    defer { link = nil }
+                    return link
+                })
+        }
+        holders.removeAll()
     }
 
     /// The snapshot of the current members, built if a change dropped it. Call with the
@@ -118,7 +127,17 @@ final class _Chain: @unchecked Sendable {
     ///
     /// - Complexity: O(1) when cached; else O(h + m) for h handlers and m members.
     var snapshot: _Snapshot {
-        let version = version.load(ordering: .relaxed)
-        return cached.get { _Snapshot(members, version: version) }
+        cached.get { _Snapshot(members) }
+    }
+
+    /// Caches `snapshot`, this chain's current one, in a pipe's `link`, until the next
+    /// change. Call with the topology lock held.
+    func cache(_ snapshot: _Snapshot, in link: LockedValue<_Snapshot?>) {
+        _bury(
+            link.withLock { link in
+                defer { link = snapshot }
+                return link
+            })
+        holders.append(link)
     }
 }

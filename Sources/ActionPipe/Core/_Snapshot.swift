@@ -20,8 +20,6 @@ final class _Snapshot: @unchecked Sendable {
         @usableFromInline let member: Int
     }
 
-    /// The chain's version when the snapshot was built (see ``_Chain/version``).
-    @usableFromInline let version: Int
     /// The members' names, in chain order, for traces.
     @usableFromInline let names: [String]
     /// Every entry, grouped by action key, each group in chain order; retained handlers.
@@ -37,8 +35,7 @@ final class _Snapshot: @unchecked Sendable {
     /// Up to this many keys, a lookup scans; beyond, it searches by halves.
     @usableFromInline static var scanLimit: Int { 8 }
 
-    init(_ members: [_Member], version: Int) {
-        self.version = version
+    init(_ members: [_Member]) {
         names = members.map(\.name)
         var groups: [Int: [Entry]] = [:]
         for (position, member) in members.enumerated() {
@@ -81,7 +78,7 @@ final class _Snapshot: @unchecked Sendable {
     /// The positions in ``entries`` of the handlers of `key`; empty when none.
     ///
     /// - Complexity: O(1) with a dense table or up to ``scanLimit`` keys; else O(log k).
-    @inlinable
+    @inlinable @inline(__always)
     func range(for key: _ActionKey) -> Range<Int> {
         let raw = key.rawValue
         let bounds = index + keyCount
