@@ -27,7 +27,7 @@ private final class Reentrant: Sendable {
 struct CoreDeinitReentryTests {
     static let rounds = 2_000
 
-    @Test("Handlers replaced and removed while another thread calls: every capture is released, no hang")
+    @Test("Handlers replaced while another thread calls: every capture released, no hang")
     func replacedWhileCalling() {
         let before = Reentrant.released.load(ordering: .relaxed)
         let pipe = ActionPipe(name: "reentry")
