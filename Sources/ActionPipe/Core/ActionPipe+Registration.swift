@@ -81,7 +81,7 @@ extension ActionPipe {
     public func chainHandles<Kind, each Argument, Result>(
         _ action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>> & Sendable
     ) -> Bool {
-        _snapshotForCall().handles(_ActionKey(Actions()[keyPath: action]))
+        _currentSnapshot().handles(_ActionKey(Actions()[keyPath: action]))
     }
 
     func _register(_ handler: _AnyHandler, for key: _ActionKey) -> HandlerToken {

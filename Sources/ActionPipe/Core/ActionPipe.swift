@@ -47,9 +47,9 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
     /// The chain this pipe belongs to; a strong reference, so the chain lives while any
     /// of its pipes does. Guarded by `_topologyLock`.
     var _chain: _Chain
-    /// The snapshot this pipe's calls read, cached; `nil` until the first call after a
+    /// The snapshot this pipe's calls read, cached; empty until the first call after a
     /// change of the chain (the change clears it: see ``_Chain/changed()``).
-    @usableFromInline let _link = LockedValue<_Snapshot?>(nil)
+    @usableFromInline let _link = SnapshotCell<_Snapshot>()
 
     /// Creates a pipe that is a chain of its own.
     ///
@@ -81,27 +81,36 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
         return _chain
     }
 
-    /// The snapshot a call on this pipe reads, retained: the one cached in the pipe, else
-    /// the chain's current one, fetched and cached.
+    /// The snapshot this pipe's calls read, pinned: the one cached in the pipe, else the
+    /// chain's current one, fetched and cached first. The caller unpins it.
     ///
-    /// - Complexity: O(1): the pipe's lock and a retain. After a change of its chain, the
-    ///   pipe's first call also takes the topology lock, and the first call on any of the
-    ///   chain's pipes builds the chain's snapshot, O(handlers + pipes).
+    /// - Complexity: O(1): an atomic increment in the pipe's cell. After a change of its
+    ///   chain, the pipe's first call also takes the topology lock, and the first call on
+    ///   any of the chain's pipes builds the chain's snapshot, O(handlers + pipes).
     @inlinable @inline(__always)
-    func _snapshotForCall() -> _Snapshot {
-        if let cached = _link.withLock({ $0 }) { return cached }
-        return _refreshSnapshot()
+    func _pinSnapshot() -> SnapshotCell<_Snapshot>.Pin {
+        while true {
+            let pin = _link.pin()
+            if pin.snapshot != nil { return pin }
+            _link.unpin(pin)
+            _refreshSnapshot()
+        }
     }
 
-    /// Fetches the chain's current snapshot and caches it in the pipe, under the topology
-    /// lock, so no change can slip in between: the chain's next change clears it again.
+    /// The snapshot calls read now, retained: for paths that are not calls.
+    func _currentSnapshot() -> _Snapshot {
+        let pin = _pinSnapshot()
+        defer { _link.unpin(pin) }
+        return pin.snapshot.unsafelyUnwrapped.takeUnretainedValue()
+    }
+
+    /// Fetches the chain's current snapshot and caches it in the pipe's cell, under the
+    /// topology lock, so no change can slip in between: the chain's next change clears it.
     @usableFromInline @inline(never)
-    func _refreshSnapshot() -> _Snapshot {
+    func _refreshSnapshot() {
         _withTopology {
             let chain = _currentChain
-            let snapshot = chain.snapshot
-            chain.cache(snapshot, in: _link)
-            return snapshot
+            chain.cache(chain.snapshot, in: _link)
         }
     }
 
@@ -120,7 +129,7 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
     /// ```swift
     /// let result = pipe.someFunc(999, "hello")
     /// ```
-    @inlinable
+    @inlinable @inline(__always)
     public subscript<Kind, each Argument, Result>(
         dynamicMember action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>>
             & Sendable

@@ -1,3 +1,5 @@
+import ActionPipeKernel
+
 extension BoundAction where Kind == ActionKind.Async {
     /// Calls the async action: runs every pipe of the chain that registered it, in order,
     /// each handler after the previous one has returned.
@@ -29,9 +31,9 @@ extension BoundAction where Kind == ActionKind.Async {
         // `self` holds the pipe, so the origin member and the cell outlive the whole call.
         // The pin lasts across the handlers' suspensions: it records its counter, so it
         // may end on another thread than it started on.
-        let held = _heldSnapshot
-        defer { withExtendedLifetime(held) {} }
-        let snapshot = Unmanaged.passUnretained(held)
+        let (cell, pin) = _pin()
+        defer { cell._withUnsafeGuaranteedRef { $0.unpin(pin) } }
+        let snapshot = pin.snapshot.unsafelyUnwrapped
         let outcome = await Self._runAsync(
             snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
             options: options, arguments: (repeat each arguments), recording: &ignored)
@@ -51,9 +53,9 @@ extension BoundAction where Kind == ActionKind.Async {
         -> ActionReport<Result>
     {
         var outcomes: [ActionTrace.Outcome?]? = []
-        let held = _heldSnapshot
-        defer { withExtendedLifetime(held) {} }
-        let snapshot = Unmanaged.passUnretained(held)
+        let (cell, pin) = _pin()
+        defer { cell._withUnsafeGuaranteedRef { $0.unpin(pin) } }
+        let snapshot = pin.snapshot.unsafelyUnwrapped
         let outcome = await Self._runAsync(
             snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
             options: options, arguments: (repeat each arguments), recording: &outcomes)

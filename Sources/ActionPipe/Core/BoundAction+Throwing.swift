@@ -1,3 +1,5 @@
+import ActionPipeKernel
+
 extension BoundAction where Kind: ThrowingActionKind {
     /// Calls the throwing action: runs every pipe of the chain that registered it, in
     /// order, until a handler throws.
@@ -18,9 +20,9 @@ extension BoundAction where Kind: ThrowingActionKind {
         -> Result?
     {
         var ignored: [ActionTrace.Outcome?]? = nil
-        let held = _heldSnapshot
-        defer { withExtendedLifetime(held) {} }
-        let snapshot = Unmanaged.passUnretained(held)
+        let (cell, pin) = _pin()
+        defer { cell._withUnsafeGuaranteedRef { $0.unpin(pin) } }
+        let snapshot = pin.snapshot.unsafelyUnwrapped
         let outcome = snapshot._withUnsafeGuaranteedRef { snapshot in
             Self._runThrowing(
                 snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
@@ -40,9 +42,9 @@ extension BoundAction where Kind: ThrowingActionKind {
     /// ```
     public func report(_ arguments: repeat each Argument) -> ActionReport<Result> {
         var outcomes: [ActionTrace.Outcome?]? = []
-        let held = _heldSnapshot
-        defer { withExtendedLifetime(held) {} }
-        let snapshot = Unmanaged.passUnretained(held)
+        let (cell, pin) = _pin()
+        defer { cell._withUnsafeGuaranteedRef { $0.unpin(pin) } }
+        let snapshot = pin.snapshot.unsafelyUnwrapped
         let outcome = snapshot._withUnsafeGuaranteedRef { snapshot in
             Self._runThrowing(
                 snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,

@@ -1,3 +1,5 @@
+import ActionPipeKernel
+
 /// An action bound to a pipe, called like a method: `pipe.someFunc(999, "hello")`.
 ///
 /// You get one from the pipe's dynamic member lookup; calling it runs, in chain order from
@@ -20,11 +22,13 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
 
     @inlinable var pipe: ActionPipe { _setup.pipe }
 
-    /// The snapshot the call reads, retained. The pipe is used unretained: `self` holds it
-    /// for the whole call.
+    /// The pipe's snapshot cell and the call's pin on it; the caller unpins. The pipe is
+    /// used unretained: `self` holds it for the whole call.
     @inlinable @inline(__always)
-    var _heldSnapshot: _Snapshot {
-        Unmanaged.passUnretained(_setup.pipe)._withUnsafeGuaranteedRef { $0._snapshotForCall() }
+    func _pin() -> (Unmanaged<SnapshotCell<_Snapshot>>, SnapshotCell<_Snapshot>.Pin) {
+        Unmanaged.passUnretained(_setup.pipe)._withUnsafeGuaranteedRef { pipe in
+            (Unmanaged.passUnretained(pipe._link), pipe._pinSnapshot())
+        }
     }
     @inlinable var options: _CallOptions { _setup.options }
 
@@ -103,9 +107,9 @@ extension BoundAction where Kind == ActionKind.Sync {
     @discardableResult
     public func callAsFunction(_ arguments: repeat each Argument) -> Result? {
         var ignored: [ActionTrace.Outcome?]? = nil
-        let held = _heldSnapshot
-        defer { withExtendedLifetime(held) {} }
-        let snapshot = Unmanaged.passUnretained(held)
+        let (cell, pin) = _pin()
+        defer { cell._withUnsafeGuaranteedRef { $0.unpin(pin) } }
+        let snapshot = pin.snapshot.unsafelyUnwrapped
         return Self._run(
             snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
             options: options, arguments: (repeat each arguments), recording: &ignored
@@ -121,9 +125,9 @@ extension BoundAction where Kind == ActionKind.Sync {
     /// ```
     public func report(_ arguments: repeat each Argument) -> ActionReport<Result> {
         var outcomes: [ActionTrace.Outcome?]? = []
-        let held = _heldSnapshot
-        defer { withExtendedLifetime(held) {} }
-        let snapshot = Unmanaged.passUnretained(held)
+        let (cell, pin) = _pin()
+        defer { cell._withUnsafeGuaranteedRef { $0.unpin(pin) } }
+        let snapshot = pin.snapshot.unsafelyUnwrapped
         let outcome = Self._run(
             snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
             options: options, arguments: (repeat each arguments), recording: &outcomes)

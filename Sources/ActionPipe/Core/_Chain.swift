@@ -99,7 +99,7 @@ final class _Chain: @unchecked Sendable {
     var mergedInto: _Chain?
     private var cached = CachedSnapshot<_Snapshot>()
     /// The caches of the pipes that cached ``snapshot`` since the last change.
-    private var holders: [LockedValue<_Snapshot?>] = []
+    private var holders: [SnapshotCell<_Snapshot>] = []
 
     init(_ members: [_Member]) {
         self.members = members
@@ -113,11 +113,7 @@ final class _Chain: @unchecked Sendable {
     func changed() {
         _bury(cached.invalidate())
         for holder in holders {
-            _bury(
-                holder.withLock { link in
-                    defer { link = nil }
-                    return link
-                })
+            for released in holder.store(nil) { _bury(released) }
         }
         holders.removeAll()
     }
@@ -132,12 +128,8 @@ final class _Chain: @unchecked Sendable {
 
     /// Caches `snapshot`, this chain's current one, in a pipe's `link`, until the next
     /// change. Call with the topology lock held.
-    func cache(_ snapshot: _Snapshot, in link: LockedValue<_Snapshot?>) {
-        _bury(
-            link.withLock { link in
-                defer { link = snapshot }
-                return link
-            })
+    func cache(_ snapshot: _Snapshot, in link: SnapshotCell<_Snapshot>) {
+        for released in link.store(snapshot) { _bury(released) }
         holders.append(link)
     }
 }
