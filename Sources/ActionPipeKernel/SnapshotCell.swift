@@ -34,8 +34,11 @@ public final class SnapshotCell<Snapshot: AnyObject>: @unchecked Sendable {
     /// Readers in progress, per phase.
     @usableFromInline let readers0 = Atomic<Int>(0)
     @usableFromInline let readers1 = Atomic<Int>(0)
-    /// Replaced snapshots some reader may still use, with the phases not yet seen at zero.
-    private let retired = LockedValue<[(snapshot: UInt, awaits: (Bool, Bool))]>([])
+    /// Replaced snapshots some reader may still use, with the phases not yet seen at zero;
+    /// made by the first store that finds a reader running (most cells never need it).
+    /// Written once, by a writer, before `pending` is first set; readers only reach it
+    /// after seeing `pending` set.
+    private var retiredList: LockedValue<[(snapshot: UInt, awaits: (Bool, Bool))]>?
 
     /// A cell holding no snapshot.
     public init() {}
@@ -44,7 +47,9 @@ public final class SnapshotCell<Snapshot: AnyObject>: @unchecked Sendable {
         // No reader runs: each holds the cell's owner, which holds the cell.
         let bits = current.load(ordering: .relaxed)
         if bits != 0 { Self.unmanaged(bits).release() }
-        for entry in retired.withLock({ $0 }) { Self.unmanaged(entry.snapshot).release() }
+        for entry in retiredList?.withLock({ $0 }) ?? [] {
+            Self.unmanaged(entry.snapshot).release()
+        }
     }
 
     @inlinable @inline(__always)
@@ -118,7 +123,16 @@ public final class SnapshotCell<Snapshot: AnyObject>: @unchecked Sendable {
         let new = snapshot.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0
         let old = current.exchange(new, ordering: .sequentiallyConsistent)
         guard old != 0 else { return [] }
-        return retired.withLock { retired in
+        // No reader running and none waited for: no reader can hold the old snapshot (a
+        // reader counts itself before it loads, and this exchange came before these loads).
+        if !pending.load(ordering: .sequentiallyConsistent),
+            readers0.load(ordering: .sequentiallyConsistent) == 0,
+            readers1.load(ordering: .sequentiallyConsistent) == 0
+        {
+            return [Self.unmanaged(old).takeRetainedValue()]
+        }
+        if retiredList == nil { retiredList = LockedValue([]) }
+        return retiredList.unsafelyUnwrapped.withLock { retired in
             retired.append((old, (true, true)))
             pending.store(true, ordering: .sequentiallyConsistent)
             return collect(&retired)
@@ -128,7 +142,8 @@ public final class SnapshotCell<Snapshot: AnyObject>: @unchecked Sendable {
     /// Frees the retired snapshots no reader can use any more.
     @usableFromInline @inline(never)
     func reclaim() {
-        let free = retired.withLock { collect(&$0) }
+        guard let retiredList else { return }
+        let free = retiredList.withLock { collect(&$0) }
         for bits in free { Self.unmanaged(bits).release() }
     }
 

@@ -20,8 +20,11 @@ final class _Snapshot: @unchecked Sendable {
         @usableFromInline let member: Int
     }
 
+    /// The members, in chain order, for the names in traces (the chain's own array,
+    /// shared until the chain changes it).
+    let members: [_Member]
     /// The members' names, in chain order, for traces.
-    @usableFromInline let names: [String]
+    @usableFromInline var names: [String] { members.map(\.name) }
     /// Every entry, grouped by action key, each group in chain order; retained handlers.
     @usableFromInline let entries: UnsafeMutablePointer<Entry>
     @usableFromInline let entryCount: Int
@@ -36,7 +39,7 @@ final class _Snapshot: @unchecked Sendable {
     @usableFromInline static var scanLimit: Int { 8 }
 
     init(_ members: [_Member]) {
-        names = members.map(\.name)
+        self.members = members
         var groups: [Int: [Entry]] = [:]
         for (position, member) in members.enumerated() {
             for (key, handler) in member.handlers {
@@ -49,8 +52,15 @@ final class _Snapshot: @unchecked Sendable {
         let largest = keys.last ?? -1
         denseCount = keyCount > Self.scanLimit && largest < 4 * keyCount + 64 ? largest + 1 : 0
         entryCount = groups.values.reduce(0) { $0 + $1.count }
-        entries = .allocate(capacity: Swift.max(entryCount, 1))
-        index = .allocate(capacity: 2 * keyCount + 1 + denseCount)
+        // One allocation: the entries, then the index.
+        let indexCount = 2 * keyCount + 1 + denseCount
+        let block = UnsafeMutableRawPointer.allocate(
+            byteCount: entryCount * MemoryLayout<Entry>.stride + indexCount
+                * MemoryLayout<Int>.stride,
+            alignment: MemoryLayout<Entry>.alignment)
+        entries = block.bindMemory(to: Entry.self, capacity: entryCount)
+        index = (block + entryCount * MemoryLayout<Entry>.stride).bindMemory(
+            to: Int.self, capacity: indexCount)
         let bounds = index + keyCount
         let dense = bounds + keyCount + 1
         dense.initialize(repeating: -1, count: denseCount)
@@ -71,8 +81,7 @@ final class _Snapshot: @unchecked Sendable {
         // The last reference to a handler may go here, and with it user captures: a snapshot
         // is only ever released with no lock held.
         for position in 0..<entryCount { entries[position].handler.release() }
-        entries.deallocate()
-        index.deallocate()
+        UnsafeMutableRawPointer(entries).deallocate()
     }
 
     /// The positions in ``entries`` of the handlers of `key`; empty when none.
