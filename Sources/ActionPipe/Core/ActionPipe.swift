@@ -74,11 +74,15 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
     /// one); the pipe catches up here. Members never refer to their pipe handle, so the
     /// handle has no weak references and retaining it on the call path stays cheap.
     var _currentChain: _Chain {
-        if let current = _member.currentChain, current !== _chain {
-            _bury(_chain)
-            _chain = current
-        }
-        return _chain
+        // Only this pipe's `removeFromChain` moves its member out of its chain, and it sets
+        // `_chain` itself; any other move is its chain being appended, which leaves a
+        // forward in `mergedInto`. Following the forwards needs no weak reference.
+        guard let next = _chain.mergedInto else { return _chain }
+        var current = next
+        while let further = current.mergedInto { current = further }
+        _bury(_chain)
+        _chain = current
+        return current
     }
 
     /// The snapshot this pipe's calls read, pinned: the one cached in the pipe, else the
