@@ -101,18 +101,7 @@ extension BoundAction where Kind == ActionKind.Async {
                 to: _AsyncHandler<repeat each Argument, Result>.self)
             process._upstream = call.value
             var target: AnyObject? = nil
-            if handler.isUnconditional {
-                // Nothing can skip it: no check, and no condition list to pass around.
-            } else if handler.isSimple {
-                if !handler.passesSimpleChecks(process.state, hasUpstream: call.value != nil) {
-                    // The same checks, now building the reason: never `nil` here.
-                    outcomes?[entry.member] = .skipped(
-                        handler.skipReason(handler.conditions, &process, target: &target)!)
-                    continue
-                }
-            } else if let reason = handler.skipReason(
-                handler.conditions, &process, target: &target)
-            {
+            if let reason = handler.skipDecision(handler.conditions, &process, target: &target) {
                 outcomes?[entry.member] = .skipped(reason)
                 continue
             }

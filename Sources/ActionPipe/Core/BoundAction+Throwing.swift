@@ -82,7 +82,7 @@ extension BoundAction where Kind: ThrowingActionKind {
                 to: _ThrowingHandler<Kind, repeat each Argument, Result>.self)
             process._upstream = call.value
             var target: AnyObject? = nil
-            if let reason = handler.skipReason(handler.conditions, &process, target: &target) {
+            if let reason = handler.skipDecision(handler.conditions, &process, target: &target) {
                 outcomes?[entry.member] = .skipped(reason)
                 continue
             }

@@ -174,33 +174,15 @@ extension BoundAction where Kind == ActionKind.Sync {
                 entry.handler.toOpaque())
             unmanaged._withUnsafeGuaranteedRef { handler in
                 process._upstream = call.value
-                if handler.isUnconditional {
-                    // No state, no condition, no target: nothing can skip it.
-                    call.value = handler.plain(&process)
-                } else if handler.isSimple {
-                    // Only a state and the upstream's presence can skip it: two inline
-                    // tests, and the reason is worked out only when it is skipped.
-                    if !handler.passesSimpleChecks(process.state, hasUpstream: call.value != nil) {
-                        // The same checks, now building the reason: never `nil` here.
-                        var ignored: AnyObject? = nil
-                        outcomes?[entry.member] = .skipped(
-                            handler.skipReason(handler.conditions, &process, target: &ignored)!)
-                        return
-                    }
+                var target: AnyObject? = nil
+                if let reason = handler.skipDecision(handler.conditions, &process, target: &target) {
+                    outcomes?[entry.member] = .skipped(reason)
+                    return
+                }
+                if handler.hasPlain {
                     call.value = handler.plain(&process)
                 } else {
-                    var target: AnyObject? = nil
-                    if let reason = handler.skipReason(
-                        handler.conditions, &process, target: &target)
-                    {
-                        outcomes?[entry.member] = .skipped(reason)
-                        return
-                    }
-                    if handler.hasPlain {
-                        call.value = handler.plain(&process)
-                    } else {
-                        call.value = handler.body.unsafelyUnwrapped(target, &process)
-                    }
+                    call.value = handler.body.unsafelyUnwrapped(target, &process)
                 }
                 call.count += 1
                 call.ran(entry.member, stopped: process.isStopped, recording: &outcomes)

@@ -49,6 +49,9 @@ class _AnyHandler: @unchecked Sendable {
     @usableFromInline let isUnconditional: Bool
     /// A closure handler, without a target to resolve.
     @usableFromInline let isTargetless: Bool
+    /// Whether only a state and the upstream's presence can skip it: no condition
+    /// closures and no target.
+    @usableFromInline let isSimple: Bool
 
     /// `upstreamFailure` is set when the handler's first condition was "there is an
     /// upstream value" (see ``_hoistUpstreamRequirement(_:)``); `hasConditions` says
@@ -69,6 +72,7 @@ class _AnyHandler: @unchecked Sendable {
             isTargetless = false
             isUnconditional = false
         }
+        isSimple = isTargetless && !hasConditions
     }
 }
 
@@ -89,6 +93,24 @@ func _hoistUpstreamRequirement<Kind, each Argument, Result>(
 private let _handlerIDs = IDSource()
 
 extension _AnyHandler {
+    /// Whether the handler runs in the call `process` describes (its upstream value
+    /// already set): `nil` to run it, with `object` set to its target if it has one, or why
+    /// it is skipped. The one skip decision of the three dispatch loops (sync, throwing,
+    /// async): an unconditional handler costs one test, a simple one two inline tests (its
+    /// reason is built only when it is skipped), any other the full check.
+    @inlinable @inline(__always)
+    func skipDecision<Kind, each Argument, Result>(
+        _ conditions: @autoclosure () -> [_Condition<Kind, repeat each Argument, Result>],
+        _ process: inout ActionProcess<Kind, repeat each Argument, Result>,
+        target object: inout AnyObject?
+    ) -> SkipReason? {
+        if isUnconditional { return nil }
+        if isSimple, passesSimpleChecks(process.state, hasUpstream: process._upstream != nil) {
+            return nil
+        }
+        return skipReason(conditions(), &process, target: &object)
+    }
+
     /// Whether the state and upstream-presence checks pass: the whole of `skipReason` for
     /// a handler with no condition closures and no target, without building a reason.
     @inlinable @inline(__always)
@@ -148,9 +170,6 @@ final class _SyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendabl
     /// handler is called as is. A placeholder when `hasPlain` is false.
     @usableFromInline let plain: PlainBody
     @usableFromInline let hasPlain: Bool
-    /// Whether only a state and the upstream's presence can skip it: no condition
-    /// closures, no target, a plain closure.
-    @usableFromInline let isSimple: Bool
     /// The body of a handler with a target; `nil` when `plain` is set.
     @usableFromInline let body: Body?
     @usableFromInline let conditions: [_Condition<ActionKind.Sync, repeat each Argument, Result>]
@@ -166,11 +185,6 @@ final class _SyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendabl
         var conditions = conditions
         let upstreamFailure = _hoistUpstreamRequirement(&conditions)
         self.conditions = conditions
-        if case .none = target {
-            self.isSimple = plain != nil && conditions.isEmpty
-        } else {
-            self.isSimple = false
-        }
         super.init(
             state: state, target: target, upstreamFailure: upstreamFailure,
             hasConditions: !conditions.isEmpty)
@@ -225,9 +239,6 @@ final class _AsyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendab
     /// `isSync` is false.
     @usableFromInline let sync: SyncBody
     @usableFromInline let isSync: Bool
-    /// Whether only a state and the upstream's presence can skip it: no condition
-    /// closures and no target.
-    @usableFromInline let isSimple: Bool
     /// The body of a handler with a target; `nil` when `plain` is set.
     @usableFromInline let body: Body?
     @usableFromInline let conditions: [_Condition<ActionKind.Async, repeat each Argument, Result>]
@@ -245,11 +256,6 @@ final class _AsyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendab
         var conditions = conditions
         let upstreamFailure = _hoistUpstreamRequirement(&conditions)
         self.conditions = conditions
-        if case .none = target {
-            self.isSimple = conditions.isEmpty
-        } else {
-            self.isSimple = false
-        }
         super.init(
             state: state, target: target, upstreamFailure: upstreamFailure,
             hasConditions: !conditions.isEmpty)
