@@ -12,9 +12,7 @@ final class _TreeRunner: Sendable {
     let plan: _TreePlanNode
     let options: OperationTreeOptions
     let events: _TreeEventSink?
-    // A spin lock: workers take it once per item, for a few loads and stores, and a contended
-    // pthread mutex put them to sleep in the kernel (futex waits and wakes), a fifth of a
-    // trivial item's cost.
+    // Workers take it once per item, for a few loads and stores.
     let state: LockedValue<_TreeRunState>
 
     init(
