@@ -175,7 +175,8 @@ extension BoundAction where Kind == ActionKind.Sync {
             unmanaged._withUnsafeGuaranteedRef { handler in
                 process._upstream = call.value
                 var target: AnyObject? = nil
-                if let reason = handler.skipDecision(handler.conditions, &process, target: &target) {
+                if let reason = handler.skipDecision(handler.conditions, &process, target: &target)
+                {
                     outcomes?[entry.member] = .skipped(reason)
                     return
                 }

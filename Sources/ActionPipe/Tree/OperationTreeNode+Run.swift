@@ -7,8 +7,10 @@ extension OperationTreeNode {
     /// #expect(report.outcome == .completed)
     /// ```
     ///
-    /// Work runs on at most `options.concurrencyLimit` child tasks of the calling task, so
-    /// it inherits the caller's priority and task-local values. Cancelling the calling task
+    /// Work runs on child tasks of the calling task, started as items become ready: never
+    /// more than `options.concurrencyLimit`, and never more than the items that can run, so
+    /// a huge limit costs nothing. The work inherits the caller's priority and task-local
+    /// values. Cancelling the calling task
     /// stops the run: no item starts after that, running provider calls see the
     /// cancellation, and the report's outcome is ``OperationTreeReport/Outcome/cancelled``.
     /// Failures never throw here: they are retried, then listed in the report.
@@ -32,12 +34,28 @@ extension OperationTreeNode {
     /// ```
     ///
     /// The run is not a child of the calling task: cancel it with
-    /// ``OperationTreeRun/cancel()``. Events are buffered until read; the stream finishes
-    /// when the run has ended.
-    public func start(_ input: Input, options: OperationTreeOptions = .init())
-        -> OperationTreeRun
-    {
-        let (events, continuation) = AsyncStream.makeStream(of: OperationTreeEvent.self)
+    /// ``OperationTreeRun/cancel()``. The stream finishes when the run has ended.
+    ///
+    /// Events wait in a bounded buffer until read: by default the newest 1,024, so a
+    /// stream nobody reads (or reads slowly) holds at most that many, whatever the size of
+    /// the tree. Older events are dropped to make room; the report counts everything
+    /// whether or not its events were read. Pass `.unbounded` to keep every event.
+    ///
+    /// ```swift
+    /// let run = cookbook.start("a-cookbook", buffering: .bufferingNewest(100))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - input: The root node's input.
+    ///   - options: The run's options.
+    ///   - buffering: How many unread events the stream keeps, and which.
+    public func start(
+        _ input: Input, options: OperationTreeOptions = .init(),
+        buffering: AsyncStream<OperationTreeEvent>.Continuation.BufferingPolicy =
+            .bufferingNewest(1_024)
+    ) -> OperationTreeRun {
+        let (events, continuation) = AsyncStream.makeStream(
+            of: OperationTreeEvent.self, bufferingPolicy: buffering)
         let runner = _TreeRunner(root: self, options: options, events: continuation)
         return OperationTreeRun(events: events, task: Task { await runner.run(input) })
     }

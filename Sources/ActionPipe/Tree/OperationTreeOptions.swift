@@ -25,7 +25,8 @@ public struct OperationTreeOptions: Sendable {
 
     /// The most provider calls running at once in the whole run; at least 1.
     ///
-    /// The run uses exactly this many worker tasks, so it is also the run's task count.
+    /// The run starts worker tasks as items become ready, up to this many: a limit larger
+    /// than the work (even `Int.max`) starts only as many as there are items to run.
     /// Default 8: enough to overlap network requests, few enough not to flood a server.
     public var concurrencyLimit: Int {
         didSet { concurrencyLimit = max(1, concurrencyLimit) }
@@ -39,7 +40,8 @@ public struct OperationTreeOptions: Sendable {
     /// The longest one provider call (one attempt) may take; `nil` (the default) waits for
     /// ever. A call that exceeds it fails with ``OperationTreeError/timedOut(node:after:)``
     /// and is cancelled; if it ignores cancellation it keeps running detached, and its
-    /// result is dropped.
+    /// result is dropped. Zero or less times every attempt out at once; 2^32 seconds or
+    /// more (over a century) counts as no timeout.
     public var itemTimeout: Duration?
     /// Which ready item starts first; default ``Order/depthFirst``.
     public var order: Order

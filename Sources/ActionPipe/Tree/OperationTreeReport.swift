@@ -41,6 +41,9 @@ public struct OperationTreeReport: Sendable, CustomStringConvertible {
     public let notStarted: Int
     /// The most provider calls that ran at once.
     public let peakConcurrency: Int
+    /// How many worker tasks the run started (for tests: never above the items that could
+    /// run, nor the concurrency limit).
+    var workersStarted = 0
 
     /// `true` when the whole tree ran with no failure.
     ///

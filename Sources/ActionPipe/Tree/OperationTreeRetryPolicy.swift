@@ -35,26 +35,39 @@ public struct OperationTreeRetryPolicy: Sendable {
         /// #expect(backoff.delay(beforeAttempt: 3) == .milliseconds(20))
         /// #expect(backoff.delay(beforeAttempt: 4) == .milliseconds(25))
         /// ```
+        ///
+        /// Any values are accepted and none traps: a negative duration counts as zero, an
+        /// exponential `maximum` below `initial` caps every wait at `maximum`, and the
+        /// doubling stops at `maximum` however large `attempt` is (attempts below 2 wait
+        /// `initial`).
+        ///
+        /// - Complexity: O(log(maximum / initial)) at most.
         public func delay(beforeAttempt attempt: Int) -> Duration {
             switch self {
             case .immediate:
                 return .zero
             case .constant(let delay):
-                return delay
+                return Swift.max(delay, .zero)
             case .exponential(let initial, let maximum):
-                var delay = initial
+                let maximum = Swift.max(maximum, .zero)
+                var delay = Swift.min(Swift.max(initial, .zero), maximum)
+                guard delay > .zero else { return .zero }
                 var step = 2
                 while step < attempt && delay < maximum {
-                    delay *= 2
+                    // Doubling past `maximum` (or past what a Duration holds) ends the loop.
+                    delay = delay > maximum / 2 ? maximum : delay * 2
                     step += 1
                 }
-                return min(delay, maximum)
+                return delay
             }
         }
     }
 
-    /// Attempts in total, the first one included; at least 1.
-    public var maxAttempts: Int
+    /// Attempts in total, the first one included; at least 1 (smaller values, also set
+    /// later, count as 1).
+    public var maxAttempts: Int {
+        didSet { maxAttempts = Swift.max(1, maxAttempts) }
+    }
     /// The wait before each retry.
     public var backoff: Backoff
     /// Whether an error is worth another attempt; `false` reports the failure at once.

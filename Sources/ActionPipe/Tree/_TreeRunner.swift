@@ -2,8 +2,10 @@ import ActionPipeKernel
 
 /// One run of an operation tree.
 ///
-/// A fixed pool of `concurrencyLimit` worker tasks (children of the calling task, in one
-/// task group) pull ready items from one queue. A worker runs an item's work, maps its output
+/// Worker tasks (children of the calling task, in one task group) pull ready items from one
+/// queue. Workers are started on demand, never more than `concurrencyLimit` and never more
+/// than the items ready to run: a run starts one, and a completion that leaves ready items
+/// no worker will take asks the group's owner for more. A worker runs an item's work, maps its output
 /// to the children's items, then, in one lock round-trip, pushes those items, counts the
 /// item done (finishing it and its ancestors whose subtrees are now complete, post-order)
 /// and pops its next item. Workers with nothing to do park on a continuation; pushing work
@@ -12,6 +14,10 @@ final class _TreeRunner: Sendable {
     let plan: _TreePlanNode
     let options: OperationTreeOptions
     let events: _TreeEventSink?
+    /// Requests to the task group's owner: start a worker, or cancel every call (fail
+    /// fast). Finished when the run is over.
+    let demand: AsyncStream<_TreeDemand>.Continuation
+    let demandRequests: AsyncStream<_TreeDemand>
     // Workers take it once per item, for a few loads and stores.
     let state: LockedValue<_TreeRunState>
 
@@ -24,19 +30,26 @@ final class _TreeRunner: Sendable {
         self.options = options
         self.events = events.map(_TreeEventSink.init)
         state = LockedValue(_TreeRunState(limits: limits))
+        (demandRequests, demand) = AsyncStream.makeStream(of: _TreeDemand.self)
     }
 
     nonisolated(nonsending) func run(_ input: any Sendable) async -> OperationTreeReport {
         let root = _TreeTypedBatch<any Sendable>([input])
-        state.withLock { $0.ready.pushBack(_TreeReadyRange(batch: root, start: 0, end: 1)) }
+        state.withLock { state in
+            state.pushReady(_TreeReadyRange(batch: root, start: 0, end: 1), front: false)
+            state.workers = 1
+            state.starting = 1
+        }
         await withTaskCancellationHandler {
-            await withTaskGroup(of: Bool.self) { group in
-                for _ in 0..<options.concurrencyLimit {
-                    group.addTask { await self.workLoop() }
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await self.workLoop() }
+                for await request in demandRequests {
+                    switch request {
+                    case .worker: group.addTask { await self.workLoop() }
+                    case .cancelAll: group.cancelAll()  // fail fast: cancel the calls running
+                    }
                 }
-                for await stoppedByFailure in group where stoppedByFailure {
-                    group.cancelAll()  // fail fast: cancel the calls still running
-                }
+                // The run is over; the group waits for the workers to see it and return.
             }
         } onCancel: {
             stop(.cancelled)
@@ -48,16 +61,17 @@ final class _TreeRunner: Sendable {
 
     // MARK: - Workers
 
-    /// Runs items until the tree is done or the run stops; returns whether a failure
-    /// stopped the run (fail fast), so the group's owner cancels the other workers.
-    nonisolated(nonsending) private func workLoop() async -> Bool {
-        var next = state.withLock { $0.pop() }
+    /// Runs items until the tree is done or the run stops.
+    nonisolated(nonsending) private func workLoop() async {
+        var next = state.withLock { state in
+            state.starting -= 1
+            return state.pop()
+        }
         while true {
             if next == nil { next = await park() }
             guard let item = next else { break }
             next = await process(item)
         }
-        return state.withLock { $0.stop == .stoppedByFailure }
     }
 
     nonisolated(nonsending) private func park() async -> _TreeWorkItem? {
@@ -79,6 +93,7 @@ final class _TreeRunner: Sendable {
             return state.idle
         }
         for continuation in idle { continuation.resume(returning: nil) }
+        demand.finish()
     }
 
     /// Runs one item (its work, then its children's `objects`) and completes it; returns the
@@ -147,15 +162,27 @@ final class _TreeRunner: Sendable {
                 }
             }
         }
-        let (next, wake) = state.withLock {
+        var dropped: [OperationTreeEvent] = []
+        let completion = state.withLock {
             $0.complete(
                 item, outcome, failFast: options.failFast,
-                depthFirst: options.order == .depthFirst, events: events)
+                depthFirst: options.order == .depthFirst, limit: options.concurrencyLimit,
+                events: events, dropped: &dropped)
         }
-        if let wake {
+        // Events the stream dropped (a bounded buffer) are released here, unlocked: their
+        // outputs are the user's values.
+        dropped = []
+        if let wake = completion.wake {
             for (continuation, item) in wake { continuation.resume(returning: item) }
         }
-        return next
+        if completion.startWorkers > 0 {
+            for _ in 0..<completion.startWorkers { demand.yield(.worker) }
+        }
+        if completion.isOver {
+            if completion.cancelAll { demand.yield(.cancelAll) }
+            demand.finish()
+        }
+        return completion.next
     }
 
     /// Calls a provider job with events, the run's timeout and the node's retry policy;
@@ -174,7 +201,7 @@ final class _TreeRunner: Sendable {
                 if let events, let item { events.yield(.started(item.info, attempt: attempt)) }
                 do {
                     let value: Value
-                    if let limit = options.itemTimeout {
+                    if let limit = options.itemTimeout, limit < _treeLongestWait {
                         value = try await _treeWithTimeout(limit, node: node.name) {
                             try await job(object)
                         }
@@ -208,7 +235,7 @@ final class _TreeRunner: Sendable {
             events?.yield(.retrying(failure, delay: delay))
             if delay > .zero {
                 do {
-                    try await Task.sleep(for: delay)
+                    try await Task.sleep(for: Swift.min(delay, _treeLongestWait))
                 } catch {
                     outcome.cancelled = true
                     return nil
@@ -234,10 +261,34 @@ final class _TreeEventSink: Sendable {
 
     func yield(_ event: OperationTreeEvent) { continuation.yield(event) }
 
+    /// Yields `event`; an event the bounded buffer drops to make room goes to `dropped`, for
+    /// the caller to release after unlocking.
+    func yield(_ event: OperationTreeEvent, dropped: inout [OperationTreeEvent]) {
+        if case .dropped(let old) = continuation.yield(event) { dropped.append(old) }
+    }
+
     func finish() { continuation.finish() }
 }
 
 /// What running one item gave, handed to `_TreeRunState.complete` in one piece.
+/// What the task group's owner is asked to do.
+enum _TreeDemand: Sendable {
+    /// Start one more worker.
+    case worker
+    /// Cancel the calls running (fail fast).
+    case cancelAll
+}
+
+/// What a completion hands back to its worker: its next item, the parked workers to wake,
+/// how many workers to start, and whether the run is over.
+struct _TreeCompletion {
+    var next: _TreeWorkItem?
+    var wake: _TreeWakeList?
+    var startWorkers = 0
+    var isOver = false
+    var cancelAll = false
+}
+
 struct _TreeItemOutcome {
     /// The batches of the item's children, in order, linked through `_TreeBatch.next`.
     var firstBatch: _TreeBatch?
@@ -263,6 +314,12 @@ typealias _TreeWakeList = [(UnsafeContinuation<_TreeWorkItem?, Never>, _TreeWork
 /// The mutable state of a run; only touched with the run's lock held.
 struct _TreeRunState {
     var ready = _TreeDeque<_TreeReadyRange>()
+    /// Items in `ready`, to know how many more workers could start.
+    var readyItems = 0
+    /// Workers started so far (never more than the run's concurrency limit), and those of
+    /// them that have not yet taken their first item (each will take one ready item).
+    var workers = 0
+    var starting = 0
     var idle: [UnsafeContinuation<_TreeWorkItem?, Never>] = []
     var stop: OperationTreeReport.Outcome?
     var done = false
@@ -286,10 +343,17 @@ struct _TreeRunState {
 
     var isOver: Bool { done || stop != nil }
 
+    /// Queues `range` at the front (depth first, or an item whose slot freed) or the back.
+    mutating func pushReady(_ range: _TreeReadyRange, front: Bool) {
+        readyItems += range.end - range.start
+        if front { ready.pushFront(range) } else { ready.pushBack(range) }
+    }
+
     /// The next item to start, counted as running; `nil` when none is ready or the run is over.
     mutating func pop() -> _TreeWorkItem? {
         guard stop == nil else { return nil }
         while let item = ready.popFirstItem() {
+            readyItems -= 1
             let slot = item.batch.limitSlot
             if slot >= 0 {
                 guard slotRunning[slot] < limits[slot] else {
@@ -310,16 +374,17 @@ struct _TreeRunState {
     /// pops the caller's next item and items for parked workers.
     mutating func complete(
         _ item: _TreeWorkItem, _ outcome: _TreeItemOutcome, failFast: Bool, depthFirst: Bool,
-        events: _TreeEventSink?
-    ) -> (next: _TreeWorkItem?, wake: _TreeWakeList?) {
+        limit: Int, events: _TreeEventSink?, dropped: inout [OperationTreeEvent]
+    ) -> _TreeCompletion {
         running -= 1
         let slot = item.batch.limitSlot
         if slot >= 0 {
             slotRunning[slot] -= 1
             if let waiting = slotWaiting[slot].popFront() {
-                ready.pushFront(
+                pushReady(
                     _TreeReadyRange(
-                        batch: waiting.batch, start: waiting.index, end: waiting.index + 1))
+                        batch: waiting.batch, start: waiting.index, end: waiting.index + 1),
+                    front: true)
             }
         }
         if outcome.succeeded { succeeded += 1 }
@@ -331,7 +396,9 @@ struct _TreeRunState {
         if outcome.cancelled && stop == nil && !done { stop = .cancelled }
         if stop != nil {
             defer { idle = [] }
-            return (nil, idle.map { ($0, nil) })
+            return _TreeCompletion(
+                next: nil, wake: idle.map { ($0, nil) }, isOver: true,
+                cancelAll: stop == .stoppedByFailure)
         }
         if events != nil, let output = outcome.output { item.batch.setOutput(item.index, output) }
         if outcome.childCount > 0 {
@@ -350,13 +417,15 @@ struct _TreeRunState {
                     reversed = current
                 } else {
                     current.next = nil
-                    ready.pushBack(_TreeReadyRange(batch: current, start: 0, end: current.count))
+                    pushReady(
+                        _TreeReadyRange(batch: current, start: 0, end: current.count), front: false)
                 }
             }
             while let current = reversed {
                 reversed = current.next
                 current.next = nil
-                ready.pushFront(_TreeReadyRange(batch: current, start: 0, end: current.count))
+                pushReady(
+                    _TreeReadyRange(batch: current, start: 0, end: current.count), front: true)
             }
         }
         // Borrowed, not retained (two atomic operations per step, on objects the other
@@ -370,23 +439,34 @@ struct _TreeRunState {
             }
             events?.yield(
                 .finished(
-                    _TreeWorkItem(batch: batch, index: index).info, output: batch.output(index)))
+                    _TreeWorkItem(batch: batch, index: index).info, output: batch.output(index)),
+                dropped: &dropped)
             index = batch.parentIndex
             batch = parent
         }
         let next = pop()
         // `nil`, not an empty array, when no worker is parked (the common case): the caller
         // then has no array to release.
-        guard !idle.isEmpty else { return (next, nil) }
-        var wake: _TreeWakeList = []
-        while !idle.isEmpty, let item = pop() {
-            wake.append((idle.removeLast(), item))
+        var wake: _TreeWakeList?
+        if !idle.isEmpty {
+            var list: _TreeWakeList = []
+            while !idle.isEmpty, let item = pop() {
+                list.append((idle.removeLast(), item))
+            }
+            if done {
+                list.append(contentsOf: idle.map { ($0, nil) })
+                idle = []
+            }
+            wake = list
         }
-        if done {
-            wake.append(contentsOf: idle.map { ($0, nil) })
-            idle = []
+        // Ready items no worker will take: start more workers, up to the limit.
+        var start = 0
+        if !done, readyItems > starting, workers < limit {
+            start = Swift.min(readyItems - starting, limit - workers)
+            workers += start
+            starting += start
         }
-        return (next, wake)
+        return _TreeCompletion(next: next, wake: wake, startWorkers: start, isOver: done)
     }
 
     func report() -> OperationTreeReport {
@@ -398,6 +478,6 @@ struct _TreeRunState {
         return OperationTreeReport(
             outcome: done ? .completed : (stop ?? .completed), failures: failures,
             succeeded: succeeded, retries: retries, notStarted: notStarted,
-            peakConcurrency: peak)
+            peakConcurrency: peak, workersStarted: workers)
     }
 }

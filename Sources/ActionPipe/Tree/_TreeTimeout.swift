@@ -1,5 +1,10 @@
 import ActionPipeKernel
 
+/// The longest wait the tree makes: a timeout at or above it is no timeout, and a longer
+/// backoff waits this long. (Waiting longer would overflow the clock's instant and trap;
+/// 2^32 seconds is over a century.)
+let _treeLongestWait = Duration.seconds(Int64(1) << 32)
+
 /// Runs `operation` with a time limit; when the limit passes first, throws
 /// `OperationTreeError.timedOut` at once and cancels the operation. The operation runs in its
 /// own task so that one ignoring cancellation cannot hold the run: it is left running
