@@ -115,7 +115,7 @@ func registerOperationTreeBenchmarks() {
     Benchmark("Tree ActionPipe 1111 nodes, limit 4, events", configuration: configuration) {
         benchmark in
         for _ in benchmark.scaledIterations {
-            let run = tree.start(1, options: .init(concurrencyLimit: 4))
+            let run = tree.start(1, options: .init(concurrencyLimit: 4), buffering: .unbounded)
             var events = 0
             for await _ in run.events { events += 1 }
             check(events, 3 * treeItemCount, "operation tree events")
