@@ -43,10 +43,10 @@ public struct BusSubscription: Sendable, Hashable, CustomStringConvertible {
     /// ```
     public var isActive: Bool {
         guard let bus = bus.value else { return false }
-        return bus._state.withLock { state in
-            guard let record = state.records[id] else { return false }
-            return record.owner == nil || record.owner?.object != nil
-        }
+        // The owner is read after unlocking (see `EventBus.subscriptionCount`).
+        let record = bus._state.withLock { state in state.records[id] }
+        guard let record else { return false }
+        return record.owner == nil || record.owner?.object != nil
     }
 
     /// `bus/name#id`, for debugging.

@@ -72,18 +72,20 @@ extension EventBus {
     ) -> BusSubscription {
         let key = topic.key
         let owner = owner.map(_BusOwner.init)
-        let (id, released) = _state.withLock { state -> (UInt64, [AnyObject]) in
-            var released = state.remove(state.deadSubscriptions())
+        let (id, released, count, threshold) = _state.withLock {
+            state -> (UInt64, [AnyObject], Int, Int) in
+            var released: [AnyObject] = []
             let id = state.nextID
             state.nextID += 1
-            state.records[id] = _BusRecord(keys: [key], owner: owner, name: name)
+            state.record(id, _BusRecord(keys: [key], owner: owner, name: name))
             let entry = _BusEntry(
                 id: id, subtype: topic.subtype, owner: owner, executor: executor, name: name,
                 handler: handler)
             released += state.add(entry)
-            return (id, released)
+            return (id, released, state.records.count, state.pruneThreshold)
         }
         withExtendedLifetime(released) {}
+        _pruneGoneIfDue(count: count, threshold: threshold)
         return BusSubscription(bus: self, id: id, name: name)
     }
 }

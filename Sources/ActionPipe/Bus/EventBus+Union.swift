@@ -1,3 +1,5 @@
+import ActionPipeKernel
+
 extension EventBus {
     /// Subscribes `subscriber` to the union of `keys`: `handler` runs once every key has
     /// received an event at least once, with the last one and the latest of each; then the
@@ -106,13 +108,15 @@ extension EventBus {
         for key in keys where !unique.contains(key) { unique.append(key) }
         let owner = owner.map(_BusOwner.init)
         let union = _BusUnionState(keys: unique)
+        // Weak: the forwarders live in this bus's tables.
+        let bus = WeakBox(self)
         let keysInOrder = unique
         let (id, released) = _state.withLock { state -> (UInt64, [AnyObject]) in
-            var released = state.remove(state.deadSubscriptions())
+            var released: [AnyObject] = []
             let id = state.nextID
             state.nextID += 1
             guard !unique.isEmpty else { return (id, released) }
-            state.records[id] = _BusRecord(keys: unique, owner: owner, name: name)
+            state.record(id, _BusRecord(keys: unique, owner: owner, name: name))
             for (index, key) in unique.enumerated() {
                 let old = key.ops.addForwarder(
                     to: &state, id: id, owner: owner, name: name
@@ -132,6 +136,9 @@ extension EventBus {
                     guard let fired else { return }
                     guard let executor else { return try handler(object, fired) }
                     executor.enqueue {
+                        // Like a plain subscription's queued job: skipped once the
+                        // subscription is cancelled (or the bus is gone).
+                        guard let live = bus.object, live._isRegistered(id) else { return }
                         if let owner {
                             guard let alive = owner.object else { return }
                             try? handler(alive, fired)

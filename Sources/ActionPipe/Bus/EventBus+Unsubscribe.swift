@@ -47,14 +47,15 @@ extension EventBus {
     private func _ids(of subscriber: AnyObject, where include: (_BusRecord) -> Bool)
         -> Set<UInt64>
     {
-        _state.withLock { state in
-            var ids = Set<UInt64>()
-            for (id, record) in state.records {
-                guard let owner = record.owner, owner.isStill(subscriber), include(record)
-                else { continue }
-                ids.insert(id)
+        // Matched by identity under the lock; whether each owner is still `subscriber` (an
+        // identity can be reused once an object is gone) is read after unlocking.
+        let candidates = _state.withLock { state -> [(UInt64, _BusOwner)] in
+            (state.byOwner[ObjectIdentifier(subscriber)] ?? []).compactMap { id in
+                guard let record = state.records[id], let owner = record.owner, include(record)
+                else { return nil }
+                return (id, owner)
             }
-            return ids
         }
+        return Set(candidates.lazy.filter { $0.1.isStill(subscriber) }.map(\.0))
     }
 }

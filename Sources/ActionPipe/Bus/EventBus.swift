@@ -67,10 +67,18 @@ public final class EventBus: Sendable, CustomStringConvertible {
     /// ```swift
     /// bus.subscriptionCount
     /// ```
+    ///
+    /// - Complexity: O(n) for n subscriptions.
     public var subscriptionCount: Int {
-        _state.withLock { state in
-            state.records.values.count { $0.owner == nil || $0.owner?.object != nil }
-        }
+        // The owners are read after unlocking: reading a weak reference makes a strong one,
+        // which may be the last, and the owner's deinit must not run under the lock.
+        let owners = _state.withLock { state in state.records.values.map(\.owner) }
+        return owners.count { $0 == nil || $0?.object != nil }
+    }
+
+    /// Whether the subscription `id` is still registered (its subscriber may be gone).
+    func _isRegistered(_ id: UInt64) -> Bool {
+        _state.withLock { $0.records[id] != nil }
     }
 
     /// Delivers `event`, now, on this thread, to every subscription whose topic matches it,
@@ -187,23 +195,39 @@ public final class EventBus: Sendable, CustomStringConvertible {
     /// Removes the subscriptions `ids`; returns how many of them were registered with a
     /// live subscriber (or none). Subscriptions of gone subscribers are pruned too.
     func _remove(_ ids: Set<UInt64>) -> Int {
-        let (count, released) = _state.withLock { state -> (Int, [AnyObject]) in
-            let live = ids.filter { id in
-                guard let record = state.records[id] else { return false }
-                return record.owner == nil || record.owner?.object != nil
-            }
-            return (live.count, state.remove(ids.union(state.deadSubscriptions())))
+        let (owners, released) = _state.withLock { state -> ([_BusOwner?], [AnyObject]) in
+            let owners = ids.compactMap { state.records[$0] }.map(\.owner)
+            return (owners, state.remove(ids))
         }
-        // Handlers (and what they capture) are released here, with no lock held.
+        // Handlers (and what they capture) are released here, and the owners read, with no
+        // lock held.
         withExtendedLifetime(released) {}
-        return count
+        return owners.count { $0 == nil || $0?.object != nil }
     }
 
     /// Removes the subscriptions whose subscriber object has gone.
+    ///
+    /// Three steps, so that no weak reference is read under the lock: take the owned
+    /// subscriptions' owner boxes, see which owners are gone (unlocked), remove those.
+    ///
+    /// - Complexity: O(n) for n subscriptions.
     @usableFromInline
     func _pruneGone() {
-        let released = _state.withLock { state in state.remove(state.deadSubscriptions()) }
+        let owned = _state.withLock { state in
+            state.pruneThreshold = Swift.max(64, 2 * state.records.count)
+            return state.records.compactMap { id, record in record.owner.map { (id, $0) } }
+        }
+        let gone = Set(owned.lazy.filter { $0.1.object == nil }.map(\.0))
+        guard !gone.isEmpty else { return }
+        let released = _state.withLock { state in state.remove(gone) }
         withExtendedLifetime(released) {}
+    }
+
+    /// Prunes gone subscribers when the subscriptions have doubled since the last prune:
+    /// subscribing stays amortised O(1), and subscriptions of gone owners never outnumber
+    /// the live ones by more than that.
+    func _pruneGoneIfDue(count: Int, threshold: Int) {
+        if count >= threshold { _pruneGone() }
     }
 }
 

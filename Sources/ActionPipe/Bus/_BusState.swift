@@ -31,6 +31,10 @@ struct _BusState {
         for id in ids {
             guard let record = records.removeValue(forKey: id) else { continue }
             for key in record.keys { types.insert(key.type) }
+            if let owner = record.owner {
+                byOwner[owner.id]?.remove(id)
+                if byOwner[owner.id]?.isEmpty == true { byOwner[owner.id] = nil }
+            }
         }
         var released: [AnyObject] = []
         // Changed on a copy and stored once: each store publishes a new table to the
@@ -50,13 +54,15 @@ struct _BusState {
         return released + retiredTables
     }
 
-    /// Ids of the subscriptions whose subscriber object is gone.
-    func deadSubscriptions() -> Set<UInt64> {
-        var dead = Set<UInt64>()
-        for (id, record) in records where record.owner?.object == nil && record.owner != nil {
-            dead.insert(id)
-        }
-        return dead
+    /// Subscription count at which the next subscribe prunes gone subscribers.
+    var pruneThreshold = 64
+    /// The ids of each owner's subscriptions, for removal by subscriber in O(its own).
+    var byOwner: [ObjectIdentifier: Set<UInt64>] = [:]
+
+    /// Registers the record of subscription `id`.
+    mutating func record(_ id: UInt64, _ record: _BusRecord) {
+        records[id] = record
+        if let owner = record.owner { byOwner[owner.id, default: []].insert(id) }
     }
 
     /// Adds `entry` to its event type's table and republishes that type's routes; returns

@@ -17,12 +17,19 @@ final class _BusUnionState: Sendable {
     /// complete replaces its event: it does not count twice.
     func receive(_ event: any BusEvent, at indices: [Int]) -> BusUnion? {
         let index = indices[0]
+        // An event replaced, or the completed set, leaves the lock in `replaced`: the last
+        // reference to an event (and to whatever its payload holds) must not go under it.
+        var replaced: [any BusEvent] = []
         let complete: [Int: any BusEvent]? = received.withLock { received in
-            for index in indices { received[index] = event }
+            for index in indices {
+                if let old = received.updateValue(event, forKey: index) { replaced.append(old) }
+            }
             guard received.count == keys.count else { return nil }
-            defer { received.removeAll(keepingCapacity: true) }
-            return received
+            var complete: [Int: any BusEvent] = [:]
+            swap(&complete, &received)
+            return complete
         }
+        replaced = []
         guard let complete else { return nil }
         let events = keys.indices.map { complete[$0]! }
         return BusUnion(last: event, lastKey: keys[index], events: events)
