@@ -63,7 +63,7 @@ def load(path, calls_per_iteration):
         p50 = {key: value["scorePercentiles"]["50.0"] for key, value in metrics.items()}
         results[name] = {
             "wall": p50[WALL] * 1_000 / calls,  # µs per iteration → ns per call
-            "cpu": p50[CPU] * 1_000 / calls,
+            "cpu": p50[CPU] * 1_000 / calls if CPU in p50 else float("nan"),
             "mallocs": p50[MALLOC] / calls if MALLOC in p50 else float("nan"),
             "bytes": p50.get(BYTES, float("nan")),
             "samples": len(element["primaryMetric"]["rawData"][0]),

@@ -141,6 +141,7 @@ let benchmarks: @Sendable () -> Void = {
     registerObservableStateBenchmarks()
     registerGrowthBenchmarks()
     registerCoreGrowthBenchmarks()
+    registerBusGrowthBenchmarks()
 }
 
 /// Issue 4's targets: the ActionPipe core against closures, a naive chain and OpenCombine.

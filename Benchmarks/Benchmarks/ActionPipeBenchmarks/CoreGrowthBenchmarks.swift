@@ -58,3 +58,30 @@ func registerCoreGrowthBenchmarks() {
         }
     }
 }
+
+/// The event bus's growth and memory rows (Scripts/targets/5-growth.json).
+func registerBusGrowthBenchmarks() {
+    for count in growthCounts {
+        Benchmark("Growth Bus \(count) subscribes and cancels", configuration: growthConfiguration)
+        {
+            benchmark in
+            let topic = BusTopic(BusBenchEvent.self, .tick)
+            for _ in benchmark.scaledIterations {
+                let bus = EventBus(name: "growth")
+                var tokens: [BusSubscription] = []
+                tokens.reserveCapacity(count)
+                for _ in 0..<count { tokens.append(bus.subscribe(topic) { _ in }) }
+                for token in tokens { token.cancel() }
+                blackHole(bus)
+            }
+        }
+    }
+    Benchmark("Memory Bus subscription", configuration: memoryConfiguration) { benchmark in
+        let bus = EventBus(name: "memory")
+        let topic = BusTopic(BusBenchEvent.self, .tick)
+        for _ in benchmark.scaledIterations {
+            measureBytesPerObject(benchmark) { _ in bus.subscribe(topic) { _ in } }
+        }
+        blackHole(bus.publish(BusBenchEvent(subtype: .tick, value: 1)))
+    }
+}

@@ -109,21 +109,28 @@ public final class EventBus: Sendable, CustomStringConvertible {
         let slot = thread.slot(depth)
         let table = published.protect(slot)
         thread.depth = depth &+ 1
-        let (result, sawGone) = table._withUnsafeGuaranteedRef { table in
+        let (result, sawGone, stale) = table._withUnsafeGuaranteedRef { table in
             guard let routes = table.routes(for: ObjectIdentifier(Event.self)) else {
-                return (BusPublishResult(), false)
+                return (BusPublishResult(), false, false)
             }
-            return routes._withUnsafeGuaranteedRef { routes in
+            if routes.toOpaque() == Unmanaged.passUnretained(_busStaleRoutes).toOpaque() {
+                return (BusPublishResult(), false, true)
+            }
+            let (result, sawGone) = routes._withUnsafeGuaranteedRef { routes in
                 _deliver(event, unsafeDowncast(routes, to: _BusRoutes<Event>.self))
             }
+            return (result, sawGone, false)
         }
         thread.depth = depth
         published.release(slot)
+        // Subscriptions changed since the routes were built: rebuild them, then deliver.
+        if stale { return _publishNested(event) }
         if sawGone { _pruneGone() }
         return result
     }
 
-    /// A publish nested deeper than the hazard slots reach: it retains its routes instead.
+    /// A publish nested deeper than the hazard slots reach, or one that found its routes
+    /// stale: it retains its routes (rebuilt if stale) instead.
     @usableFromInline @inline(never)
     func _publishNested<Event: BusEvent>(_ event: Event) -> BusPublishResult {
         guard let routes = _routes(Event.self) else { return BusPublishResult() }
@@ -183,13 +190,27 @@ public final class EventBus: Sendable, CustomStringConvertible {
         executor.enqueue { self.publish(event) }
     }
 
-    /// The current routes of `Event`, or `nil` when nobody listens to it.
+    /// The current routes of `Event`, retained and rebuilt if a change left them stale, or
+    /// `nil` when nobody listens to it.
     @inlinable
     func _routes<Event: BusEvent>(_ type: Event.Type) -> _BusRoutes<Event>? {
-        guard let routes = _published.retainedRoutes(for: ObjectIdentifier(Event.self)) else {
+        guard var routes = _published.retainedRoutes(for: ObjectIdentifier(Event.self)) else {
             return nil
         }
+        if routes === _busStaleRoutes {
+            guard let fresh = _refreshRoutes(ObjectIdentifier(Event.self)) else { return nil }
+            routes = fresh
+        }
         return unsafeDowncast(routes, to: _BusRoutes<Event>.self)
+    }
+
+    /// Rebuilds the routes of `type` if stale (under the bus's lock, once for a burst of
+    /// changes) and returns them, retained.
+    @usableFromInline
+    func _refreshRoutes(_ type: ObjectIdentifier) -> AnyObject? {
+        let (routes, released) = _state.withLock { $0.refreshRoutes(type) }
+        withExtendedLifetime(released) {}
+        return routes
     }
 
     /// Removes the subscriptions `ids`; returns how many of them were registered with a

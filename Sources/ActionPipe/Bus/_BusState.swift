@@ -37,20 +37,26 @@ struct _BusState {
             }
         }
         var released: [AnyObject] = []
-        // Changed on a copy and stored once: each store publishes a new table to the
-        // publishes (a rebuild and a scan of every thread's slots), once per change.
+        // Changed on a copy and stored once, and only if a type's routes changed: each store
+        // publishes a new table to the publishes (a rebuild and a scan of every thread's
+        // slots). Routes already stale stay so: removing more costs no publication.
         var routes = self.routes
+        var changed = false
         for type in types {
             guard let table = tables[type] else { continue }
             released += table.remove(ids)
             if table.isEmpty {
                 tables[type] = nil
                 if let old = routes.removeValue(forKey: type) { released.append(old) }
-            } else if let old = routes.updateValue(table.makeRoutes(), forKey: type) {
+                changed = true
+            } else if routes[type] !== _busStaleRoutes,
+                let old = routes.updateValue(_busStaleRoutes, forKey: type)
+            {
                 released.append(old)
+                changed = true
             }
         }
-        if !types.isEmpty { self.routes = routes }
+        if changed { self.routes = routes }
         return released + retiredTables
     }
 
@@ -76,10 +82,28 @@ struct _BusState {
             table = _BusTypedTable<Event>()
             tables[type] = table
         }
-        table.entries.append(entry)
-        let old = routes.updateValue(table.makeRoutes(), forKey: type)
+        table.entries[entry.id, default: []].append(entry)
+        // The routes are rebuilt by the next publish of this type (`refreshRoutes`), once
+        // for a whole burst of changes; a table is published only when the type turns stale.
+        guard routes[type] !== _busStaleRoutes else { return [] }
+        let old = routes.updateValue(_busStaleRoutes, forKey: type)
         defer { retiredTables = [] }
         return retiredTables + (old.map { [$0] } ?? [])
+    }
+
+    /// Rebuilds the routes of `type` if a change left them stale; returns them (`nil` when
+    /// nobody subscribes to the type) and what the caller must release after unlocking.
+    ///
+    /// - Complexity: O(n log n) for the type's n subscriptions when stale, else O(1).
+    mutating func refreshRoutes(_ type: ObjectIdentifier) -> (
+        routes: AnyObject?, released: [AnyObject]
+    ) {
+        guard let current = routes[type] else { return (nil, []) }
+        guard current === _busStaleRoutes, let table = tables[type] else { return (current, []) }
+        let fresh = table.makeRoutes()
+        routes[type] = fresh
+        defer { retiredTables = [] }
+        return (fresh, retiredTables)
     }
 }
 
@@ -98,22 +122,36 @@ protocol _BusTable: AnyObject {
     func makeRoutes() -> AnyObject
 }
 
-/// The subscriptions of one event type, in id order. Touched only under the bus's lock.
+/// The subscriptions of one event type, by id (ids give subscription order; a union has
+/// one entry per key, all with its id). Touched only under the bus's lock.
 final class _BusTypedTable<Event: BusEvent>: _BusTable {
-    var entries: [_BusEntry<Event>] = []
+    var entries: [UInt64: [_BusEntry<Event>]] = [:]
 
     var isEmpty: Bool { entries.isEmpty }
 
+    /// - Complexity: O(k) for k ids.
     func remove(_ ids: Set<UInt64>) -> [AnyObject] {
         var removed: [AnyObject] = []
-        entries.removeAll { entry in
-            guard ids.contains(entry.id) else { return false }
-            entry.isCancelled.store(true, ordering: .releasing)
-            removed.append(entry)
-            return true
+        for id in ids {
+            guard let group = entries.removeValue(forKey: id) else { continue }
+            for entry in group {
+                entry.isCancelled.store(true, ordering: .releasing)
+                removed.append(entry)
+            }
         }
         return removed
     }
 
-    func makeRoutes() -> AnyObject { _BusRoutes(entries) }
+    /// - Complexity: O(n log n) for n entries.
+    func makeRoutes() -> AnyObject {
+        _BusRoutes(entries.sorted { $0.key < $1.key }.flatMap(\.value))
+    }
 }
+
+/// What a route table holds for an event type whose subscriptions changed since its routes
+/// were built: the next publish of that type rebuilds them (``_BusState/refreshRoutes(_:)``).
+@usableFromInline
+final class _BusStale: Sendable {}
+
+/// The one stale marker (a constant: compared by identity, never freed).
+@usableFromInline let _busStaleRoutes = _BusStale()
