@@ -11,13 +11,15 @@
 public struct BusEventKey: Hashable, Sendable, CustomStringConvertible {
     let type: ObjectIdentifier
     let subtype: _BusErasedSubtype?
-    let typeName: String
+    /// The event type, for `description` (its name is built only when asked for: making it
+    /// on every subscribe cost more than the rest of the subscribe).
+    let eventType: any BusEvent.Type
     let ops: any _BusKeyOps
 
     init<Event: BusEvent>(_ topic: BusTopic<Event>) {
         type = ObjectIdentifier(Event.self)
         subtype = topic.subtype.map { _BusErasedSubtype(AnyHashable($0)) }
-        typeName = String(describing: Event.self)
+        eventType = Event.self
         ops = _BusTypedKeyOps<Event>(subtype: topic.subtype)
     }
 
@@ -42,7 +44,7 @@ public struct BusEventKey: Hashable, Sendable, CustomStringConvertible {
     /// print(BusTopic(Login.self, .login).key)   // Login.login
     /// ```
     public var description: String {
-        "\(typeName).\(subtype.map { "\($0.value.base)" } ?? "*")"
+        "\(String(describing: eventType)).\(subtype.map { "\($0.value.base)" } ?? "*")"
     }
 
     /// Keys are equal when event type and subtype are equal.

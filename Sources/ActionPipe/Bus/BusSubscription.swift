@@ -16,7 +16,7 @@ public struct BusSubscription: Sendable, Hashable, CustomStringConvertible {
     let name: String
 
     init(bus: EventBus, id: UInt64, name: String) {
-        self.bus = _BusWeakBus(bus)
+        self.bus = bus._handle
         busID = ObjectIdentifier(bus)
         self.id = id
         self.name = name
@@ -76,13 +76,15 @@ public struct BusSubscription: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A bus held weakly, shared by its tokens.
-final class _BusWeakBus: Sendable {
-    weak let value: EventBus?
+/// A bus held weakly, shared by its tokens: one per bus, made with it.
+///
+/// `@unchecked Sendable`: `value` is set once, by the bus's `init`, before the handle is
+/// shared; a weak reference is read atomically by the runtime.
+final class _BusWeakBus: @unchecked Sendable {
+    weak var value: EventBus?
     let name: String
 
-    init(_ bus: EventBus) {
-        value = bus
-        name = bus.name
+    init(name: String) {
+        self.name = name
     }
 }

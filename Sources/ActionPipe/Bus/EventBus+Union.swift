@@ -1,5 +1,3 @@
-import ActionPipeKernel
-
 extension EventBus {
     /// Subscribes `subscriber` to the union of `keys`: `handler` runs once every key has
     /// received an event at least once, with the last one and the latest of each; then the
@@ -109,7 +107,7 @@ extension EventBus {
         let owner = owner.map(_BusOwner.init)
         let union = _BusUnionState(keys: unique)
         // Weak: the forwarders live in this bus's tables.
-        let bus = WeakBox(self)
+        let bus = _handle
         let keysInOrder = unique
         let (id, released) = _state.withLock { state -> (UInt64, [AnyObject]) in
             var released: [AnyObject] = []
@@ -138,7 +136,7 @@ extension EventBus {
                     executor.enqueue {
                         // Like a plain subscription's queued job: skipped once the
                         // subscription is cancelled (or the bus is gone).
-                        guard let live = bus.object, live._isRegistered(id) else { return }
+                        guard let live = bus.value, live._isRegistered(id) else { return }
                         if let owner {
                             guard let alive = owner.object else { return }
                             try? handler(alive, fired)

@@ -53,7 +53,12 @@ public final class EventBus: Sendable, CustomStringConvertible {
         let published = _BusPublishedRoutes()
         _published = published
         _state = LockedValue(_BusState(published: published))
+        _handle = _BusWeakBus(name: name)
+        _handle.value = self
     }
+
+    /// The bus held weakly, for its subscription tokens and its unions' queued jobs.
+    let _handle: _BusWeakBus
 
     /// `EventBus(session)`.
     ///
