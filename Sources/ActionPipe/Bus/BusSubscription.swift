@@ -30,6 +30,8 @@ public struct BusSubscription: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Returns: Whether a subscription was removed: `false` when it was cancelled before,
     ///   its subscriber went away, it was removed by key, or the bus is gone.
+    ///
+    /// - Complexity: Amortised O(1) (see ``EventBus/subscribe(_:name:on:_:)``).
     @discardableResult
     public func cancel() -> Bool {
         guard let bus = bus.value else { return false }
@@ -41,6 +43,8 @@ public struct BusSubscription: Sendable, Hashable, CustomStringConvertible {
     /// ```swift
     /// if subscription.isActive { subscription.cancel() }
     /// ```
+    ///
+    /// - Complexity: O(1).
     public var isActive: Bool {
         guard let bus = bus.value else { return false }
         // The owner is read after unlocking (see `EventBus.subscriptionCount`).

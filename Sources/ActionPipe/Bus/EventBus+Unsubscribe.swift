@@ -11,6 +11,8 @@ extension EventBus {
     /// `Login` in place.
     ///
     /// - Returns: How many subscriptions were removed; 0 when there was none (not an error).
+    ///
+    /// - Complexity: O(k) for the subscriber's k subscriptions.
     @discardableResult
     public func unsubscribe(_ subscriber: AnyObject, from key: BusEventKey) -> Int {
         _remove(_ids(of: subscriber) { $0.keys.contains(key) })
@@ -38,6 +40,8 @@ extension EventBus {
     /// ```
     ///
     /// - Returns: How many subscriptions were removed.
+    ///
+    /// - Complexity: O(k) for the subscriber's k subscriptions.
     @discardableResult
     public func unsubscribeAll(_ subscriber: AnyObject) -> Int {
         _remove(_ids(of: subscriber) { _ in true })

@@ -14,6 +14,9 @@ extension ActionPipe {
     /// ```
     ///
     /// - Returns: A token that removes the handler.
+    ///
+    /// - Complexity: Amortised O(1) in the number of handlers and pipes: the chain is marked
+    ///   changed, and its next call rebuilds its snapshot once.
     @discardableResult
     public func on<each Argument, Result>(
         _ action: KeyPath<Actions, AsyncAction<repeat each Argument, Result>> & Sendable,

@@ -13,6 +13,9 @@ extension ActionPipe {
     /// - Throws: ``ChainError/alreadyInChain(pipe:chain:)`` when `other` is already in this
     ///   pipe's chain (which includes `other === self`): that would make a cycle. Nothing
     ///   is changed.
+    ///
+    /// - Complexity: O(m) for the m pipes of `other`'s chain: appending one pipe at a time
+    ///   builds a chain in linear time. The chain's snapshot is rebuilt by its next call.
     @discardableResult
     public func append(_ other: ActionPipe) throws(ChainError) -> ActionPipe {
         try _withTopology { () throws(ChainError) in
@@ -43,6 +46,9 @@ extension ActionPipe {
     /// ```
     ///
     /// - Returns: Whether the pipe was in a chain with other pipes.
+    ///
+    /// - Complexity: O(n) for the n pipes of the chain (an array removal), plus O(1) for the
+    ///   change itself.
     @discardableResult
     public func removeFromChain() -> Bool {
         _withTopology {

@@ -8,6 +8,9 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
     /// ```swift
     /// pipe.on(\.someFunc).handle { process in 100 }
     /// ```
+    ///
+    /// - Complexity: Amortised O(1) in the number of handlers and pipes: the chain is marked
+    ///   changed, and its next call rebuilds its snapshot once.
     @discardableResult
     public func handle(
         _ body:
@@ -28,6 +31,9 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
     ///     robot.someFunc(process.arguments.0, process.arguments.1)
     /// }
     /// ```
+    ///
+    /// - Complexity: Amortised O(1) in the number of handlers and pipes: the chain is marked
+    ///   changed, and its next call rebuilds its snapshot once.
     @discardableResult
     public func handle<Target: AnyObject & Sendable>(
         target: Target, retention: TargetRetention = .weak,

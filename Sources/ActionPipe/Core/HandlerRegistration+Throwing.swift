@@ -9,6 +9,9 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
     ///     return number
     /// }
     /// ```
+    ///
+    /// - Complexity: Amortised O(1) in the number of handlers and pipes: the chain is marked
+    ///   changed, and its next call rebuilds its snapshot once.
     @discardableResult
     public func handle(
         _ body:
@@ -26,6 +29,9 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
     ///     try parser.parse(process.arguments)
     /// }
     /// ```
+    ///
+    /// - Complexity: Amortised O(1) in the number of handlers and pipes: the chain is marked
+    ///   changed, and its next call rebuilds its snapshot once.
     @discardableResult
     public func handle<Target: AnyObject & Sendable>(
         target: Target, retention: TargetRetention = .weak,

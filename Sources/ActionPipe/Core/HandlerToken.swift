@@ -23,6 +23,8 @@ public struct HandlerToken: Sendable, Hashable, CustomStringConvertible {
     /// ```
     ///
     /// - Returns: Whether a handler was removed.
+    ///
+    /// - Complexity: O(1) amortised (see ``ActionPipe/removeHandler(for:)``).
     @discardableResult
     public func cancel() -> Bool {
         _withTopology {
