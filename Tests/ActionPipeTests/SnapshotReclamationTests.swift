@@ -25,7 +25,6 @@ struct SnapshotReclamationTests {
         pipes[0].on(\.tPing) { process in process.arguments + 1 }
         pipes[1].on(\.tPing) { process in (process.upstream ?? 0) + 1 }
         let baseline = Counted.alive.load(ordering: .sequentiallyConsistent)
-        let stop = Atomic<Bool>(false)
         let wrong = Counter()
         let calls = Counter()
         let finished = runOnThreads(3) { index in
@@ -37,10 +36,10 @@ struct SnapshotReclamationTests {
                         (process.upstream ?? 0) + counted.value - counted.value + 1
                     }
                 }
-                stop.store(true, ordering: .sequentiallyConsistent)
             } else {
-                // Readers: every call must see both handlers' whole effect.
-                while !stop.load(ordering: .sequentiallyConsistent) {
+                // Readers, a fixed number of calls each (counted, not timed): every call must
+                // see both handlers' whole effect.
+                for _ in 0..<2_000 {
                     if pipes[0].tPing(0) != 2 { wrong.increment() }
                     calls.increment()
                 }
@@ -48,7 +47,7 @@ struct SnapshotReclamationTests {
         }
         #expect(finished)
         #expect(wrong.value == 0)
-        #expect(calls.value > 0)
+        #expect(calls.value == 2 * 2_000)
         // Only the handler registered last is still alive (no call is running now).
         pipes[0].on(\.tOther) { _ in 0 }  // a change, which also reclaims
         #expect(Counted.alive.load(ordering: .sequentiallyConsistent) == baseline + 1)
