@@ -143,7 +143,7 @@ def main():
     if one and two and one["wall"] / two["wall"] < 1.8:
         print()
         print(f"note: plain closures gained only {one['wall'] / two['wall']:.2f}× from a second "
-              "thread in this run, so the other CPU was busy: target 7 is not meaningful here.")
+              "thread in this run, so the other CPU was busy: the two-thread rows mean little here.")
 
     print()
     print("Per benchmark (p50 per call; time ratios above use wall clock)")
