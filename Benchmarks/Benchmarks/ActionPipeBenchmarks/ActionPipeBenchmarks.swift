@@ -142,6 +142,7 @@ let benchmarks: @Sendable () -> Void = {
     registerGrowthBenchmarks()
     registerCoreGrowthBenchmarks()
     registerBusGrowthBenchmarks()
+    registerStateGrowthBenchmarks()
 }
 
 /// Issue 4's targets: the ActionPipe core against closures, a naive chain and OpenCombine.

@@ -85,3 +85,32 @@ func registerBusGrowthBenchmarks() {
         blackHole(bus.publish(BusBenchEvent(subtype: .tick, value: 1)))
     }
 }
+
+/// Observable state's growth and memory rows (Scripts/targets/5-growth.json).
+func registerStateGrowthBenchmarks() {
+    for count in growthCounts {
+        Benchmark("Growth State \(count) observes and cancels", configuration: growthConfiguration)
+        {
+            benchmark in
+            for _ in benchmark.scaledIterations {
+                let property = ObservedProperty(0)
+                var tokens: [ObservationToken] = []
+                tokens.reserveCapacity(count)
+                for _ in 0..<count { tokens.append(property.observe { _ in }) }
+                for token in tokens { token.cancel() }
+                blackHole(property)
+            }
+        }
+    }
+    Benchmark("Memory State property with 1 observer", configuration: memoryConfiguration) {
+        benchmark in
+        for _ in benchmark.scaledIterations {
+            measureBytesPerObject(benchmark) { index -> (ObservedProperty<Int>, ObservationToken) in
+                let property = ObservedProperty(index)
+                let token = property.observe { value in blackHole(value) }
+                property.value = index + 1
+                return (property, token)
+            }
+        }
+    }
+}

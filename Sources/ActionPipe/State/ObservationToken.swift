@@ -28,6 +28,9 @@ public struct ObservationToken: Sendable, Hashable, CustomStringConvertible {
     /// ```
     ///
     /// - Returns: Whether an observation was ended.
+    ///
+    /// - Complexity: Amortised O(1) in the number of observers of its property (see
+    ///   ``ObservedProperty/observe(_:_:)``).
     @discardableResult
     public func cancel() -> Bool {
         source?._cancelObservation(id) ?? false

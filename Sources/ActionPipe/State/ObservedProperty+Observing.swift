@@ -15,6 +15,9 @@ extension ObservedProperty {
     ///     value equal to the last one this observer saw.
     ///   - handler: Receives each new value. It may set any property, observe, or cancel.
     /// - Returns: A token that ends the observation.
+    ///
+    /// - Complexity: Amortised O(1) in the number of observers: the list a set reads is rebuilt
+    ///   by the next set, once for a burst of changes.
     @discardableResult
     public func observe(
         _ options: ObservationOptions = [], _ handler: @escaping @Sendable (Value) -> Void
@@ -33,6 +36,9 @@ extension ObservedProperty {
     /// ```
     ///
     /// - Returns: A token that ends the observation earlier.
+    ///
+    /// - Complexity: Amortised O(1) in the number of observers: the list a set reads is rebuilt
+    ///   by the next set, once for a burst of changes.
     @discardableResult
     public func observe<Owner: AnyObject & Sendable>(
         _ options: ObservationOptions = [], by owner: Owner,
@@ -53,6 +59,9 @@ extension ObservedProperty {
     /// ```
     ///
     /// - Returns: A token that ends the observation.
+    ///
+    /// - Complexity: Amortised O(1) in the number of observers: the list a set reads is rebuilt
+    ///   by the next set, once for a burst of changes.
     @discardableResult
     public func observe<A: Actor>(
         _ options: ObservationOptions = [], on actor: A,

@@ -49,6 +49,15 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let pending = Atomic<Bool>(false)
     /// Replaced lists that a delivery may still read, retained bit patterns; under `lock`.
     private var retired: [UInt] = []
+    /// Every observer, by id (ids give registration order), guarded by `lock`. The list a
+    /// set reads (`list`) is built from it lazily: observing marks it stale (`isStale`), and
+    /// the next set rebuilds it once for a whole burst of changes. Cancelling rebuilds it at
+    /// once while fewer than 64 observers remain, or once as many were cancelled since the
+    /// last build as remain: a cancelled observer is released promptly in the common case,
+    /// and n cancels never cost O(n²).
+    private var observerTable = _ObsTable<Value>()
+    @usableFromInline let isStale = Atomic<Bool>(false)
+    private var cancelledSinceBuilt = 0
     /// The threads' delivery records (`_obsHazards`), copied here once.
     @usableFromInline let hazards = _obsHazards
 
@@ -72,7 +81,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
         // property) and no lock is needed. Ending the observers finishes their streams
         // (`values()`, actor deliveries), which end their loops.
         let current = list.load(ordering: .relaxed)
-        for observer in _ObsList<Value>.observers(current) { observer.sink.end?() }
+        for observer in observerTable.observers { observer.sink.end?() }
         if current != 0 { _ObsList<Value>.at(current).release() }
         for bits in retired { _ObsList<Value>.at(bits).release() }
         storage.deinitialize(count: 1)
@@ -113,6 +122,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// - Complexity: O(observers); no allocation, one atomic read-modify-write (the lock).
     @inlinable
     public func set(_ newValue: Value) {
+        if isStale.load(ordering: .acquiring) { _rebuildList() }
         lock.lock()
         let old = storage.move()
         storage.initialize(to: newValue)
@@ -155,7 +165,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     public var isObserved: Bool {
         lock.lock()
         defer { lock.unlock() }
-        return list.load(ordering: .relaxed) != 0
+        return !observerTable.isEmpty
     }
 
     /// How many observers the property has.
@@ -166,7 +176,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     public var observerCount: Int {
         lock.lock()
         defer { lock.unlock() }
-        return _ObsList<Value>.count(list.load(ordering: .relaxed))
+        return observerTable.count
     }
 
     /// Calls the observers of `list`, which the caller's hazard slot keeps alive.
@@ -213,17 +223,27 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
         for id in ids { _ = _cancelObservation(id) }
     }
 
-    /// Replaces the observer list with `change` applied to it, and returns what to release
-    /// after unlocking. Call with `lock` held; `change` must not run user code.
-    private func replaceList(
-        _ change: (inout [_ObsObserver<Value>]) -> Void
-    ) -> [UInt] {
+    /// Publishes a list of the current observers, in registration order, and returns what
+    /// to release after unlocking. Call with `lock` held.
+    ///
+    /// - Complexity: O(n) for n observers.
+    private func buildList() -> [UInt] {
         let old = list.load(ordering: .relaxed)
-        var observers = _ObsList<Value>.observers(old)
-        change(&observers)
+        let observers = observerTable.observers
         list.store(_ObsList<Value>.make(observers), ordering: .relaxed)
+        isStale.store(false, ordering: .relaxed)
+        cancelledSinceBuilt = 0
         if old != 0 { retired.append(old) }
         return collectRetired()
+    }
+
+    /// Rebuilds the list a set reads, if observers changed since it was built.
+    @usableFromInline @inline(never)
+    func _rebuildList() {
+        lock.lock()
+        let free = isStale.load(ordering: .relaxed) ? buildList() : []
+        lock.unlock()
+        release(free)
     }
 
     /// Removes and returns the retired lists no delivery reads; sets `pending` while some
@@ -262,9 +282,9 @@ extension ObservedProperty: _ObsSource {
         lock.lock()
         let value = storage.pointee
         let observer = _ObsObserver(id: id, sink: makeSink(value))
-        let free = replaceList { $0.append(observer) }
+        observerTable.add(observer)
+        isStale.store(true, ordering: .releasing)
         lock.unlock()
-        release(free)
         return (ObservationToken(source: self, id: id), value)
     }
 }
@@ -272,12 +292,21 @@ extension ObservedProperty: _ObsSource {
 extension ObservedProperty: _ObsCancellable {
     func _cancelObservation(_ id: UInt64) -> Bool {
         lock.lock()
-        let current = _ObsList<Value>.observers(list.load(ordering: .relaxed))
-        guard let removed = current.first(where: { $0.id == id }) else {
+        guard let removed = observerTable.remove(id) else {
             lock.unlock()
             return false
         }
-        let free = replaceList { $0.removeAll { $0 === removed } }
+        // Rebuilt at once while the list is short or half of it is cancelled (so the
+        // observer, and what it captured, is released now); else marked stale, for the next
+        // set or cancel to rebuild.
+        cancelledSinceBuilt += 1
+        var free: [UInt] = []
+        let remaining = observerTable.count
+        if remaining < 64 || cancelledSinceBuilt >= remaining {
+            free = buildList()
+        } else {
+            isStale.store(true, ordering: .releasing)
+        }
         lock.unlock()
         // Ended and released outside the lock: both may run user code (deinits).
         removed.sink.end?()
@@ -288,7 +317,7 @@ extension ObservedProperty: _ObsCancellable {
     func _isObserving(_ id: UInt64) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        return _ObsList<Value>.observers(list.load(ordering: .relaxed)).contains { $0.id == id }
+        return observerTable.contains(id)
     }
 }
 

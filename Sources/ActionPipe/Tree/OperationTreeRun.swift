@@ -1,4 +1,4 @@
-/// A run of an operation tree started with ``OperationTreeNode/start(_:options:)``: its
+/// A run of an operation tree started with ``OperationTreeNode/start(_:options:buffering:)``: its
 /// events as they happen, its final report, and a way to cancel it.
 ///
 /// ```swift
