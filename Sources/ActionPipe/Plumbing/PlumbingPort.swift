@@ -175,7 +175,9 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
             cancelled.set()
             // The lock makes exactly one of this, the admission above and the drain resume
             // the caller: whoever finds the packet queued, or not yet queued, or dequeued.
-            _state.withLock { state in state.withdraw(cancelled) }?.resume(returning: nil)
+            // The packet leaves the lock with its caller: its payload is released out here.
+            let withdrawn = _state.withLock { state in state.withdraw(cancelled) }
+            withdrawn?.waiter?.resume(returning: nil)
         }
         // `nil`: withdrawn before it ran. Built here, in the caller's task, because it tells
         // the plumber's stop observer, which runs on the task of its packet.
@@ -208,10 +210,12 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
                     return .runHere(plumber, snapshot)
                 }
             }
-            state.queue.append(.init(payload: payload, waiter: waiter, cancelled: cancelled))
+            state.queue.append(
+                _PlumbingQueuedPacket(payload: payload, waiter: waiter, cancelled: cancelled))
             return .queued(startDrain: true)
         }
-        state.queue.append(.init(payload: payload, waiter: waiter, cancelled: cancelled))
+        state.queue.append(
+            _PlumbingQueuedPacket(payload: payload, waiter: waiter, cancelled: cancelled))
         return .queued(startDrain: false)
     }
 

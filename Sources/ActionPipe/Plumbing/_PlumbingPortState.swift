@@ -37,7 +37,9 @@ struct _PlumbingQueuedPacket<Payload: Sendable> {
 struct _PlumbingPortState<Payload: Sendable> {
     @usableFromInline weak var plumber: PipelinePlumber<Payload>?
     /// Packets waiting, oldest first, from `head` on (a dequeue moves `head`, so it is O(1)).
-    @usableFromInline var queue: [_PlumbingQueuedPacket<Payload>] = []
+    /// Waiting packets from `head` on; the slots before `head` were processed and hold
+    /// nothing (a packet is released as it leaves the queue, not when the queue empties).
+    @usableFromInline var queue: [_PlumbingQueuedPacket<Payload>?] = []
     @usableFromInline var head = 0
     /// Whether a packet of this port is being processed (by a caller or by the drain task).
     @usableFromInline var busy = false
@@ -56,28 +58,33 @@ struct _PlumbingPortState<Payload: Sendable> {
 
     @inlinable var hasWaiting: Bool { head < queue.count }
 
-    /// Removes the waiting packet marked by `flag`; returns its caller, or `nil` when no
-    /// waiting packet has that mark.
-    mutating func withdraw(
-        _ flag: _PlumbingCancelFlag
-    ) -> CheckedContinuation<PlumbingOutcome<Payload>?, Never>? {
-        guard let position = queue[head...].firstIndex(where: { $0.cancelled === flag }),
-            let waiter = queue[position].waiter
+    /// Removes the waiting packet marked by `flag` and returns it (with its caller), or
+    /// `nil` when no waiting packet has that mark. The caller releases it after unlocking.
+    mutating func withdraw(_ flag: _PlumbingCancelFlag) -> _PlumbingQueuedPacket<Payload>? {
+        guard let position = queue[head...].firstIndex(where: { $0?.cancelled === flag }),
+            queue[position]?.waiter != nil
         else { return nil }
-        queue.remove(at: position)
+        let removed = queue.remove(at: position)
         if head == queue.count {
             queue.removeAll(keepingCapacity: true)
             head = 0
         }
-        return waiter
+        return removed
     }
 
+    /// Takes the next waiting packet out of the queue.
+    ///
+    /// - Complexity: amortised O(1): the processed slots are dropped once they are half the
+    ///   queue (they hold nothing, so dropping them releases no user value).
     mutating func dequeue() -> _PlumbingQueuedPacket<Payload>? {
         guard head < queue.count else { return nil }
-        let item = queue[head]
+        let item = queue[head].take()
         head += 1
         if head == queue.count {
             queue.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head > 16, head * 2 > queue.count {
+            queue.removeFirst(head)
             head = 0
         }
         return item
