@@ -160,12 +160,13 @@ extension PipelinePlumber {
     /// Changes the configuration and publishes a new snapshot, under the lock. Runs no
     /// user code.
     private func _update(_ change: (inout _PlumbingConfiguration<Payload>) -> Void) -> Self {
-        _configuration.withLock { configuration in
+        let replaced = _configuration.withLock { configuration in
             change(&configuration)
-            let snapshot = configuration.snapshot(plumber: name)
-            configuration.published.append(snapshot)
-            _current.store(Unmanaged.passUnretained(snapshot), ordering: .releasing)
+            return _current.store(configuration.snapshot(plumber: name))
         }
+        // The snapshots no packet runs on any more, and the sink or stop observer only they
+        // held, are released here, unlocked.
+        withExtendedLifetime(replaced) {}
         return self
     }
 }

@@ -37,10 +37,10 @@ public final class PipelinePlumber<Payload: Sendable>: Sendable {
     /// ```
     public let name: String
 
-    /// The snapshot packets read: one atomic load, no lock, no reference counting. Every
-    /// snapshot ever published stays in `_configuration.published` until `deinit`, so the
-    /// pointer is valid for as long as `self` is (every reader holds `self`).
-    @usableFromInline let _current: Atomic<Unmanaged<_PlumbingSnapshot<Payload>>>
+    /// The snapshot packets read, pinned (an atomic increment and decrement, no lock, no
+    /// reference counting). A change publishes a new one; the replaced snapshot, with the
+    /// sink and stop observer only it held, is released as soon as no packet runs on it.
+    @usableFromInline let _current = SnapshotCell<_PlumbingSnapshot<Payload>>()
     let _configuration: LockedValue<_PlumbingConfiguration<Payload>>
 
     /// A plumber with no ports, no stages and no sink.
@@ -51,10 +51,8 @@ public final class PipelinePlumber<Payload: Sendable>: Sendable {
     /// ```
     public init(name: String = "plumber") {
         self.name = name
-        var configuration = _PlumbingConfiguration<Payload>()
-        let first = configuration.snapshot(plumber: name)
-        _current = Atomic(Unmanaged.passUnretained(first))
-        configuration.published.append(first)
+        let configuration = _PlumbingConfiguration<Payload>()
+        _ = _current.store(configuration.snapshot(plumber: name))  // replaces none
         _configuration = LockedValue(configuration)
     }
 
@@ -65,7 +63,7 @@ public final class PipelinePlumber<Payload: Sendable>: Sendable {
     /// #expect(plumber.stageNames == ["a", "b"])
     /// ```
     public var stageNames: [String] {
-        _current.load(ordering: .acquiring)._withUnsafeGuaranteedRef { $0.names }
+        _withSnapshot { $0.names }
     }
 
     /// Whether every stage is synchronous, so ``send(_:from:)`` can run them all.
@@ -75,7 +73,15 @@ public final class PipelinePlumber<Payload: Sendable>: Sendable {
     /// #expect(plumber.isSynchronous)
     /// ```
     public var isSynchronous: Bool {
-        _current.load(ordering: .acquiring)._withUnsafeGuaranteedRef { $0.isSync }
+        _withSnapshot { $0.isSync }
+    }
+
+    /// Runs `body` with the current snapshot, pinned.
+    @inlinable @inline(__always)
+    func _withSnapshot<Result>(_ body: (_PlumbingSnapshot<Payload>) -> Result) -> Result {
+        let pin = _current.pin()
+        defer { _current.unpin(pin) }
+        return pin.snapshot.unsafelyUnwrapped._withUnsafeGuaranteedRef(body)
     }
 
     /// The numbers of the ports that feed the plumber, in the order they were added.
@@ -107,9 +113,7 @@ public final class PipelinePlumber<Payload: Sendable>: Sendable {
     @inlinable
     @discardableResult
     public func send(_ payload: Payload, from port: Int) -> PlumbingOutcome<Payload> {
-        _current.load(ordering: .acquiring)._withUnsafeGuaranteedRef {
-            $0.runSync(PlumbingPacket(payload, port: port))
-        }
+        _withSnapshot { $0.runSync(PlumbingPacket(payload, port: port)) }
     }
 
     /// Sends a packet through the stages, awaiting async ones, and returns what became of
@@ -133,12 +137,12 @@ public final class PipelinePlumber<Payload: Sendable>: Sendable {
     public nonisolated(nonsending) func process(_ payload: Payload, from port: Int) async
         -> PlumbingOutcome<Payload>
     {
-        let snapshot = _current.load(ordering: .acquiring).takeUnretainedValue()
+        let snapshot = _current.load().unsafelyUnwrapped  // retained across the awaits
         return await snapshot.runAsync(PlumbingPacket(payload, port: port)) { Task.isCancelled }
     }
 
     deinit {
-        // Ports hold their plumber weakly; nothing else to undo. The published snapshots
-        // (and with them every stage, sink and observer) go with `_configuration`.
+        // Ports hold their plumber weakly; nothing else to undo. The current snapshot (and
+        // with it every stage, sink and observer) goes with `_current`.
     }
 }

@@ -79,13 +79,24 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
             _admit(&state, payload, waiter: nil, cancelled: nil, canRunHere: true)
         }
         switch admission {
-        case .runHere(let plumber, let snapshot):
-            // The snapshot read when the port was claimed, known to be all synchronous.
-            _ = snapshot._withUnsafeGuaranteedRef {
-                $0.runSync(PlumbingPacket(payload, port: number))
+        case .runHere(let plumber, let pin):
+            // The snapshot pinned when the port was claimed: run here if all synchronous,
+            // else queue the packet for the drain (the port stays claimed).
+            let ran = pin.snapshot.unsafelyUnwrapped._withUnsafeGuaranteedRef { snapshot in
+                guard snapshot.isSync else { return false }
+                _ = snapshot.runSync(PlumbingPacket(payload, port: number))
+                return true
             }
-            withExtendedLifetime(plumber) {}
-            _finishTurn()
+            plumber._current.unpin(pin)
+            if ran {
+                _finishTurn()
+            } else {
+                _state.withLock { state in
+                    state.queue.append(
+                        _PlumbingQueuedPacket(payload: payload, waiter: nil, cancelled: nil))
+                }
+                _startDrain()
+            }
         case .queued(let startDrain):
             if startDrain { _startDrain() }
         case .notConnected:
@@ -188,10 +199,8 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
     /// first stage, as the drain would have stopped it, and reported to the stop observer.
     private func _cancelledWhileWaiting(_ payload: Payload) -> PlumbingOutcome<Payload> {
         guard let plumber = _state.withLock({ $0.plumber }) else { return _notConnected(payload) }
-        let snapshot = plumber._current.load(ordering: .acquiring).takeUnretainedValue()
-        let outcome = snapshot.stopped(PlumbingPacket(payload, port: number), at: 0, .cancelled)
-        withExtendedLifetime(plumber) {}
-        return outcome
+        let snapshot = plumber._current.load().unsafelyUnwrapped
+        return snapshot.stopped(PlumbingPacket(payload, port: number), at: 0, .cancelled)
     }
 
     /// Under the lock: claim the free port, or queue the packet.
@@ -205,10 +214,9 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
         if !state.busy {
             _ = state.begin()
             if canRunHere {
-                let snapshot = plumber._current.load(ordering: .acquiring)
-                if snapshot._withUnsafeGuaranteedRef({ $0.isSync }) {
-                    return .runHere(plumber, snapshot)
-                }
+                // Pinned here, checked for async stages by the caller after unlocking: an
+                // unpin may release replaced snapshots, which must not happen under the lock.
+                return .runHere(plumber, plumber._current.pin())
             }
             state.queue.append(
                 _PlumbingQueuedPacket(payload: payload, waiter: waiter, cancelled: cancelled))
@@ -251,7 +259,7 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
             guard let (item, plumber, turn) = next else { return }
             let outcome: PlumbingOutcome<Payload>
             if let plumber {
-                let snapshot = plumber._current.load(ordering: .acquiring).takeUnretainedValue()
+                let snapshot = plumber._current.load().unsafelyUnwrapped
                 let cancelled = item.cancelled
                 let packet = PlumbingPacket(item.payload, port: number)
                 outcome = await _PlumbingRunning.$turns.withValue(

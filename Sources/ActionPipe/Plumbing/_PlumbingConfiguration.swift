@@ -1,17 +1,10 @@
-/// What a plumber's lock guards: what snapshots are built from, the ports it owns, and
-/// every snapshot it has published.
+/// What a plumber's lock guards: what snapshots are built from, and the ports it owns.
 struct _PlumbingConfiguration<Payload: Sendable> {
     var storage = _PlumbingStageStorage<Payload>(capacity: 4)
     var firstAsync: Int?
     var sink: (@Sendable (PlumbingPacket<Payload>) -> Void)?
     var onStop: (@Sendable (PlumbingStop<Payload>) -> Void)?
     var ports: [PlumbingPort<Payload>] = []
-    /// Every snapshot published so far, the current one last. A packet reads the current
-    /// snapshot without a lock and without retaining it, so none may be freed while the
-    /// plumber lives: a packet on another thread may still be running against it. Snapshots
-    /// are small (the stages live in the shared, append-only storage), one per change of
-    /// the configuration; see Docs/Plumbing.md.
-    var published: [_PlumbingSnapshot<Payload>] = []
 
     /// Appends a stage, moving the stages to a bigger storage when full.
     mutating func append(name: String, body: _PlumbingStageBody<Payload>) {

@@ -1,3 +1,4 @@
+import ActionPipeKernel
 import Synchronization
 
 /// Set when the task awaiting a queued packet is cancelled; the drain checks it between
@@ -96,7 +97,7 @@ struct _PlumbingPortState<Payload: Sendable> {
 enum _PlumbingAdmission<Payload: Sendable> {
     /// The port was free and is now claimed by the caller, who runs the packet against
     /// this snapshot (all synchronous; valid while the plumber is held).
-    case runHere(PipelinePlumber<Payload>, Unmanaged<_PlumbingSnapshot<Payload>>)
+    case runHere(PipelinePlumber<Payload>, SnapshotCell<_PlumbingSnapshot<Payload>>.Pin)
     /// Queued; `startDrain` when the caller must start the drain task.
     case queued(startDrain: Bool)
     /// The port feeds no plumber.

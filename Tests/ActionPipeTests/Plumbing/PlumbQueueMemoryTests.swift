@@ -49,3 +49,63 @@ struct PlumbQueueMemoryTests {
         withExtendedLifetime(plumber) {}
     }
 }
+
+/// What a sink or stop observer captures, counted.
+private final class SinkCapture: Sendable {
+    static let alive = Atomic<Int>(0)
+    init() { Self.alive.add(1, ordering: .sequentiallyConsistent) }
+    deinit { Self.alive.subtract(1, ordering: .sequentiallyConsistent) }
+}
+
+@Suite("Plumbing: replaced configuration is released", .serialized)
+struct PlumbReplacedConfigurationTests {
+    @Test("Replacing the sink and the stop observer releases what the replaced ones captured")
+    func replacedSinksReleased() {
+        let before = SinkCapture.alive.load(ordering: .sequentiallyConsistent)
+        let plumber = PipelinePlumber<Int>()
+        let port = PlumbingPort<Int>(1)
+        _ = try? plumber.addPort(port)
+        for round in 0..<1_000 {
+            let sinkCapture = SinkCapture()
+            let stopCapture = SinkCapture()
+            plumber.sink { _ in withExtendedLifetime(sinkCapture) {} }
+            plumber.onStop { _ in withExtendedLifetime(stopCapture) {} }
+            if round % 10 == 0 { port.emit(round) }
+        }
+        // Only the current sink and stop observer (and their captures) remain.
+        #expect(SinkCapture.alive.load(ordering: .sequentiallyConsistent) - before == 2)
+        plumber.sink { _ in }
+        plumber.onStop { _ in }
+        #expect(SinkCapture.alive.load(ordering: .sequentiallyConsistent) - before == 0)
+    }
+
+    @Test("A sink replaced while a packet runs on it lives until that packet ends")
+    func replacedUnderARunningPacket() async {
+        let before = SinkCapture.alive.load(ordering: .sequentiallyConsistent)
+        let entered = TreeGate()
+        let release = TreeGate()
+        let plumber = PipelinePlumber<Int>()
+            .addStage("wait") { _ in
+                entered.open()
+                await release.wait()
+                return .pass
+            }
+        let delivered = Atomic<Int>(0)
+        do {
+            let capture = SinkCapture()
+            plumber.sink { _ in
+                withExtendedLifetime(capture) { _ = delivered.add(1, ordering: .relaxed) }
+            }
+        }
+        async let outcome = plumber.process(1, from: 1)
+        await entered.wait()
+        plumber.sink { _ in }  // replaced while the packet runs on the old configuration
+        // The running packet still holds the old sink: it delivers to it.
+        #expect(SinkCapture.alive.load(ordering: .sequentiallyConsistent) - before == 1)
+        release.open()
+        _ = await outcome
+        #expect(delivered.load(ordering: .relaxed) == 1)
+        // The packet has ended: the old sink and its capture are gone.
+        #expect(SinkCapture.alive.load(ordering: .sequentiallyConsistent) - before == 0)
+    }
+}
