@@ -50,13 +50,13 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// Replaced lists that a delivery may still read, retained bit patterns; under `lock`.
     private var retired: [UInt] = []
     /// Every observer, by id (ids give registration order), guarded by `lock`. The list a
-    /// set reads (`list`) is built from it lazily: observing marks it stale (`isStale`), and
+    /// set reads (`list`) is built from it lazily: observing marks it stale (bit 0 of `list`
+    /// set, which the set path tests with the load it makes anyway), and
     /// the next set rebuilds it once for a whole burst of changes. Cancelling rebuilds it at
     /// once while fewer than 64 observers remain, or once as many were cancelled since the
     /// last build as remain: a cancelled observer is released promptly in the common case,
     /// and n cancels never cost O(n²).
     private var observerTable = _ObsTable<Value>()
-    @usableFromInline let isStale = Atomic<Bool>(false)
     private var cancelledSinceBuilt = 0
     /// The threads' delivery records (`_obsHazards`), copied here once.
     @usableFromInline let hazards = _obsHazards
@@ -80,7 +80,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
         // No other reference exists, so no set is running (a set's caller holds the
         // property) and no lock is needed. Ending the observers finishes their streams
         // (`values()`, actor deliveries), which end their loops.
-        let current = list.load(ordering: .relaxed)
+        let current = list.load(ordering: .relaxed) & ~1
         for observer in observerTable.observers { observer.sink.end?() }
         if current != 0 { _ObsList<Value>.at(current).release() }
         for bits in retired { _ObsList<Value>.at(bits).release() }
@@ -122,11 +122,17 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// - Complexity: O(observers); no allocation, one atomic read-modify-write (the lock).
     @inlinable
     public func set(_ newValue: Value) {
-        if isStale.load(ordering: .acquiring) { _rebuildList() }
         lock.lock()
+        var bits = list.load(ordering: .relaxed)
+        if bits & 1 != 0 {
+            // Observers changed since the list was built (rare): rebuild it first.
+            lock.unlock()
+            _rebuildList()
+            lock.lock()
+            bits = list.load(ordering: .relaxed) & ~1
+        }
         let old = storage.move()
         storage.initialize(to: newValue)
-        let bits = list.load(ordering: .relaxed)
         guard bits != 0 else {
             let reclaim = pending.load(ordering: .relaxed)
             lock.unlock()
@@ -228,20 +234,25 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     ///
     /// - Complexity: O(n) for n observers.
     private func buildList() -> [UInt] {
-        let old = list.load(ordering: .relaxed)
+        let old = list.load(ordering: .relaxed) & ~1
         let observers = observerTable.observers
         list.store(_ObsList<Value>.make(observers), ordering: .relaxed)
-        isStale.store(false, ordering: .relaxed)
         cancelledSinceBuilt = 0
         if old != 0 { retired.append(old) }
         return collectRetired()
+    }
+
+    /// Marks the list a set reads out of date (bit 0); the old list stays published until
+    /// the rebuild retires it. Call with `lock` held.
+    private func markStale() {
+        list.store(list.load(ordering: .relaxed) | 1, ordering: .relaxed)
     }
 
     /// Rebuilds the list a set reads, if observers changed since it was built.
     @usableFromInline @inline(never)
     func _rebuildList() {
         lock.lock()
-        let free = isStale.load(ordering: .relaxed) ? buildList() : []
+        let free = list.load(ordering: .relaxed) & 1 != 0 ? buildList() : []
         lock.unlock()
         release(free)
     }
@@ -283,7 +294,7 @@ extension ObservedProperty: _ObsSource {
         let value = storage.pointee
         let observer = _ObsObserver(id: id, sink: makeSink(value))
         observerTable.add(observer)
-        isStale.store(true, ordering: .releasing)
+        markStale()
         lock.unlock()
         return (ObservationToken(source: self, id: id), value)
     }
@@ -305,7 +316,7 @@ extension ObservedProperty: _ObsCancellable {
         if remaining < 64 || cancelledSinceBuilt >= remaining {
             free = buildList()
         } else {
-            isStale.store(true, ordering: .releasing)
+            markStale()
         }
         lock.unlock()
         // Ended and released outside the lock: both may run user code (deinits).
