@@ -50,7 +50,7 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
     /// #expect(!port.isConnected)
     /// ```
     public var isConnected: Bool {
-        _state.withLock { $0.plumber != nil }
+        _state.withLock { $0.plumber }?.object != nil  // loaded after unlocking
     }
 
     /// Emits a packet and returns at once, like the original's
@@ -79,9 +79,16 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
             _admit(&state, payload, waiter: nil, cancelled: nil, canRunHere: true)
         }
         switch admission {
-        case .runHere(let plumber, let pin):
-            // The snapshot pinned when the port was claimed: run here if all synchronous,
-            // else queue the packet for the drain (the port stays claimed).
+        case .runHere(let box):
+            // The port is claimed. Its plumber is loaded now, unlocked; gone: the packet is
+            // dropped, as for a port that feeds none.
+            guard let plumber = box.object else {
+                _finishTurn()
+                return
+            }
+            // Run here if every stage is synchronous, else queue the packet for the drain
+            // (the port stays claimed).
+            let pin = plumber._current.pin()
             let ran = pin.snapshot.unsafelyUnwrapped._withUnsafeGuaranteedRef { snapshot in
                 guard snapshot.isSync else { return false }
                 _ = snapshot.runSync(PlumbingPacket(payload, port: number))
@@ -125,7 +132,7 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
     {
         let running = _PlumbingRunning.turns
         let claim = _state.withLock { state -> _PlumbingClaim<Payload> in
-            guard let plumber = state.plumber else { return .notConnected }
+            guard let plumber = state.plumber else { return .notConnected }  // the box
             if state.busy {
                 // Called from a stage of this port's running packet (this task's turn): run
                 // nested, as `send` does; waiting would wait for itself.
@@ -135,8 +142,12 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
             return .claimed(plumber, state.begin())
         }
         switch claim {
-        case .claimed(let plumber, let turn):
+        case .claimed(let box, let turn):
             // The port was free: run in the caller's task, so its cancellation applies.
+            guard let plumber = box.object else {
+                _finishTurn()
+                return _notConnected(payload)
+            }
             let outcome = await _PlumbingRunning.$turns.withValue(
                 running + [_PlumbingTurn(port: ObjectIdentifier(self), turn: turn)]
             ) {
@@ -144,7 +155,8 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
             }
             _finishTurn()
             return outcome
-        case .nested(let plumber):
+        case .nested(let box):
+            guard let plumber = box.object else { return _notConnected(payload) }
             return await plumber.process(payload, from: number)
         case .notConnected:
             return _notConnected(payload)
@@ -198,7 +210,9 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
     /// The outcome of a `process` cancelled while its packet waited: stopped before the
     /// first stage, as the drain would have stopped it, and reported to the stop observer.
     private func _cancelledWhileWaiting(_ payload: Payload) -> PlumbingOutcome<Payload> {
-        guard let plumber = _state.withLock({ $0.plumber }) else { return _notConnected(payload) }
+        guard let plumber = _state.withLock({ $0.plumber })?.object else {
+            return _notConnected(payload)
+        }
         let snapshot = plumber._current.load().unsafelyUnwrapped
         return snapshot.stopped(PlumbingPacket(payload, port: number), at: 0, .cancelled)
     }
@@ -214,9 +228,9 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
         if !state.busy {
             _ = state.begin()
             if canRunHere {
-                // Pinned here, checked for async stages by the caller after unlocking: an
-                // unpin may release replaced snapshots, which must not happen under the lock.
-                return .runHere(plumber, plumber._current.pin())
+                // The plumber is loaded, its snapshot pinned and checked for async stages by
+                // the caller, after unlocking.
+                return .runHere(plumber)
             }
             state.queue.append(
                 _PlumbingQueuedPacket(payload: payload, waiter: waiter, cancelled: cancelled))
@@ -249,16 +263,19 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
     private func _drain() async {
         while true {
             let next = _state.withLock {
-                state -> (_PlumbingQueuedPacket<Payload>, PipelinePlumber<Payload>?, UInt64)? in
+                state -> (
+                    _PlumbingQueuedPacket<Payload>, WeakBox<PipelinePlumber<Payload>>?, UInt64
+                )?
+                in
                 guard let item = state.dequeue() else {
                     state.busy = false
                     return nil
                 }
                 return (item, state.plumber, state.begin())
             }
-            guard let (item, plumber, turn) = next else { return }
+            guard let (item, box, turn) = next else { return }
             let outcome: PlumbingOutcome<Payload>
-            if let plumber {
+            if let plumber = box?.object {
                 let snapshot = plumber._current.load().unsafelyUnwrapped
                 let cancelled = item.cancelled
                 let packet = PlumbingPacket(item.payload, port: number)
@@ -285,29 +302,41 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
     /// Connects to `plumber`; `false` when it already was. Throws when another live
     /// plumber has the port.
     func _connect(to plumber: PipelinePlumber<Payload>) throws(PlumbingError) -> Bool {
-        let other: PipelinePlumber<Payload>?? = _state.withLock { state in
-            if let current = state.plumber {
-                return current === plumber ? .some(nil) : .some(current)
+        let mine = WeakBox(plumber)
+        while true {
+            // The current box is taken under the lock and loaded after unlocking.
+            let current = _state.withLock { state -> WeakBox<PipelinePlumber<Payload>>? in
+                guard let current = state.plumber else {
+                    state.plumber = mine
+                    return nil
+                }
+                return current
             }
-            state.plumber = plumber
-            return nil
-        }
-        switch other {
-        case nil: return true
-        case .some(nil): return false
-        case .some(let current?): throw .portInUse(port: number, plumber: current.name)
+            guard let current else { return true }
+            if let live = current.object {
+                if live === plumber { return false }
+                throw .portInUse(port: number, plumber: live.name)
+            }
+            // The plumber it fed is gone: take its place, unless the port changed meanwhile.
+            let taken = _state.withLock { state -> Bool in
+                guard state.plumber === current else { return false }
+                state.plumber = mine
+                return true
+            }
+            if taken { return true }
         }
     }
 
     /// Whether the port feeds `plumber`.
     func _feeds(_ plumber: PipelinePlumber<Payload>) -> Bool {
-        _state.withLock { $0.plumber === plumber }
+        _state.withLock { $0.plumber }?.object === plumber  // loaded after unlocking
     }
 
     /// Disconnects from `plumber`; `false` when the port did not feed it.
     func _disconnect(from plumber: PipelinePlumber<Payload>) -> Bool {
         _state.withLock { state in
-            guard state.plumber === plumber else { return false }
+            // By identity: the caller holds `plumber`, so no other live object has it.
+            guard state.plumber?.id == ObjectIdentifier(plumber) else { return false }
             state.plumber = nil
             return true
         }

@@ -36,7 +36,11 @@ struct _PlumbingQueuedPacket<Payload: Sendable> {
 /// What a port's lock guards.
 @usableFromInline
 struct _PlumbingPortState<Payload: Sendable> {
-    @usableFromInline weak var plumber: PipelinePlumber<Payload>?
+    /// The plumber, held weakly through a box that is read under the lock and loaded after
+    /// unlocking: loading it makes a strong reference, which may be the last one, and the
+    /// plumber's deinit (and that of everything its stages and sink captured) must not run
+    /// under the port's lock.
+    @usableFromInline var plumber: WeakBox<PipelinePlumber<Payload>>?
     /// Packets waiting, oldest first, from `head` on (a dequeue moves `head`, so it is O(1)).
     /// Waiting packets from `head` on; the slots before `head` were processed and hold
     /// nothing (a packet is released as it leaves the queue, not when the queue empties).
@@ -97,7 +101,7 @@ struct _PlumbingPortState<Payload: Sendable> {
 enum _PlumbingAdmission<Payload: Sendable> {
     /// The port was free and is now claimed by the caller, who runs the packet against
     /// this snapshot (all synchronous; valid while the plumber is held).
-    case runHere(PipelinePlumber<Payload>, SnapshotCell<_PlumbingSnapshot<Payload>>.Pin)
+    case runHere(WeakBox<PipelinePlumber<Payload>>)
     /// Queued; `startDrain` when the caller must start the drain task.
     case queued(startDrain: Bool)
     /// The port feeds no plumber.
@@ -120,9 +124,9 @@ enum _PlumbingRunning {
 /// What `process` does, decided under the port's lock.
 enum _PlumbingClaim<Payload: Sendable> {
     /// The port was free; the caller runs the packet in this turn.
-    case claimed(PipelinePlumber<Payload>, UInt64)
+    case claimed(WeakBox<PipelinePlumber<Payload>>, UInt64)
     /// The caller is a stage of the port's running packet: run at once.
-    case nested(PipelinePlumber<Payload>)
+    case nested(WeakBox<PipelinePlumber<Payload>>)
     /// The port is busy with another packet: queue.
     case wait
     case notConnected

@@ -1,0 +1,52 @@
+import ActionPipe
+import Synchronization
+import Testing
+
+/// Captured by a plumber's sink: its `deinit` calls back into the port. If the port ever
+/// dropped the plumber's last reference with its lock held, the process would hang.
+private final class PortReentrant: Sendable {
+    static let released = Atomic<Int>(0)
+    let port: PlumbingPort<Int>
+    init(_ port: PlumbingPort<Int>) { self.port = port }
+    deinit {
+        port.emit(-1)
+        _ = port.isConnected
+        Self.released.add(1, ordering: .relaxed)
+    }
+}
+
+@Suite("Plumbing: a user deinit that calls back into the port never runs under its lock")
+struct PlumbDeinitReentryTests {
+    static let rounds = 5_000
+
+    @Test("Plumbers dropped on one thread while another emits on their port")
+    func plumbersDroppedWhileEmitting() {
+        let port = PlumbingPort<Int>(1)
+        let before = PortReentrant.released.load(ordering: .relaxed)
+        let done = Atomic<Bool>(false)
+        let finished = runOnThreads(2, timeout: 60) { thread in
+            if thread == 0 {
+                for round in 0..<Self.rounds {
+                    let capture = PortReentrant(port)
+                    let plumber = PipelinePlumber<Int>().sink { _ in
+                        withExtendedLifetime(capture) {}
+                    }
+                    _ = try? plumber.addPort(port)
+                    port.emit(round)
+                }
+                done.store(true, ordering: .releasing)
+            } else {
+                // Reads the port's plumber as often as it can while plumbers come and go
+                // (bounded: at most 50 per plumber).
+                var reads = 0
+                while !done.load(ordering: .acquiring), reads < 50 * Self.rounds {
+                    _ = port.isConnected
+                    port.emit(reads)
+                    reads += 1
+                }
+            }
+        }
+        #expect(finished, "a thread did not finish: a deinit ran under the port's lock")
+        #expect(PortReentrant.released.load(ordering: .relaxed) - before == Self.rounds)
+    }
+}
