@@ -50,7 +50,7 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
     /// #expect(!port.isConnected)
     /// ```
     public var isConnected: Bool {
-        _state.withLock { $0.plumber }?.object != nil  // loaded after unlocking
+        _state.withLock { $0.plumber } != nil  // released after unlocking
     }
 
     /// Emits a packet and returns at once, like the original's
@@ -79,13 +79,7 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
             _admit(&state, payload, waiter: nil, cancelled: nil, canRunHere: true)
         }
         switch admission {
-        case .runHere(let box):
-            // The port is claimed. Its plumber is loaded now, unlocked; gone: the packet is
-            // dropped, as for a port that feeds none.
-            guard let plumber = box.object else {
-                _finishTurn()
-                return
-            }
+        case .runHere(let plumber):
             // Run here if every stage is synchronous, else queue the packet for the drain
             // (the port stays claimed).
             let pin = plumber._current.pin()
@@ -104,7 +98,7 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
                 }
                 _startDrain()
             }
-        case .queued(let startDrain):
+        case .queued(let startDrain, _):
             if startDrain { _startDrain() }
         case .notConnected:
             break
@@ -132,22 +126,18 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
     {
         let running = _PlumbingRunning.turns
         let claim = _state.withLock { state -> _PlumbingClaim<Payload> in
-            guard let plumber = state.plumber else { return .notConnected }  // the box
+            guard let plumber = state.plumber else { return .notConnected }
             if state.busy {
                 // Called from a stage of this port's running packet (this task's turn): run
                 // nested, as `send` does; waiting would wait for itself.
                 let current = _PlumbingTurn(port: ObjectIdentifier(self), turn: state.turn)
-                return running.contains(current) ? .nested(plumber) : .wait
+                return running.contains(current) ? .nested(plumber) : .wait(plumber)
             }
             return .claimed(plumber, state.begin())
         }
         switch claim {
-        case .claimed(let box, let turn):
+        case .claimed(let plumber, let turn):
             // The port was free: run in the caller's task, so its cancellation applies.
-            guard let plumber = box.object else {
-                _finishTurn()
-                return _notConnected(payload)
-            }
             let outcome = await _PlumbingRunning.$turns.withValue(
                 running + [_PlumbingTurn(port: ObjectIdentifier(self), turn: turn)]
             ) {
@@ -155,8 +145,7 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
             }
             _finishTurn()
             return outcome
-        case .nested(let box):
-            guard let plumber = box.object else { return _notConnected(payload) }
+        case .nested(let plumber):
             return await plumber.process(payload, from: number)
         case .notConnected:
             return _notConnected(payload)
@@ -186,7 +175,7 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
                 switch admission {
                 case nil:
                     continuation.resume(returning: nil)
-                case .queued(let startDrain):
+                case .queued(let startDrain, _):
                     if startDrain { _startDrain() }
                 case .notConnected:
                     continuation.resume(returning: _notConnected(payload))
@@ -210,7 +199,7 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
     /// The outcome of a `process` cancelled while its packet waited: stopped before the
     /// first stage, as the drain would have stopped it, and reported to the stop observer.
     private func _cancelledWhileWaiting(_ payload: Payload) -> PlumbingOutcome<Payload> {
-        guard let plumber = _state.withLock({ $0.plumber })?.object else {
+        guard let plumber = _state.withLock({ $0.plumber }) else {
             return _notConnected(payload)
         }
         let snapshot = plumber._current.load().unsafelyUnwrapped
@@ -234,11 +223,11 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
             }
             state.queue.append(
                 _PlumbingQueuedPacket(payload: payload, waiter: waiter, cancelled: cancelled))
-            return .queued(startDrain: true)
+            return .queued(startDrain: true, plumber: plumber)
         }
         state.queue.append(
             _PlumbingQueuedPacket(payload: payload, waiter: waiter, cancelled: cancelled))
-        return .queued(startDrain: false)
+        return .queued(startDrain: false, plumber: plumber)
     }
 
     /// The caller that ran a packet releases the port, or hands what queued up meanwhile to
@@ -264,7 +253,7 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
         while true {
             let next = _state.withLock {
                 state -> (
-                    _PlumbingQueuedPacket<Payload>, WeakBox<PipelinePlumber<Payload>>?, UInt64
+                    _PlumbingQueuedPacket<Payload>, PipelinePlumber<Payload>?, UInt64
                 )?
                 in
                 guard let item = state.dequeue() else {
@@ -273,9 +262,9 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
                 }
                 return (item, state.plumber, state.begin())
             }
-            guard let (item, box, turn) = next else { return }
+            guard let (item, plumber, turn) = next else { return }
             let outcome: PlumbingOutcome<Payload>
-            if let plumber = box?.object {
+            if let plumber {
                 let snapshot = plumber._current.load().unsafelyUnwrapped
                 let cancelled = item.cancelled
                 let packet = PlumbingPacket(item.payload, port: number)
@@ -302,43 +291,36 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
     /// Connects to `plumber`; `false` when it already was. Throws when another live
     /// plumber has the port.
     func _connect(to plumber: PipelinePlumber<Payload>) throws(PlumbingError) -> Bool {
-        let mine = WeakBox(plumber)
-        while true {
-            // The current box is taken under the lock and loaded after unlocking.
-            let current = _state.withLock { state -> WeakBox<PipelinePlumber<Payload>>? in
-                guard let current = state.plumber else {
-                    state.plumber = mine
-                    return nil
-                }
-                return current
+        // The current plumber leaves the lock in `current`, to be released outside it.
+        let (connected, current) = _state.withLock {
+            state -> (Bool, PipelinePlumber<Payload>?) in
+            guard let current = state.plumber else {
+                state.plumber = plumber
+                return (true, nil)
             }
-            guard let current else { return true }
-            if let live = current.object {
-                if live === plumber { return false }
-                throw .portInUse(port: number, plumber: live.name)
-            }
-            // The plumber it fed is gone: take its place, unless the port changed meanwhile.
-            let taken = _state.withLock { state -> Bool in
-                guard state.plumber === current else { return false }
-                state.plumber = mine
-                return true
-            }
-            if taken { return true }
+            return (false, current)
         }
+        guard let current else { return connected }
+        if current === plumber { return false }
+        throw .portInUse(port: number, plumber: current.name)
     }
 
     /// Whether the port feeds `plumber`.
     func _feeds(_ plumber: PipelinePlumber<Payload>) -> Bool {
-        _state.withLock { $0.plumber }?.object === plumber  // loaded after unlocking
+        _state.withLock { $0.plumber } === plumber  // released after unlocking
     }
 
     /// Disconnects from `plumber`; `false` when the port did not feed it.
     func _disconnect(from plumber: PipelinePlumber<Payload>) -> Bool {
-        _state.withLock { state in
-            // By identity: the caller holds `plumber`, so no other live object has it.
-            guard state.plumber?.id == ObjectIdentifier(plumber) else { return false }
+        let (disconnected, current) = _state.withLock {
+            state -> (Bool, PipelinePlumber<Payload>?) in
+            let current = state.plumber  // released after unlocking
+            guard current === plumber else { return (false, current) }
             state.plumber = nil
-            return true
+            return (true, current)
         }
+        withExtendedLifetime(current) {}
+        return disconnected
     }
+
 }

@@ -36,11 +36,11 @@ struct _PlumbingQueuedPacket<Payload: Sendable> {
 /// What a port's lock guards.
 @usableFromInline
 struct _PlumbingPortState<Payload: Sendable> {
-    /// The plumber, held weakly through a box that is read under the lock and loaded after
-    /// unlocking: loading it makes a strong reference, which may be the last one, and the
-    /// plumber's deinit (and that of everything its stages and sink captured) must not run
-    /// under the port's lock.
-    @usableFromInline var plumber: WeakBox<PipelinePlumber<Payload>>?
+    /// The plumber, held weakly. Loading it makes a strong reference, which may be the last
+    /// one: every critical section that loads it returns it, so it is released after
+    /// unlocking (the plumber's deinit, and that of everything its stages and sink captured,
+    /// must not run under the port's lock).
+    @usableFromInline weak var plumber: PipelinePlumber<Payload>?
     /// Packets waiting, oldest first, from `head` on (a dequeue moves `head`, so it is O(1)).
     /// Waiting packets from `head` on; the slots before `head` were processed and hold
     /// nothing (a packet is released as it leaves the queue, not when the queue empties).
@@ -101,9 +101,10 @@ struct _PlumbingPortState<Payload: Sendable> {
 enum _PlumbingAdmission<Payload: Sendable> {
     /// The port was free and is now claimed by the caller, who runs the packet against
     /// this snapshot (all synchronous; valid while the plumber is held).
-    case runHere(WeakBox<PipelinePlumber<Payload>>)
+    case runHere(PipelinePlumber<Payload>)
     /// Queued; `startDrain` when the caller must start the drain task.
-    case queued(startDrain: Bool)
+    /// `plumber` only leaves the lock to be released outside it.
+    case queued(startDrain: Bool, plumber: PipelinePlumber<Payload>)
     /// The port feeds no plumber.
     case notConnected
 }
@@ -124,10 +125,11 @@ enum _PlumbingRunning {
 /// What `process` does, decided under the port's lock.
 enum _PlumbingClaim<Payload: Sendable> {
     /// The port was free; the caller runs the packet in this turn.
-    case claimed(WeakBox<PipelinePlumber<Payload>>, UInt64)
+    case claimed(PipelinePlumber<Payload>, UInt64)
     /// The caller is a stage of the port's running packet: run at once.
-    case nested(WeakBox<PipelinePlumber<Payload>>)
-    /// The port is busy with another packet: queue.
-    case wait
+    case nested(PipelinePlumber<Payload>)
+    /// The port is busy with another packet: queue. (`plumber` only leaves the lock to be
+    /// released outside it.)
+    case wait(PipelinePlumber<Payload>)
     case notConnected
 }
