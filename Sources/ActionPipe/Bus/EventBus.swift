@@ -40,8 +40,9 @@ public final class EventBus: Sendable, CustomStringConvertible {
     public let name: String
 
     @usableFromInline let _state: LockedValue<_BusState>
-    /// The routes publishes read, apart from `_state` (see `_BusPublishedRoutes`).
-    @usableFromInline let _published: _BusPublishedRoutes
+    /// The routes publishes read, apart from `_state`: pinned by a publish (no lock, no
+    /// retain), stored by changes under `_state`'s lock (see `_BusRouteTable`).
+    @usableFromInline let _published: SnapshotCell<_BusRouteTable>
 
     /// A new bus, independent of every other.
     ///
@@ -50,7 +51,8 @@ public final class EventBus: Sendable, CustomStringConvertible {
     /// ```
     public init(name: String) {
         self.name = name
-        let published = _BusPublishedRoutes()
+        let published = SnapshotCell<_BusRouteTable>()
+        _ = published.store(_BusRouteTable([:]))
         _published = published
         _state = LockedValue(_BusState(published: published))
         _handle = _BusWeakBus(name: name)
@@ -100,21 +102,18 @@ public final class EventBus: Sendable, CustomStringConvertible {
     /// result.handled   // how many handlers ran
     /// ```
     ///
-    /// - Complexity: No lock and no reference counting to read the event type's routes (a
-    ///   thread-local hazard slot protects them), then one call per matching subscription.
+    /// - Complexity: No lock and no reference counting to read the event type's routes (the
+    ///   publish pins them: one atomic increment and decrement), then one call per matching
+    ///   subscription.
     ///   Allocates nothing (unless a handler has an executor, or a subscriber has gone and
     ///   its subscriptions are pruned).
     @inlinable
     @discardableResult
     public func publish<Event: BusEvent>(_ event: Event) -> BusPublishResult {
         let published = _published
-        let thread = published.hazards.record()
-        let depth = thread.depth
-        guard depth < _BusPublishedRoutes.slotCount else { return _publishNested(event) }
-        let slot = thread.slot(depth)
-        let table = published.protect(slot)
-        thread.depth = depth &+ 1
-        let (result, sawGone, stale) = table._withUnsafeGuaranteedRef { table in
+        let pin = published.pin()
+        let (result, sawGone, stale) = pin.snapshot.unsafelyUnwrapped._withUnsafeGuaranteedRef {
+            table in
             guard let routes = table.routes(for: ObjectIdentifier(Event.self)) else {
                 return (BusPublishResult(), false, false)
             }
@@ -126,18 +125,17 @@ public final class EventBus: Sendable, CustomStringConvertible {
             }
             return (result, sawGone, false)
         }
-        thread.depth = depth
-        published.release(slot)
+        published.unpin(pin)
         // Subscriptions changed since the routes were built: rebuild them, then deliver.
-        if stale { return _publishNested(event) }
+        if stale { return _publishStale(event) }
         if sawGone { _pruneGone() }
         return result
     }
 
-    /// A publish nested deeper than the hazard slots reach, or one that found its routes
-    /// stale: it retains its routes (rebuilt if stale) instead.
+    /// A publish that found its routes stale: it rebuilds them and delivers with them
+    /// retained.
     @usableFromInline @inline(never)
-    func _publishNested<Event: BusEvent>(_ event: Event) -> BusPublishResult {
+    func _publishStale<Event: BusEvent>(_ event: Event) -> BusPublishResult {
         guard let routes = _routes(Event.self) else { return BusPublishResult() }
         let (result, sawGone) = _deliver(event, routes)
         if sawGone { _pruneGone() }
@@ -199,9 +197,10 @@ public final class EventBus: Sendable, CustomStringConvertible {
     /// `nil` when nobody listens to it.
     @inlinable
     func _routes<Event: BusEvent>(_ type: Event.Type) -> _BusRoutes<Event>? {
-        guard var routes = _published.retainedRoutes(for: ObjectIdentifier(Event.self)) else {
-            return nil
-        }
+        guard
+            var routes = _published.load()?.routes(for: ObjectIdentifier(Event.self))?
+                .takeUnretainedValue()
+        else { return nil }
         if routes === _busStaleRoutes {
             guard let fresh = _refreshRoutes(ObjectIdentifier(Event.self)) else { return nil }
             routes = fresh

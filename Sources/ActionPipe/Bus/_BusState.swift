@@ -1,3 +1,5 @@
+import ActionPipeKernel
+
 /// Everything a bus knows, guarded by the bus's lock.
 @usableFromInline
 struct _BusState {
@@ -7,10 +9,10 @@ struct _BusState {
     var routes: [ObjectIdentifier: AnyObject] = [:] {
         // Every change is published to the table publishes read; the table it replaces is
         // kept until the change's caller drops what it released, outside the lock.
-        didSet { retiredTables += published.replace(with: routes) }
+        didSet { retiredTables += published.store(_BusRouteTable(routes)) as [AnyObject] }
     }
-    /// What publishes read; the bus holds the same object.
-    let published: _BusPublishedRoutes
+    /// What publishes read; the bus holds the same cell. Stored only under the bus's lock.
+    let published: SnapshotCell<_BusRouteTable>
     /// Tables replaced during the current change; handed out with what it released.
     var retiredTables: [AnyObject] = []
     /// Every live subscription, by id.
@@ -18,7 +20,7 @@ struct _BusState {
     /// The next subscription id; ids only grow, so they give subscription order.
     var nextID: UInt64 = 1
 
-    init(published: _BusPublishedRoutes) {
+    init(published: SnapshotCell<_BusRouteTable>) {
         self.published = published
     }
 
@@ -38,8 +40,7 @@ struct _BusState {
         }
         var released: [AnyObject] = []
         // Changed on a copy and stored once, and only if a type's routes changed: each store
-        // publishes a new table to the publishes (a rebuild and a scan of every thread's
-        // slots). Routes already stale stay so: removing more costs no publication.
+        // publishes a new table to the publishes (a rebuild of the table). Routes already stale stay so: removing more costs no publication.
         var routes = self.routes
         var changed = false
         for type in types {

@@ -3,12 +3,12 @@ import Dispatch
 import Synchronization
 import Testing
 
-/// Publishes read their routes without a lock or a retain, protected by a per-thread hazard
-/// slot; a change frees a replaced route table only when no publish reads it. These specs pin
+/// Publishes read their routes without a lock or a retain, pinned in the bus's snapshot
+/// cell; a change frees a replaced route table only when no publish reads it. These specs pin
 /// what that must keep: nothing a publish reads is freed under it, and what a cancelled
 /// subscription captured is still released, at the latest when the last publish reading it
 /// ends.
-@Suite("Bus hazard-protected routes")
+@Suite("Bus pinned routes")
 struct BusHazardTests {
     @Test(
         "subscriptions cancelled while another thread delivers to them are released when that delivery ends",
@@ -81,7 +81,7 @@ struct BusHazardTests {
     }
 
     @Test(
-        "publishes nested deeper than the hazard slots still deliver, see changes, and release",
+        "publishes nested deeply still deliver, see changes, and release",
         .timeLimit(.minutes(1)))
     func nestedBeyondTheSlots() {
         let bus = EventBus(name: "deep")

@@ -1,0 +1,99 @@
+import ActionPipeKernel
+import Dispatch
+import Testing
+
+/// The kernel's read-mostly snapshot, driven directly: every part (core chains, bus routes,
+/// plumbing configuration) relies on these rules, and a debug build's extra retains would
+/// hide a mistake from the public API.
+@Suite("Kernel: SnapshotCell")
+struct SnapshotCellTests {
+    final class Box: Sendable {
+        let value: Int
+        init(_ value: Int) { self.value = value }
+    }
+
+    @Test("a replaced snapshot nobody reads is handed back at once")
+    func freedAtOnce() {
+        let cell = SnapshotCell<Box>()
+        #expect(cell.store(Box(1)).isEmpty)  // nothing was there
+        let freed = cell.store(Box(2))
+        #expect(freed.map(\.value) == [1])
+        #expect(cell.load()?.value == 2)
+    }
+
+    @Test("a snapshot a reader pinned waits, and the reader that unpins frees it")
+    func readerFreesIt() {
+        let cell = SnapshotCell<Box>()
+        _ = cell.store(Box(1))
+        let pin = cell.pin()
+        weak let weakOld = pin.snapshot?.takeUnretainedValue()
+        #expect(cell.store(Box(2)).isEmpty)  // still read: kept
+        #expect(weakOld != nil)
+        #expect(pin.snapshot?.takeUnretainedValue().value == 1)  // the reader's view holds
+        cell.unpin(pin)
+        #expect(weakOld == nil)
+        #expect(cell.load()?.value == 2)
+    }
+
+    @Test("nested pins keep the outer snapshot until the outermost unpin")
+    func nestedPins() {
+        let cell = SnapshotCell<Box>()
+        _ = cell.store(Box(1))
+        let outer = cell.pin()
+        weak let weakFirst = outer.snapshot?.takeUnretainedValue()
+        _ = cell.store(Box(2))
+        let inner = cell.pin()
+        #expect(inner.snapshot?.takeUnretainedValue().value == 2)
+        cell.unpin(inner)
+        #expect(weakFirst != nil)
+        cell.unpin(outer)
+        #expect(weakFirst == nil)
+    }
+
+    @Test("a snapshot pinned on another thread outlives stores until that thread unpins")
+    func otherThreadsPin() throws {
+        let cell = SnapshotCell<Box>()
+        _ = cell.store(Box(1))
+        let pinned = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let pin = cell.pin()
+            pinned.signal()
+            _ = done.wait(timeout: .now() + 30)
+            cell.unpin(pin)
+            finished.signal()
+        }
+        try #require(pinned.wait(timeout: .now() + 30) == .success)
+        weak let weakFirst = cell.load()
+        #expect(cell.store(Box(2)).isEmpty)  // the first is pinned
+        #expect(weakFirst != nil)
+        // The second was stored after the pin: no reader of it can exist, yet the cell
+        // cannot tell which snapshot a reader of the awaited phase holds, so it may wait too.
+        let second = cell.store(Box(3))
+        #expect(second.allSatisfy { $0.value == 2 })
+        done.signal()
+        try #require(finished.wait(timeout: .now() + 30) == .success)
+        #expect(weakFirst == nil)
+        // Everything retired has been handed back or freed: the next store frees at once.
+        #expect(cell.store(Box(4)).map(\.value) == [3])
+    }
+
+    @Test("readers that never stop overlapping cannot keep a retired snapshot alive")
+    func overlappingReadersDrain() {
+        let cell = SnapshotCell<Box>()
+        _ = cell.store(Box(0))
+        var previous = cell.pin()
+        weak let weakFirst = previous.snapshot?.takeUnretainedValue()
+        _ = cell.store(Box(1))
+        // Each new pin starts before the previous ends: some reader is always running.
+        for round in 0..<4 {
+            let next = cell.pin()
+            cell.unpin(previous)
+            previous = next
+            if round == 3 { _ = cell.store(Box(2)) }
+        }
+        cell.unpin(previous)
+        #expect(weakFirst == nil)
+    }
+}
