@@ -104,6 +104,13 @@ public final class SnapshotCell<Snapshot: AnyObject>: @unchecked Sendable {
         if left == 0, pending.load(ordering: .sequentiallyConsistent) { reclaim() }
     }
 
+    /// Whether a snapshot is stored. Exact for writers and for readers serialised with
+    /// them (under the writers' lock); a hint for others.
+    ///
+    /// - Complexity: O(1), one relaxed load.
+    @inlinable
+    public var hasSnapshot: Bool { current.load(ordering: .relaxed) != 0 }
+
     /// The current snapshot, retained.
     ///
     /// - Complexity: O(1).

@@ -139,6 +139,7 @@ let benchmarks: @Sendable () -> Void = {
     registerOperationTreeBenchmarks()
     registerPlumbingBenchmarks()
     registerObservableStateBenchmarks()
+    registerObservableStateFloorBenchmarks()
     registerGrowthBenchmarks()
     registerCoreGrowthBenchmarks()
     registerBusGrowthBenchmarks()

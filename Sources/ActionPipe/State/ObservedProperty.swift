@@ -1,12 +1,5 @@
+import ActionPipeKernel
 import Synchronization
-
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 /// One observable value of a state object: read it, set it, observe it.
 ///
@@ -23,10 +16,9 @@ import Synchronization
 /// token.cancel()
 /// ```
 ///
-/// `@unchecked Sendable`: the value, the observer list's address and the retired lists are
-/// only touched with `lock` held; observer lists are immutable once published, and freed only
-/// when no delivery reads them (see `_obsHazards`). No observer (user code) runs while
-/// the lock is held.
+/// `@unchecked Sendable`: `state` is only touched with `lock` held; the observer lists a
+/// set reads are immutable and kept alive by `observers` (a kernel `SnapshotCell`) while
+/// pinned. No observer (user code) runs while the lock is held.
 public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// The name used in cycle reports and descriptions.
     ///
@@ -35,31 +27,21 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// ```
     public let label: String
 
-    // Atomics and a raw pointer rather than stored `var`s: a class's stored `var` is checked
-    // for exclusive access at run time on every read and write, which would cost more than the
-    // rest of a set. `@usableFromInline`, and the get/set paths `@inlinable`, so a client
-    // specialises them for its value type: unspecialised, every set looks up generic metadata.
-    @usableFromInline let lock = _SpinLock()
-    @usableFromInline let storage: UnsafeMutablePointer<Value>
-    /// The current `_ObsList` as a retained bit pattern, 0 when nobody observes. Written and
-    /// read only with `lock` held (relaxed: the lock orders it).
-    @usableFromInline let list = Atomic<UInt>(0)
-    /// Whether replaced lists wait in `retired` for a delivery to end; the delivery that sees
-    /// it set when it ends frees what it can.
-    @usableFromInline let pending = Atomic<Bool>(false)
-    /// Replaced lists that a delivery may still read, retained bit patterns; under `lock`.
-    private var retired: [UInt] = []
-    /// Every observer, by id (ids give registration order), guarded by `lock`. The list a
-    /// set reads (`list`) is built from it lazily: observing marks it stale (bit 0 of `list`
-    /// set, which the set path tests with the load it makes anyway), and
-    /// the next set rebuilds it once for a whole burst of changes. Cancelling rebuilds it at
-    /// once while fewer than 64 observers remain, or once as many were cancelled since the
-    /// last build as remain: a cancelled observer is released promptly in the common case,
-    /// and n cancels never cost O(n²).
-    private var observerTable = _ObsTable<Value>()
-    private var cancelledSinceBuilt = 0
-    /// The threads' delivery records (`_obsHazards`), copied here once.
-    @usableFromInline let hazards = _obsHazards
+    // A spin lock and a raw pointer rather than `LockedValue` or stored `var`s: the mutex
+    // would double the cost of a set (see `SpinLock`), and a class's stored `var` is checked
+    // for exclusive access at run time on every access. `@usableFromInline`, and the get/set
+    // paths `@inlinable`, so a client specialises them for its value type: unspecialised,
+    // every set looks up generic metadata.
+    @usableFromInline let lock = SpinLock()
+    /// The value and the observers; only touched with `lock` held.
+    @usableFromInline let state: UnsafeMutablePointer<_ObsPropertyState<Value>>
+    /// The observers a set calls, in registration order: pinned by the set (under the lock,
+    /// so an observer added after the value was stored does not get it), stored only under
+    /// the lock. Empty (no snapshot) when nobody observes.
+    @usableFromInline let observers = SnapshotCell<_ObsList<Value>>()
+    /// The threads' delivery depths, for cycle detection, copied here once (a global read
+    /// from a client's specialised code costs a call to its addressor).
+    @usableFromInline let depths = NestingDepth.shared
 
     /// Creates a property holding `value`.
     ///
@@ -72,20 +54,17 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     ///   - label: A name for cycle reports and descriptions; the value's type if omitted.
     public init(_ value: Value, label: String? = nil) {
         self.label = label ?? "ObservedProperty<\(Value.self)>"
-        storage = .allocate(capacity: 1)
-        storage.initialize(to: value)
+        state = .allocate(capacity: 1)
+        state.initialize(to: _ObsPropertyState(value: value))
     }
 
     deinit {
         // No other reference exists, so no set is running (a set's caller holds the
         // property) and no lock is needed. Ending the observers finishes their streams
         // (`values()`, actor deliveries), which end their loops.
-        let current = list.load(ordering: .relaxed) & ~1
-        for observer in observerTable.observers { observer.sink.end?() }
-        if current != 0 { _ObsList<Value>.at(current).release() }
-        for bits in retired { _ObsList<Value>.at(bits).release() }
-        storage.deinitialize(count: 1)
-        storage.deallocate()
+        for observer in state.pointee.table.observers { observer.sink.end?() }
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     /// The value now; setting it is ``set(_:)``.
@@ -96,12 +75,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// print(index.value)       // 3
     /// ```
     public var value: Value {
-        @inlinable get {
-            lock.lock()
-            let value = storage.pointee
-            lock.unlock()
-            return value
-        }
+        @inlinable get { withLock { $0.value } }
         @inlinable set { set(newValue) }
     }
 
@@ -123,42 +97,36 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     @inlinable
     public func set(_ newValue: Value) {
         lock.lock()
-        var bits = list.load(ordering: .relaxed)
-        if bits & 1 != 0 {
+        if state.pointee.listIsStale {
             // Observers changed since the list was built (rare): rebuild it first.
             lock.unlock()
             _rebuildList()
             lock.lock()
-            bits = list.load(ordering: .relaxed) & ~1
         }
-        let old = storage.move()
-        storage.initialize(to: newValue)
-        guard bits != 0 else {
-            let reclaim = pending.load(ordering: .relaxed)
+        var old = newValue
+        swap(&state.pointee.value, &old)
+        guard observers.hasSnapshot else {
             lock.unlock()
             // The old value is released after unlocking: its deinit may be user code.
             withExtendedLifetime(old) {}
-            if reclaim { reclaimRetired() }
             return
         }
-        let thread = hazards.record()
-        let depth = thread.depth
-        guard depth < ObservationCycleError.depthLimit else {
+        let depth = depths.counter(.delivery)
+        let level = depth.pointee
+        guard level < ObservationCycleError.depthLimit else {
             lock.unlock()
             withExtendedLifetime(old) {}
-            return reportCycle(depth)
+            return reportCycle(level)
         }
-        // Published under the lock: a writer that replaces the list takes the lock after this
-        // and sees the slot, so it leaves the list to us.
-        let slot = thread.slot(depth)
-        slot.pointee.store(bits, ordering: .relaxed)
+        // Pinned under the lock: a writer that replaces the list takes the lock after this,
+        // so an observer added after the store above never gets this value.
+        let pin = observers.pin()
         lock.unlock()
         withExtendedLifetime(old) {}
-        thread.depth = depth &+ 1
-        deliver(newValue, _ObsList<Value>.at(bits))
-        thread.depth = depth
-        slot.pointee.store(0, ordering: .releasing)
-        if pending.load(ordering: .relaxed) { reclaimRetired() }
+        depth.pointee = level &+ 1
+        if let list = pin.snapshot { deliver(newValue, list) }
+        depth.pointee = level
+        observers.unpin(pin)
     }
 
     /// Whether anyone observes the property.
@@ -168,24 +136,16 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// let token = index.observe { _ in }
     /// index.isObserved   // true
     /// ```
-    public var isObserved: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return !observerTable.isEmpty
-    }
+    public var isObserved: Bool { withLock { !$0.table.isEmpty } }
 
     /// How many observers the property has.
     ///
     /// ```swift
     /// ObservedProperty(0).observerCount   // 0
     /// ```
-    public var observerCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return observerTable.count
-    }
+    public var observerCount: Int { withLock { $0.table.count } }
 
-    /// Calls the observers of `list`, which the caller's hazard slot keeps alive.
+    /// Calls the observers of `list`, which the caller's pin keeps alive.
     @inlinable @inline(__always)
     func deliver(_ value: Value, _ list: Unmanaged<_ObsList<Value>>) {
         list._withUnsafeGuaranteedRef { list in
@@ -229,57 +189,31 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
         for id in ids { _ = _cancelObservation(id) }
     }
 
-    /// Publishes a list of the current observers, in registration order, and returns what
-    /// to release after unlocking. Call with `lock` held.
-    ///
-    /// - Complexity: O(n) for n observers.
-    private func buildList() -> [UInt] {
-        let old = list.load(ordering: .relaxed) & ~1
-        let observers = observerTable.observers
-        list.store(_ObsList<Value>.make(observers), ordering: .relaxed)
-        cancelledSinceBuilt = 0
-        if old != 0 { retired.append(old) }
-        return collectRetired()
-    }
-
-    /// Marks the list a set reads out of date (bit 0); the old list stays published until
-    /// the rebuild retires it. Call with `lock` held.
-    private func markStale() {
-        list.store(list.load(ordering: .relaxed) | 1, ordering: .relaxed)
+    /// Runs `body` with the lock held.
+    @inlinable @inline(__always)
+    func withLock<Result>(_ body: (inout _ObsPropertyState<Value>) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&state.pointee)
     }
 
     /// Rebuilds the list a set reads, if observers changed since it was built.
     @usableFromInline @inline(never)
     func _rebuildList() {
-        lock.lock()
-        let free = list.load(ordering: .relaxed) & 1 != 0 ? buildList() : []
-        lock.unlock()
-        release(free)
+        let freed = withLock { state in state.listIsStale ? buildList(&state) : [] }
+        // Released outside the lock: releasing their observers may run user code (deinits
+        // of what the closures captured).
+        withExtendedLifetime(freed) {}
     }
 
-    /// Removes and returns the retired lists no delivery reads; sets `pending` while some
-    /// remain. Call with `lock` held.
-    private func collectRetired() -> [UInt] {
-        guard !retired.isEmpty else { return [] }
-        let free = hazards.takeUnread(&retired)
-        pending.store(!retired.isEmpty, ordering: .relaxed)
-        return free
-    }
-
-    /// Frees the retired lists no delivery reads any more; called by a delivery that ends
-    /// while some are pending.
-    @usableFromInline @inline(never)
-    func reclaimRetired() {
-        lock.lock()
-        let free = collectRetired()
-        lock.unlock()
-        release(free)
-    }
-
-    /// Releases lists outside the lock: releasing their observers may run user code (deinits
-    /// of what the closures captured).
-    private func release(_ lists: [UInt]) {
-        for bits in lists { _ObsList<Value>.at(bits).release() }
+    /// Publishes a list of the current observers, in registration order, and returns the
+    /// lists no set reads any more, to release after unlocking. Call with the lock held.
+    ///
+    /// - Complexity: O(n) for n observers.
+    private func buildList(_ state: inout _ObsPropertyState<Value>) -> [_ObsList<Value>] {
+        state.cancelledSinceBuilt = 0
+        state.listIsStale = false
+        return observers.store(_ObsList<Value>.make(state.table.observers))
     }
 }
 
@@ -290,45 +224,39 @@ extension ObservedProperty: _ObsSource {
         _ makeSink: (Value) -> _ObsSink<Value>
     ) -> (token: ObservationToken, value: Value) {
         let id = _obsMakeID()
-        lock.lock()
-        let value = storage.pointee
-        let observer = _ObsObserver(id: id, sink: makeSink(value))
-        observerTable.add(observer)
-        markStale()
-        lock.unlock()
+        let value = withLock { state in
+            state.table.add(_ObsObserver(id: id, sink: makeSink(state.value)))
+            state.listIsStale = true
+            return state.value
+        }
         return (ObservationToken(source: self, id: id), value)
     }
 }
 
 extension ObservedProperty: _ObsCancellable {
     func _cancelObservation(_ id: UInt64) -> Bool {
-        lock.lock()
-        guard let removed = observerTable.remove(id) else {
-            lock.unlock()
-            return false
+        let outcome = withLock { state -> (_ObsObserver<Value>, [_ObsList<Value>])? in
+            guard let removed = state.table.remove(id) else { return nil }
+            // Rebuilt at once while the list is short or half of it is cancelled (so the
+            // observer, and what it captured, is released now); else marked stale, for the
+            // next set or cancel to rebuild.
+            state.cancelledSinceBuilt += 1
+            let remaining = state.table.count
+            if remaining < 64 || state.cancelledSinceBuilt >= remaining {
+                return (removed, buildList(&state))
+            }
+            state.listIsStale = true
+            return (removed, [])
         }
-        // Rebuilt at once while the list is short or half of it is cancelled (so the
-        // observer, and what it captured, is released now); else marked stale, for the next
-        // set or cancel to rebuild.
-        cancelledSinceBuilt += 1
-        var free: [UInt] = []
-        let remaining = observerTable.count
-        if remaining < 64 || cancelledSinceBuilt >= remaining {
-            free = buildList()
-        } else {
-            markStale()
-        }
-        lock.unlock()
+        guard let (removed, freed) = outcome else { return false }
         // Ended and released outside the lock: both may run user code (deinits).
         removed.sink.end?()
-        release(free)
+        withExtendedLifetime(freed) {}
         return true
     }
 
     func _isObserving(_ id: UInt64) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return observerTable.contains(id)
+        withLock { $0.table.contains(id) }
     }
 }
 

@@ -25,14 +25,13 @@ final class _ObsObserver<Value: Sendable>: Sendable {
 }
 
 /// A property's observers at one moment, in registration order: immutable once made, replaced
-/// as a whole when an observer is added or removed. It owns (retains) its observers; deliveries
-/// read it unretained, protected by their thread's hazard slot (see `_obsHazards`).
-/// The header is the count.
+/// as a whole when an observer is added or removed. It owns (retains) its observers; a set
+/// reads it unretained, pinned in the property's `SnapshotCell`. The header is the count.
 @usableFromInline
 final class _ObsList<Value: Sendable>: ManagedBuffer<Int, Unmanaged<_ObsObserver<Value>>> {
-    /// A list of `observers`, as the retained bit pattern a property stores; 0 for none.
-    static func make(_ observers: [_ObsObserver<Value>]) -> UInt {
-        guard !observers.isEmpty else { return 0 }
+    /// A list of `observers`, or `nil` for none.
+    static func make(_ observers: [_ObsObserver<Value>]) -> _ObsList? {
+        guard !observers.isEmpty else { return nil }
         let list = unsafeDowncast(
             create(minimumCapacity: observers.count) { _ in observers.count }, to: _ObsList.self)
         list.withUnsafeMutablePointerToElements { elements in
@@ -40,29 +39,7 @@ final class _ObsList<Value: Sendable>: ManagedBuffer<Int, Unmanaged<_ObsObserver
                 (elements + index).initialize(to: .passRetained(observer))
             }
         }
-        return UInt(bitPattern: Unmanaged.passRetained(list).toOpaque())
-    }
-
-    /// The list at `bits` (non-zero), unretained.
-    @inlinable @inline(__always)
-    static func at(_ bits: UInt) -> Unmanaged<_ObsList<Value>> {
-        Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
-    }
-
-    /// The observers of the list at `bits`, retained (empty for 0); for writers.
-    static func observers(_ bits: UInt) -> [_ObsObserver<Value>] {
-        guard bits != 0 else { return [] }
-        return at(bits)._withUnsafeGuaranteedRef { list in
-            list.withUnsafeMutablePointers { count, elements in
-                (0..<count.pointee).map { elements[$0].takeUnretainedValue() }
-            }
-        }
-    }
-
-    /// How many observers the list at `bits` has.
-    static func count(_ bits: UInt) -> Int {
-        guard bits != 0 else { return 0 }
-        return at(bits)._withUnsafeGuaranteedRef { $0.header }
+        return list
     }
 
     deinit {

@@ -4,6 +4,7 @@
 /// instead, which saves a dictionary per property).
 ///
 /// Guarded by its property's lock.
+@usableFromInline
 struct _ObsTable<Value: Sendable> {
     private var slots: [_ObsObserver<Value>?] = []
     /// The position of each id, once there are more than ``indexedFrom`` slots.

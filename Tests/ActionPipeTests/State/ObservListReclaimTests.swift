@@ -10,7 +10,7 @@ final class ObservWeakRef: @unchecked Sendable {
     init(_ object: Tracked) { self.object = object }
 }
 
-/// A set reads its observer list without retaining it, protected by its thread's hazard slot;
+/// A set reads its observer list without retaining it, pinned in its snapshot cell;
 /// a replaced list is freed only when no delivery reads it. These tests replace lists while
 /// deliveries read them, on this thread and on others, and check both halves: nothing is
 /// freed early (the delivery still reaches every observer of its list), and everything is

@@ -1,0 +1,77 @@
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// How deeply the calling thread is nested in synchronous calls of each part: core calls,
+/// bus publishes, observed-property deliveries. Each part bounds its own depth with it, so
+/// a handler that calls itself without end gets a typed error, not a stack overflow, and
+/// observers that write each other are reported as a cycle.
+///
+/// One word per counter in a small block per thread (found with `pthread_getspecific`,
+/// freed when the thread ends), read and written only by its own thread: no atomics.
+/// Only synchronous code may count on it: an `await` between entering and leaving could
+/// resume on another thread, whose counter the leave would then corrupt.
+///
+/// ```swift
+/// let depth = NestingDepth.shared.counter(.publish)
+/// let level = depth.pointee
+/// guard level < limit else { return reportTooDeep() }
+/// depth.pointee = level + 1
+/// defer { depth.pointee = level }
+/// ```
+public final class NestingDepth: Sendable {
+    /// What is counted; each has its own word.
+    public enum Counter: Int, Sendable {
+        /// Synchronous core calls (a handler calling an action).
+        case call = 0
+        /// Event bus publishes (a handler publishing).
+        case publish = 1
+        /// Observed-property deliveries (an observer setting a property).
+        case delivery = 2
+    }
+
+    /// The process's counters.
+    public static let shared = NestingDepth()
+
+    /// The thread-specific-data key of the threads' blocks.
+    @usableFromInline let key: pthread_key_t
+
+    /// Words per block: one per ``Counter``.
+    @usableFromInline static var words: Int { 3 }
+
+    private init() {
+        var created = pthread_key_t()
+        let status = pthread_key_create(&created) { block in
+            // Optional on Glibc, not on Darwin: the same code for both.
+            let block: UnsafeMutableRawPointer? = block
+            block?.deallocate()
+        }
+        precondition(status == 0, "ActionPipe: cannot create a thread key (\(status))")
+        key = created
+    }
+
+    /// The calling thread's word for `counter`; valid on this thread until it ends.
+    ///
+    /// - Complexity: O(1): one `pthread_getspecific` (a block is made on a thread's first
+    ///   use).
+    @inlinable @inline(__always)
+    public func counter(_ counter: Counter) -> UnsafeMutablePointer<Int> {
+        if let block = pthread_getspecific(key) {
+            return UnsafeMutableRawPointer(mutating: block).assumingMemoryBound(to: Int.self)
+                + counter.rawValue
+        }
+        return makeBlock() + counter.rawValue
+    }
+
+    @usableFromInline @inline(never)
+    func makeBlock() -> UnsafeMutablePointer<Int> {
+        let block = UnsafeMutablePointer<Int>.allocate(capacity: Self.words)
+        block.initialize(repeating: 0, count: Self.words)
+        pthread_setspecific(key, block)
+        return block
+    }
+}
