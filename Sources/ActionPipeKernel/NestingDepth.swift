@@ -6,8 +6,8 @@
     import Musl
 #endif
 
-/// How deeply the calling thread is nested in synchronous calls of each part: core calls,
-/// bus publishes, observed-property deliveries. Each part bounds its own depth with it, so
+/// How deeply the calling thread is nested in synchronous calls: core calls and bus
+/// publishes, and observed-property deliveries. Each part bounds its own depth with it, so
 /// a handler that calls itself without end gets a typed error, not a stack overflow, and
 /// observers that write each other are reported as a cycle.
 ///
@@ -17,7 +17,7 @@
 /// resume on another thread, whose counter the leave would then corrupt.
 ///
 /// ```swift
-/// let depth = NestingDepth.shared.counter(.publish)
+/// let depth = NestingDepth.shared.counter(.call)
 /// let level = depth.pointee
 /// guard level < limit else { return reportTooDeep() }
 /// depth.pointee = level + 1
@@ -26,12 +26,10 @@
 public final class NestingDepth: Sendable {
     /// What is counted; each has its own word.
     public enum Counter: Int, Sendable {
-        /// Synchronous core calls (a handler calling an action).
+        /// Synchronous core calls and event bus publishes, together: both grow the stack.
         case call = 0
-        /// Event bus publishes (a handler publishing).
-        case publish = 1
         /// Observed-property deliveries (an observer setting a property).
-        case delivery = 2
+        case delivery = 1
     }
 
     /// The process's counters.
@@ -41,7 +39,7 @@ public final class NestingDepth: Sendable {
     @usableFromInline let key: pthread_key_t
 
     /// Words per block: one per ``Counter``.
-    @usableFromInline static var words: Int { 3 }
+    @usableFromInline static var words: Int { 2 }
 
     private init() {
         var created = pthread_key_t()

@@ -57,13 +57,14 @@ struct ReentrancyTests {
             ])
     }
 
-    @Test("Deep recursion through the chain", .timeLimit(.minutes(1)))
+    @Test("Deep recursion through the chain, up to the nesting limit", .timeLimit(.minutes(1)))
     func deepRecursion() {
         let pipe = ActionPipe(name: "p")
         pipe.on(\.tRecurse) { [weak pipe] process in
-            process.arguments == 0 ? 0 : (pipe?.tRecurse(process.arguments - 1) ?? -1) + 1
+            process.arguments == 0 ? 0 : (pipe?.tRecurse(process.arguments - 1) ?? -1000) + 1
         }
-        #expect(pipe.tRecurse(200) == 200)
+        let deepest = NestingLimitError.depthLimit - 1
+        #expect(pipe.tRecurse(deepest) == deepest)
     }
 
     @Test(

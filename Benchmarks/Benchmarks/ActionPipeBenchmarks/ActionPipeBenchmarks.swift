@@ -140,6 +140,7 @@ let benchmarks: @Sendable () -> Void = {
     registerPlumbingBenchmarks()
     registerObservableStateBenchmarks()
     registerObservableStateFloorBenchmarks()
+    registerStackDepthBenchmarks()
     registerGrowthBenchmarks()
     registerCoreGrowthBenchmarks()
     registerBusGrowthBenchmarks()

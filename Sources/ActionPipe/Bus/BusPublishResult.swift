@@ -31,6 +31,14 @@ public struct BusPublishResult: Sendable, Hashable, CustomStringConvertible {
     /// ```
     public var scheduled: Int
 
+    /// Why the publish reached nobody, when it was refused for nesting deeper than
+    /// ``NestingLimitError/depthLimit``; `nil` otherwise.
+    ///
+    /// ```swift
+    /// if let error = bus.publish(Ping()).nestingError { print(error) }
+    /// ```
+    public var nestingError: NestingLimitError?
+
     /// A result with these counts.
     ///
     /// ```swift
@@ -40,6 +48,7 @@ public struct BusPublishResult: Sendable, Hashable, CustomStringConvertible {
         self.handled = handled
         self.failed = failed
         self.scheduled = scheduled
+        self.nestingError = nil
     }
 
     /// Subscribers the event reached: `handled + failed + scheduled`.

@@ -43,6 +43,9 @@ public final class EventBus: Sendable, CustomStringConvertible {
     /// The routes publishes read, apart from `_state`: pinned by a publish (no lock, no
     /// retain), stored by changes under `_state`'s lock (see `_BusRouteTable`).
     @usableFromInline let _published: SnapshotCell<_BusRouteTable>
+    /// The threads' nesting depths, for the depth limit of publishes (copied here once: a
+    /// global read from a client's specialised code costs a call to its addressor).
+    @usableFromInline let _depths = NestingDepth.shared
 
     /// A new bus, independent of every other.
     ///
@@ -95,7 +98,9 @@ public final class EventBus: Sendable, CustomStringConvertible {
     /// delivered at once (depth first); a subscription made during a publish does not get
     /// the event being delivered; one cancelled during a publish does not get it either, if
     /// it has not yet. A handler that throws does not stop the others; it is counted in
-    /// ``BusPublishResult/failed`` (ask for feedback to see the error).
+    /// ``BusPublishResult/failed`` (ask for feedback to see the error). A publish nested
+    /// deeper than ``NestingLimitError/depthLimit`` (counted with synchronous core calls)
+    /// reaches nobody: it is reported, and returned in ``BusPublishResult/nestingError``.
     ///
     /// ```swift
     /// let result = bus.publish(Login(subtype: .login, user: "ann"))
@@ -110,6 +115,11 @@ public final class EventBus: Sendable, CustomStringConvertible {
     @inlinable
     @discardableResult
     public func publish<Event: BusEvent>(_ event: Event) -> BusPublishResult {
+        let depth = _depths.counter(.call)
+        let level = depth.pointee
+        guard level < NestingLimitError.depthLimit else { return _refuse(Event.self) }
+        depth.pointee = level &+ 1
+        defer { depth.pointee = level }
         let published = _published
         let pin = published.pin()
         let (result, sawGone, stale) = pin.snapshot.unsafelyUnwrapped._withUnsafeGuaranteedRef {
@@ -129,6 +139,17 @@ public final class EventBus: Sendable, CustomStringConvertible {
         // Subscriptions changed since the routes were built: rebuild them, then deliver.
         if stale { return _publishStale(event) }
         if sawGone { _pruneGone() }
+        return result
+    }
+
+    /// A publish refused for nesting too deep: reported, and returned in the result.
+    @usableFromInline @inline(never)
+    func _refuse<Event: BusEvent>(_ type: Event.Type) -> BusPublishResult {
+        let error = NestingLimitError(
+            refused: .publish(eventType: "\(Event.self)"), depth: NestingLimitError.depthLimit + 1)
+        NestingLimitError._report(error)
+        var result = BusPublishResult()
+        result.nestingError = error
         return result
     }
 

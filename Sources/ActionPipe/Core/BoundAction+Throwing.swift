@@ -13,7 +13,9 @@ extension BoundAction where Kind: ThrowingActionKind {
     /// ```
     ///
     /// - Returns: The result of the last handler that ran, or `nil` when none ran.
-    /// - Throws: The first error a handler throws, unchanged; no later handler runs.
+    /// - Throws: The first error a handler throws, unchanged; no later handler runs. A call
+    ///   nested deeper than ``NestingLimitError/depthLimit`` runs no handler and returns
+    ///   `nil` (the error's type is the action's), reporting ``NestingLimitError``.
     @inlinable
     @discardableResult
     public func callAsFunction(_ arguments: repeat each Argument) throws(Kind.Failure)
@@ -29,6 +31,7 @@ extension BoundAction where Kind: ThrowingActionKind {
                 options: options, arguments: (repeat each arguments), recording: &ignored)
         }
         if let error = outcome.error { throw error }
+        if outcome.tooDeep { _reportTooDeep() }
         return outcome.value
     }
 
@@ -68,6 +71,14 @@ extension BoundAction where Kind: ThrowingActionKind {
         var call = _CallOutcome<Result, Kind.Failure>(names: outcomes == nil ? [] : snapshot.names)
         let range = snapshot.range(for: key)
         if range.isEmpty { return call }
+        let depth = snapshot.depths.counter(.call)
+        let level = depth.pointee
+        if level >= NestingLimitError.depthLimit {
+            call.tooDeep = true
+            return call
+        }
+        depth.pointee = level &+ 1
+        defer { depth.pointee = level }
         var process = ActionProcess<Kind, repeat each Argument, Result>(
             arguments: (repeat each arguments), options: options, origin: origin, key: key)
         for index in range {

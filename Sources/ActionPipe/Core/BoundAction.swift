@@ -76,6 +76,13 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
         return self
     }
 
+    /// Reports a call refused for nesting too deep.
+    @inlinable
+    func _reportTooDeep() { key._reportTooDeep() }
+
+    /// The error of a call refused for nesting too deep.
+    func _nestingError() -> NestingLimitError { key._nestingError }
+
     /// The report of a call that ended with `outcome`, recorded in `outcomes`.
     func makeReport<Failure>(
         _ outcome: _CallOutcome<Result, Failure>, _ outcomes: [ActionTrace.Outcome?]?
@@ -88,7 +95,8 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
         return ActionReport(
             value: outcome.error == nil ? outcome.value : nil, handlersRun: outcome.count,
             stoppedBy: outcome.stopper.map { outcome.names[$0] },
-            error: outcome.error, thrownBy: outcome.thrower.map { outcome.names[$0] },
+            error: outcome.tooDeep ? _nestingError() : outcome.error,
+            thrownBy: outcome.thrower.map { outcome.names[$0] },
             trace: ActionTrace(action: key.name, state: options.state, steps: steps))
     }
 }
@@ -110,10 +118,11 @@ extension BoundAction where Kind == ActionKind.Sync {
         let (cell, pin) = _pin()
         defer { cell._withUnsafeGuaranteedRef { $0.unpin(pin) } }
         let snapshot = pin.snapshot.unsafelyUnwrapped
-        return Self._run(
+        let outcome = Self._run(
             snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
-            options: options, arguments: (repeat each arguments), recording: &ignored
-        ).value
+            options: options, arguments: (repeat each arguments), recording: &ignored)
+        if outcome.tooDeep { _reportTooDeep() }
+        return outcome.value
     }
 
     /// Calls the action and reports what happened: the result, how many handlers ran,
@@ -158,6 +167,14 @@ extension BoundAction where Kind == ActionKind.Sync {
             call = _CallOutcome(names: names)
         }
         if range.isEmpty { return call }
+        let depth = snapshot._withUnsafeGuaranteedRef { $0.depths }.counter(.call)
+        let level = depth.pointee
+        if level >= NestingLimitError.depthLimit {
+            call.tooDeep = true
+            return call
+        }
+        depth.pointee = level &+ 1
+        defer { depth.pointee = level }
         var process = ActionProcess<Kind, repeat each Argument, Result>(
             arguments: (repeat each arguments), options: options, origin: origin, key: key)
         var index = range.lowerBound

@@ -17,12 +17,14 @@
 /// }
 /// ```
 ///
-/// - Complexity: Reading and writing are O(1) for the first four keys of a call. Trivial
-///   values of up to two machine words (`Int`, `Double`, `Bool`, `Date`, small structs of
-///   such) are stored inline in those four slots, without allocating and without reference
-///   counting, so a call that carries them costs no more than one that carries nothing.
-///   Other values (`String`, arrays, class references, larger structs) and a fifth key go
-///   to an out-of-line list: one allocation for the call's side data.
+/// - Complexity: Reading and writing are O(1) for a call's first key, and O(k) for k keys
+///   after it. One trivial value of up to two machine words (`Int`, `Double`, `Bool`,
+///   `Date`, small structs of such) is stored inline, without allocating and without
+///   reference counting, so a call that carries it costs no more than one that carries
+///   nothing. Other values (`String`, arrays, class references, larger structs) and a
+///   second key go to an out-of-line list: one allocation for the call's side data. One
+///   slot, not more: the slots are copied into every nested call's stack frame, and each
+///   one made nested calls measurably deeper on the stack.
 public struct SideData: Sendable, CustomStringConvertible {
     /// A value stored out of line.
     @usableFromInline
@@ -84,51 +86,30 @@ public struct SideData: Sendable, CustomStringConvertible {
             && MemoryLayout<Value>.alignment <= MemoryLayout<UInt64>.alignment
     }
 
-    /// The four inline slots: a trivial value, so a call can carry them by copy, apart
-    /// from the out-of-line values.
+    /// The inline slot: a trivial value, so a call can carry it by copy, apart from the
+    /// out-of-line values.
     @usableFromInline
     struct _Inline: Sendable {
         @usableFromInline var s0 = _InlineSlot()
-        @usableFromInline var s1 = _InlineSlot()
-        @usableFromInline var s2 = _InlineSlot()
-        @usableFromInline var s3 = _InlineSlot()
 
         @inlinable init() {}
 
-        /// The slots in use.
-        var slots: [_InlineSlot] { [s0, s1, s2, s3].filter { $0.id != 0 } }
+        /// The slot, if in use.
+        var slots: [_InlineSlot] { s0.id == 0 ? [] : [s0] }
 
-        /// Replaces the slot of `slot.id`; `false` when no slot holds that key.
+        /// Replaces the slot if it holds `slot.id`'s value; `false` when it does not.
         @inlinable @inline(__always)
         mutating func replace(_ slot: _InlineSlot) -> Bool {
-            if s0.id == slot.id {
-                s0 = slot
-            } else if s1.id == slot.id {
-                s1 = slot
-            } else if s2.id == slot.id {
-                s2 = slot
-            } else if s3.id == slot.id {
-                s3 = slot
-            } else {
-                return false
-            }
+            guard s0.id == slot.id else { return false }
+            s0 = slot
             return true
         }
 
-        /// Puts `slot` in the first free slot; `false` when all four are taken.
+        /// Puts `slot` in the slot if it is free; `false` when it is taken.
         @inlinable @inline(__always)
         mutating func insert(_ slot: _InlineSlot) -> Bool {
-            if s0.id == 0 {
-                s0 = slot
-            } else if s1.id == 0 {
-                s1 = slot
-            } else if s2.id == 0 {
-                s2 = slot
-            } else if s3.id == 0 {
-                s3 = slot
-            } else {
-                return false
-            }
+            guard s0.id == 0 else { return false }
+            s0 = slot
             return true
         }
     }
@@ -175,9 +156,6 @@ public struct SideData: Sendable, CustomStringConvertible {
             let id = key.id
             if Self._isInline(Value.self) {
                 if _inline.s0.id == id { return _inline.s0.load(Value.self) }
-                if _inline.s1.id == id { return _inline.s1.load(Value.self) }
-                if _inline.s2.id == id { return _inline.s2.load(Value.self) }
-                if _inline.s3.id == id { return _inline.s3.load(Value.self) }
             }
             guard let others = _others else { return nil }
             for slot in others where slot.id == id { return slot.value as? Value }
@@ -219,9 +197,6 @@ public struct SideData: Sendable, CustomStringConvertible {
     @usableFromInline
     mutating func _remove(_ id: Int) {
         if _inline.s0.id == id { _inline.s0 = _InlineSlot() }
-        if _inline.s1.id == id { _inline.s1 = _InlineSlot() }
-        if _inline.s2.id == id { _inline.s2 = _InlineSlot() }
-        if _inline.s3.id == id { _inline.s3 = _InlineSlot() }
         if _others != nil {
             _others!.removeAll { $0.id == id }
             if _others!.isEmpty { _others = nil }

@@ -11,6 +11,9 @@ struct _CallOutcome<Result, Failure: Error> {
     @usableFromInline var error: Failure? = nil
     /// The index of the member whose handler threw `error`; `nil` for cancellation.
     @usableFromInline var thrower: Int? = nil
+    /// Whether the call was refused for nesting too deep (`NestingLimitError`); it ran no
+    /// handler then.
+    @usableFromInline var tooDeep = false
     /// The chain's member names, for reports; empty for plain calls.
     @usableFromInline let names: [String]
 

@@ -1,3 +1,5 @@
+import ActionPipeKernel
+
 /// An immutable view of a chain that calls read with no lock held while handlers run.
 ///
 /// Laid out for the call path: the entries of every action sit in one flat buffer, grouped
@@ -34,6 +36,10 @@ final class _Snapshot: @unchecked Sendable {
     @usableFromInline let index: UnsafeMutablePointer<Int>
     @usableFromInline let keyCount: Int
     @usableFromInline let denseCount: Int
+
+    /// The threads' nesting depths, for the depth limit of calls (copied here so a call,
+    /// which reads the snapshot anyway, does not pay for a global's addressor).
+    @usableFromInline let depths = NestingDepth.shared
 
     /// Up to this many keys, a lookup scans; beyond, it searches by halves.
     @usableFromInline static var scanLimit: Int { 8 }

@@ -1,0 +1,124 @@
+import ActionPipeKernel
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// A synchronous call or publish refused because it would nest deeper than ``depthLimit``
+/// on one thread: a handler that calls actions or publishes events which, through other
+/// handlers, come back to it without end.
+///
+/// The refused call runs no handler and returns `nil` (a publish reaches no subscriber);
+/// the error is in ``ActionReport/error`` when the call was made with `report`, in
+/// ``BusPublishResult/nestingError`` for a publish, and always goes to ``reporter``
+/// (standard error by default). The calls above it carry on, so the thread unwinds
+/// normally instead of overflowing its stack.
+///
+/// Synchronous core calls and bus publishes count together, on one counter per thread:
+/// both grow the same stack. Async calls do not count (their frames live on the heap).
+///
+/// ```swift
+/// pipe.on(\.countDown) { [weak pipe] process in
+///     (pipe?.countDown(process.arguments - 1) ?? 0) + 1   // no base case
+/// }
+/// let report = pipe.countDown.report(1_000_000)
+/// report.error as? NestingLimitError   // depth 101, at the 100th nested call
+/// ```
+public struct NestingLimitError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// How many synchronous calls and publishes may nest on one thread; the next one is
+    /// refused.
+    ///
+    /// Chosen so that even a debug build, whose frames are several times larger, stays
+    /// within a 512 KiB stack (the default of secondary threads on Apple platforms).
+    ///
+    /// ```swift
+    /// NestingLimitError.depthLimit   // 100
+    /// ```
+    public static let depthLimit = 100
+
+    /// What was refused.
+    public enum Refused: Sendable, Hashable {
+        /// A call of the action of this name.
+        case call(action: String)
+        /// A publish of an event of this type.
+        case publish(eventType: String)
+    }
+
+    /// The call or publish that was refused.
+    ///
+    /// ```swift
+    /// if case .call(let action) = error.refused { print(action) }
+    /// ```
+    public let refused: Refused
+
+    /// The nesting depth it would have had.
+    ///
+    /// ```swift
+    /// error.depth   // 101
+    /// ```
+    public let depth: Int
+
+    /// Creates a report.
+    ///
+    /// ```swift
+    /// let error = NestingLimitError(refused: .call(action: "countDown"), depth: 101)
+    /// ```
+    public init(refused: Refused, depth: Int) {
+        self.refused = refused
+        self.depth = depth
+    }
+
+    /// What went wrong and what to do.
+    ///
+    /// ```swift
+    /// print(error)
+    /// ```
+    public var description: String {
+        let what =
+            switch refused {
+            case .call(let action): "calling '\(action)'"
+            case .publish(let eventType): "publishing \(eventType)"
+            }
+        return
+            "nesting limit: \(what) would nest synchronous calls and publishes \(depth) deep "
+            + "on one thread (limit \(Self.depthLimit)); it was refused and ran no handler. "
+            + "Look for handlers that call or publish back into each other without a base "
+            + "case, or make the recursion a loop."
+    }
+
+    /// Where reports go; `nil` (the default) prints them to standard error. Set it once, at
+    /// start-up, e.g. to fail a test or log.
+    ///
+    /// ```swift
+    /// NestingLimitError.reporter = { error in assertionFailure("\(error)") }
+    /// ```
+    public static var reporter: (@Sendable (NestingLimitError) -> Void)? {
+        get { _nestingReporter.withLock { $0 } }
+        set { _nestingReporter.withLock { $0 = newValue } }
+    }
+
+    @usableFromInline @inline(never)
+    static func _report(_ error: NestingLimitError) {
+        if let reporter { return reporter(error) }
+        let line = Array("ActionPipe: \(error)\n".utf8)
+        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    }
+}
+
+/// The reporter, behind a lock: it may be set while another thread reports.
+let _nestingReporter = LockedValue<(@Sendable (NestingLimitError) -> Void)?>(nil)
+
+extension _ActionKey {
+    /// The error of a call of this action refused for nesting too deep.
+    var _nestingError: NestingLimitError {
+        NestingLimitError(refused: .call(action: name), depth: NestingLimitError.depthLimit + 1)
+    }
+
+    /// Reports a call of this action refused for nesting too deep.
+    @usableFromInline @inline(never)
+    func _reportTooDeep() { NestingLimitError._report(_nestingError) }
+}
