@@ -17,13 +17,13 @@
 /// resume on another thread, whose counter the leave would then corrupt.
 ///
 /// ```swift
-/// let depth = NestingDepth.shared.counter(.call)
+/// let depth = NestingDepth.counter(.call)
 /// let level = depth.pointee
 /// guard level < limit else { return reportTooDeep() }
 /// depth.pointee = level + 1
 /// defer { depth.pointee = level }
 /// ```
-public final class NestingDepth: Sendable {
+public enum NestingDepth {
     /// What is counted; each has its own word.
     public enum Counter: Int, Sendable {
         /// Synchronous core calls and event bus publishes, together: both grow the stack.
@@ -32,16 +32,10 @@ public final class NestingDepth: Sendable {
         case delivery = 1
     }
 
-    /// The process's counters.
-    public static let shared = NestingDepth()
-
-    /// The thread-specific-data key of the threads' blocks.
-    @usableFromInline let key: pthread_key_t
-
-    /// Words per block: one per ``Counter``.
-    @usableFromInline static var words: Int { 2 }
-
-    private init() {
+    /// The thread-specific-data key of the threads' blocks. A plain integer, so code that
+    /// keeps a copy (a hot path that wants to skip the global's addressor) holds no
+    /// reference.
+    public static let key: pthread_key_t = {
         var created = pthread_key_t()
         let status = pthread_key_create(&created) { block in
             // Optional on Glibc, not on Darwin: the same code for both.
@@ -49,26 +43,32 @@ public final class NestingDepth: Sendable {
             block?.deallocate()
         }
         precondition(status == 0, "ActionPipe: cannot create a thread key (\(status))")
-        key = created
-    }
+        return created
+    }()
+
+    /// Words per block: one per ``Counter``.
+    @usableFromInline static var words: Int { 2 }
 
     /// The calling thread's word for `counter`; valid on this thread until it ends.
     ///
+    /// - Parameter key: ``key``, or a copy of it.
     /// - Complexity: O(1): one `pthread_getspecific` (a block is made on a thread's first
     ///   use).
     @inlinable @inline(__always)
-    public func counter(_ counter: Counter) -> UnsafeMutablePointer<Int> {
+    public static func counter(_ counter: Counter, key: pthread_key_t = key)
+        -> UnsafeMutablePointer<Int>
+    {
         if let block = pthread_getspecific(key) {
             return UnsafeMutableRawPointer(mutating: block).assumingMemoryBound(to: Int.self)
                 + counter.rawValue
         }
-        return makeBlock() + counter.rawValue
+        return makeBlock(key) + counter.rawValue
     }
 
     @usableFromInline @inline(never)
-    func makeBlock() -> UnsafeMutablePointer<Int> {
-        let block = UnsafeMutablePointer<Int>.allocate(capacity: Self.words)
-        block.initialize(repeating: 0, count: Self.words)
+    static func makeBlock(_ key: pthread_key_t) -> UnsafeMutablePointer<Int> {
+        let block = UnsafeMutablePointer<Int>.allocate(capacity: words)
+        block.initialize(repeating: 0, count: words)
         pthread_setspecific(key, block)
         return block
     }

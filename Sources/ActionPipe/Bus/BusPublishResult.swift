@@ -10,6 +10,30 @@
 /// result.isEmpty    // true when nobody listens: not an error
 /// ```
 public struct BusPublishResult: Sendable, Hashable, CustomStringConvertible {
+    /// Equal when the counts are equal and both were refused for the same event type, or
+    /// neither was.
+    ///
+    /// ```swift
+    /// BusPublishResult(handled: 1) == BusPublishResult(handled: 1)   // true
+    /// ```
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.handled == rhs.handled && lhs.failed == rhs.failed && lhs.scheduled == rhs.scheduled
+            && lhs.refusedEventType.map(ObjectIdentifier.init)
+                == rhs.refusedEventType.map(ObjectIdentifier.init)
+    }
+
+    /// Hashes the counts and the refused event type.
+    ///
+    /// ```swift
+    /// Set([bus.publish(Ping())])
+    /// ```
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(handled)
+        hasher.combine(failed)
+        hasher.combine(scheduled)
+        hasher.combine(refusedEventType.map(ObjectIdentifier.init))
+    }
+
     /// Synchronous handlers that returned normally.
     ///
     /// ```swift
@@ -37,7 +61,16 @@ public struct BusPublishResult: Sendable, Hashable, CustomStringConvertible {
     /// ```swift
     /// if let error = bus.publish(Ping()).nestingError { print(error) }
     /// ```
-    public var nestingError: NestingLimitError?
+    public var nestingError: NestingLimitError? {
+        refusedEventType.map {
+            NestingLimitError(
+                refused: .publish(eventType: "\($0)"), depth: NestingLimitError.depthLimit + 1)
+        }
+    }
+
+    /// The event type of a publish refused for nesting too deep. A type, not the error:
+    /// it keeps the result trivial to copy, which a publish's return path depends on.
+    var refusedEventType: Any.Type?
 
     /// A result with these counts.
     ///
@@ -48,7 +81,7 @@ public struct BusPublishResult: Sendable, Hashable, CustomStringConvertible {
         self.handled = handled
         self.failed = failed
         self.scheduled = scheduled
-        self.nestingError = nil
+        self.refusedEventType = nil
     }
 
     /// Subscribers the event reached: `handled + failed + scheduled`.

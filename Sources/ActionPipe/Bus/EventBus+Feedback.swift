@@ -21,11 +21,8 @@ extension EventBus {
         _ event: Event,
         feedback: @escaping @Sendable (BusFeedback<Event.Feedback>) -> Void
     ) -> BusPublishResult {
-        let depth = _depths.counter(.call)
-        let level = depth.pointee
-        guard level < NestingLimitError.depthLimit else { return _refuse(Event.self) }
-        depth.pointee = level &+ 1
-        defer { depth.pointee = level }
+        guard let depth = _enterCall(_depthKey) else { return _refuse(Event.self) }
+        defer { depth.pointee &-= 1 }
         guard let routes = _routes(Event.self) else { return BusPublishResult() }
         var result = BusPublishResult()
         var sawGone = false

@@ -43,9 +43,8 @@ public final class EventBus: Sendable, CustomStringConvertible {
     /// The routes publishes read, apart from `_state`: pinned by a publish (no lock, no
     /// retain), stored by changes under `_state`'s lock (see `_BusRouteTable`).
     @usableFromInline let _published: SnapshotCell<_BusRouteTable>
-    /// The threads' nesting depths, for the depth limit of publishes (copied here once: a
-    /// global read from a client's specialised code costs a call to its addressor).
-    @usableFromInline let _depths = NestingDepth.shared
+    /// `NestingDepth.key`, copied here: reading the global costs a check per publish.
+    @usableFromInline let _depthKey = NestingDepth.key
 
     /// A new bus, independent of every other.
     ///
@@ -115,14 +114,10 @@ public final class EventBus: Sendable, CustomStringConvertible {
     @inlinable
     @discardableResult
     public func publish<Event: BusEvent>(_ event: Event) -> BusPublishResult {
-        let depth = _depths.counter(.call)
-        let level = depth.pointee
-        guard level < NestingLimitError.depthLimit else { return _refuse(Event.self) }
-        depth.pointee = level &+ 1
-        defer { depth.pointee = level }
+        guard let depth = _enterCall(_depthKey) else { return _refuse(Event.self) }
         let published = _published
         let pin = published.pin()
-        let (result, sawGone, stale) = pin.snapshot.unsafelyUnwrapped._withUnsafeGuaranteedRef {
+        var (result, sawGone, stale) = pin.snapshot.unsafelyUnwrapped._withUnsafeGuaranteedRef {
             table in
             guard let routes = table.routes(for: ObjectIdentifier(Event.self)) else {
                 return (BusPublishResult(), false, false)
@@ -136,20 +131,23 @@ public final class EventBus: Sendable, CustomStringConvertible {
             return (result, sawGone, false)
         }
         published.unpin(pin)
-        // Subscriptions changed since the routes were built: rebuild them, then deliver.
-        if stale { return _publishStale(event) }
-        if sawGone { _pruneGone() }
+        if stale {
+            // Subscriptions changed since the routes were built: rebuild them, then deliver.
+            result = _publishStale(event)
+        } else if sawGone {
+            _pruneGone()
+        }
+        // Not a `defer`: one made the publish handle its result through value witnesses.
+        depth.pointee &-= 1
         return result
     }
 
     /// A publish refused for nesting too deep: reported, and returned in the result.
     @usableFromInline @inline(never)
     func _refuse<Event: BusEvent>(_ type: Event.Type) -> BusPublishResult {
-        let error = NestingLimitError(
-            refused: .publish(eventType: "\(Event.self)"), depth: NestingLimitError.depthLimit + 1)
-        NestingLimitError._report(error)
         var result = BusPublishResult()
-        result.nestingError = error
+        result.refusedEventType = Event.self
+        if let error = result.nestingError { NestingLimitError._report(error) }
         return result
     }
 

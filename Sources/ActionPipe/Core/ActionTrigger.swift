@@ -61,14 +61,13 @@ extension ActionTrigger where Kind == ActionKind.Sync {
     public func call(state: ActionState?, _ arguments: repeat each Argument) -> Result? {
         guard let (member, snapshot) = target() else { return nil }
         var ignored: [ActionTrace.Outcome?]? = nil
-        let outcome = withExtendedLifetime((member, snapshot)) {
+        return withExtendedLifetime((member, snapshot)) {
             BoundAction<Kind, repeat each Argument, Result>._run(
                 snapshot: .passUnretained(snapshot), origin: .passUnretained(member), key: key,
                 options: _CallOptions(state: state), arguments: (repeat each arguments),
-                recording: &ignored)
+                recording: &ignored
+            ).value
         }
-        if outcome.tooDeep { key._reportTooDeep() }
-        return outcome.value
     }
 
     /// Calls the action from the chain's head, as a plain call.
@@ -104,7 +103,6 @@ extension ActionTrigger where Kind: ThrowingActionKind {
                 options: options(state), arguments: (repeat each arguments), recording: &ignored)
         }
         if let error = outcome.error { throw error }
-        if outcome.tooDeep { key._reportTooDeep() }
         return outcome.value
     }
 
@@ -146,7 +144,6 @@ extension ActionTrigger where Kind == ActionKind.Async {
         // until here.
         withExtendedLifetime((member, snapshot)) {}
         if let error = outcome.error { throw error }
-        if outcome.tooDeep { key._reportTooDeep() }
         return outcome.value
     }
 

@@ -31,7 +31,6 @@ extension BoundAction where Kind: ThrowingActionKind {
                 options: options, arguments: (repeat each arguments), recording: &ignored)
         }
         if let error = outcome.error { throw error }
-        if outcome.tooDeep { _reportTooDeep() }
         return outcome.value
     }
 
@@ -71,14 +70,12 @@ extension BoundAction where Kind: ThrowingActionKind {
         var call = _CallOutcome<Result, Kind.Failure>(names: outcomes == nil ? [] : snapshot.names)
         let range = snapshot.range(for: key)
         if range.isEmpty { return call }
-        let depth = snapshot.depths.counter(.call)
-        let level = depth.pointee
-        if level >= NestingLimitError.depthLimit {
+        guard let depth = _enterCall(snapshot.depthKey) else {
+            // A plain call is reported here; a traced one carries the error in its report.
+            if outcomes == nil { key._reportTooDeep() }
             call.tooDeep = true
             return call
         }
-        depth.pointee = level &+ 1
-        defer { depth.pointee = level }
         var process = ActionProcess<Kind, repeat each Argument, Result>(
             arguments: (repeat each arguments), options: options, origin: origin, key: key)
         for index in range {
@@ -106,6 +103,7 @@ extension BoundAction where Kind: ThrowingActionKind {
             }
             call.ran(entry.member, stopped: process.isStopped, recording: &outcomes)
         }
+        depth.pointee &-= 1
         return call
     }
 }

@@ -76,10 +76,6 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
         return self
     }
 
-    /// Reports a call refused for nesting too deep.
-    @inlinable
-    func _reportTooDeep() { key._reportTooDeep() }
-
     /// The error of a call refused for nesting too deep.
     func _nestingError() -> NestingLimitError { key._nestingError }
 
@@ -93,7 +89,7 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
             steps.append(.init(pipe: name, outcome: step ?? .skipped(.notRegistered)))
         }
         return ActionReport(
-            value: outcome.error == nil ? outcome.value : nil, handlersRun: outcome.count,
+            value: outcome.error == nil ? outcome.value : nil, handlersRun: outcome.handlersRun,
             stoppedBy: outcome.stopper.map { outcome.names[$0] },
             error: outcome.tooDeep ? _nestingError() : outcome.error,
             thrownBy: outcome.thrower.map { outcome.names[$0] },
@@ -118,11 +114,10 @@ extension BoundAction where Kind == ActionKind.Sync {
         let (cell, pin) = _pin()
         defer { cell._withUnsafeGuaranteedRef { $0.unpin(pin) } }
         let snapshot = pin.snapshot.unsafelyUnwrapped
-        let outcome = Self._run(
+        return Self._run(
             snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
-            options: options, arguments: (repeat each arguments), recording: &ignored)
-        if outcome.tooDeep { _reportTooDeep() }
-        return outcome.value
+            options: options, arguments: (repeat each arguments), recording: &ignored
+        ).value
     }
 
     /// Calls the action and reports what happened: the result, how many handlers ran,
@@ -167,14 +162,12 @@ extension BoundAction where Kind == ActionKind.Sync {
             call = _CallOutcome(names: names)
         }
         if range.isEmpty { return call }
-        let depth = snapshot._withUnsafeGuaranteedRef { $0.depths }.counter(.call)
-        let level = depth.pointee
-        if level >= NestingLimitError.depthLimit {
+        guard let depth = _enterCall(snapshot._withUnsafeGuaranteedRef { $0.depthKey }) else {
+            // A plain call is reported here; a traced one carries the error in its report.
+            if outcomes == nil { key._reportTooDeep() }
             call.tooDeep = true
             return call
         }
-        depth.pointee = level &+ 1
-        defer { depth.pointee = level }
         var process = ActionProcess<Kind, repeat each Argument, Result>(
             arguments: (repeat each arguments), options: options, origin: origin, key: key)
         var index = range.lowerBound
@@ -206,6 +199,8 @@ extension BoundAction where Kind == ActionKind.Sync {
                 call.ran(entry.member, stopped: process.isStopped, recording: &outcomes)
             }
         }
+        // Not a `defer`: one made the call handle its outcome through value witnesses.
+        depth.pointee &-= 1
         return call
     }
 }

@@ -122,3 +122,20 @@ extension _ActionKey {
     @usableFromInline @inline(never)
     func _reportTooDeep() { NestingLimitError._report(_nestingError) }
 }
+
+/// Enters one more level of synchronous calls and publishes on this thread; `nil`, and no
+/// change, when that would pass ``NestingLimitError/depthLimit``. The caller decrements
+/// the returned word when its call ends.
+///
+/// Not inlined, and it reads the global itself: a call's loop is inlined into its caller,
+/// where reading the counters through a reference cost a retain and a release per call.
+///
+/// - Parameter key: `NestingDepth.key`, which a hot path keeps a copy of: reading the global
+///   costs a lazy-initialisation check per call.
+@usableFromInline @inline(never)
+func _enterCall(_ key: pthread_key_t) -> UnsafeMutablePointer<Int>? {
+    let depth = NestingDepth.counter(.call, key: key)
+    guard depth.pointee < NestingLimitError.depthLimit else { return nil }
+    depth.pointee &+= 1
+    return depth
+}

@@ -3,7 +3,10 @@
 struct _CallOutcome<Result, Failure: Error> {
     /// The result of the last handler that returned.
     @usableFromInline var value: Result? = nil
-    /// How many handlers ran (one that threw included).
+    /// How many handlers ran (one that threw included); -1 when the call was refused for
+    /// nesting too deep (`NestingLimitError`), which runs none. A sentinel, not a field of
+    /// its own: one more stored property made calls copy and destroy the outcome through
+    /// value witnesses.
     @usableFromInline var count = 0
     /// The index, in chain order, of the member whose handler stopped the call.
     @usableFromInline var stopper: Int? = nil
@@ -11,14 +14,22 @@ struct _CallOutcome<Result, Failure: Error> {
     @usableFromInline var error: Failure? = nil
     /// The index of the member whose handler threw `error`; `nil` for cancellation.
     @usableFromInline var thrower: Int? = nil
-    /// Whether the call was refused for nesting too deep (`NestingLimitError`); it ran no
-    /// handler then.
-    @usableFromInline var tooDeep = false
     /// The chain's member names, for reports; empty for plain calls.
     @usableFromInline let names: [String]
 
     @inlinable
     init(names: [String]) { self.names = names }
+
+    /// Whether the call was refused for nesting too deep.
+    @inlinable
+    var tooDeep: Bool {
+        get { count < 0 }
+        set { count = newValue ? -1 : 0 }
+    }
+
+    /// How many handlers ran.
+    @inlinable
+    var handlersRun: Int { Swift.max(count, 0) }
 
     /// Why the handlers after the current one do not run, if the call has ended.
     @inlinable

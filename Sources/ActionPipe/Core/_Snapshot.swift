@@ -37,9 +37,9 @@ final class _Snapshot: @unchecked Sendable {
     @usableFromInline let keyCount: Int
     @usableFromInline let denseCount: Int
 
-    /// The threads' nesting depths, for the depth limit of calls (copied here so a call,
-    /// which reads the snapshot anyway, does not pay for a global's addressor).
-    @usableFromInline let depths = NestingDepth.shared
+    /// `NestingDepth.key`, copied here: a call reads the snapshot anyway, and reading the
+    /// global costs a lazy-initialisation check per call.
+    @usableFromInline let depthKey = NestingDepth.key
 
     /// Up to this many keys, a lookup scans; beyond, it searches by halves.
     @usableFromInline static var scanLimit: Int { 8 }

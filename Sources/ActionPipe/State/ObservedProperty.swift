@@ -41,7 +41,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let observers = SnapshotCell<_ObsList<Value>>()
     /// The threads' delivery depths, for cycle detection, copied here once (a global read
     /// from a client's specialised code costs a call to its addressor).
-    @usableFromInline let depths = NestingDepth.shared
+    @usableFromInline let depthKey = NestingDepth.key
 
     /// Creates a property holding `value`.
     ///
@@ -111,7 +111,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
             withExtendedLifetime(old) {}
             return
         }
-        let depth = depths.counter(.delivery)
+        let depth = NestingDepth.counter(.delivery, key: depthKey)
         let level = depth.pointee
         guard level < ObservationCycleError.depthLimit else {
             lock.unlock()
