@@ -62,65 +62,43 @@ extension BoundAction where Kind == ActionKind.Async {
         return makeReport(outcome, outcomes)
     }
 
-    /// The dispatch loop of async actions: the synchronous loop, with a cancellation check
-    /// before each handler and an `await` around it.
-    // Always inlined: Swift does not specialise functions over parameter packs, so a
-    // call that is not inlined into its concrete caller runs generic code (metadata
-    // lookups, value witnesses) several times slower.
+    /// The async driver of the one dispatch loop (`_Dispatch`): each handler is awaited,
+    /// and the call ends with `CancellationError` when its task is cancelled before a
+    /// handler starts. Async calls do not count towards the nesting limit: their frames live
+    /// on the heap, and an `await` may resume on another thread.
     @inlinable @inline(__always)
     nonisolated(nonsending) static func _runAsync(
         snapshot: Unmanaged<_Snapshot>, origin: Unmanaged<_Member>, key: _ActionKey,
         options: _CallOptions, arguments: (repeat each Argument),
         recording outcomes: inout [ActionTrace.Outcome?]?
     ) async -> _CallOutcome<Result, any Error> {
-        // The caller keeps the snapshot alive (pinned); read it without retaining it.
-        let (entries, range) = snapshot._withUnsafeGuaranteedRef {
-            ($0.entries, $0.range(for: key))
-        }
-        var call = _CallOutcome<Result, any Error>(names: [])
-        if outcomes != nil {
-            let names = snapshot._withUnsafeGuaranteedRef { $0.names }
-            outcomes = Array(repeating: nil, count: names.count)
-            call = _CallOutcome(names: names)
-        }
-        if range.isEmpty { return call }
+        var dispatch = _Dispatch<Kind, repeat each Argument, Result, any Error>(
+            snapshot: snapshot, key: key, recording: &outcomes)
+        if dispatch.hasNoHandler { return dispatch.call }
         var process = ActionProcess<Kind, repeat each Argument, Result>(
             arguments: (repeat each arguments), options: options, origin: origin, key: key)
-        for index in range {
-            let entry = entries[index]
-            if call.endReason == nil, Task.isCancelled {
-                call.error = CancellationError()
-            }
-            if let reason = call.endReason {
-                outcomes?[entry.member] = .skipped(reason)
-                continue
-            }
-            // The snapshot, which the caller keeps alive, owns the handler: no retain.
-            unowned(unsafe) let handler = unsafeDowncast(
-                entry.handler.takeUnretainedValue(),
-                to: _AsyncHandler<repeat each Argument, Result>.self)
-            process._upstream = call.value
-            var target: AnyObject? = nil
-            if let reason = handler.skipDecision(handler.conditions, &process, target: &target) {
-                outcomes?[entry.member] = .skipped(reason)
-                continue
-            }
-            call.count += 1
+        while let (handler, target) = dispatch.next(
+            _AsyncHandler<repeat each Argument, Result>.self, conditions: { $0.conditions },
+            process: &process, cancellation: { Task.isCancelled ? CancellationError() : nil },
+            recording: &outcomes)
+        {
+            // Unretained: the snapshot owns the handler. `target` is a strong local, so a
+            // weak target stays alive while its handler works.
+            unowned(unsafe) let handler = handler.takeUnretainedValue()
             do {
-                // `target` is a strong local: a weak target stays alive while it works.
+                let value: Result?
                 if handler.isSync {
-                    call.value = handler.sync(&process)
+                    value = handler.sync(&process)
                 } else if handler.hasPlain {
-                    call.value = try await handler.plain(&process)
+                    value = try await handler.plain(&process)
                 } else {
-                    call.value = try await handler.body.unsafelyUnwrapped(target, &process)
+                    value = try await handler.body.unsafelyUnwrapped(target, &process)
                 }
+                dispatch.ran(value, stopped: process.isStopped, recording: &outcomes)
             } catch {
-                call.threw(error, at: entry.member, recording: &outcomes)
-                continue
+                dispatch.threw(error, recording: &outcomes)
             }
-            call.ran(entry.member, stopped: process.isStopped, recording: &outcomes)
         }
-        return call
+        return dispatch.call
     }
 }

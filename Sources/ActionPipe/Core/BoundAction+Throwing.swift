@@ -55,55 +55,40 @@ extension BoundAction where Kind: ThrowingActionKind {
         return makeReport(outcome, outcomes)
     }
 
-    /// The dispatch loop of throwing actions: the synchronous loop, ended by a throw.
-    // Always inlined: Swift does not specialise functions over parameter packs, so a
-    // call that is not inlined into its concrete caller runs generic code (metadata
-    // lookups, value witnesses) several times slower.
+    /// The throwing driver of the one dispatch loop (`_Dispatch`): a handler's error ends
+    /// the call.
     @inlinable @inline(__always)
     static func _runThrowing(
         snapshot: _Snapshot, origin: Unmanaged<_Member>, key: _ActionKey, options: _CallOptions,
         arguments: (repeat each Argument), recording outcomes: inout [ActionTrace.Outcome?]?
     ) -> _CallOutcome<Result, Kind.Failure> {
-        if outcomes != nil {
-            outcomes = Array(repeating: nil, count: snapshot.names.count)
-        }
-        var call = _CallOutcome<Result, Kind.Failure>(names: outcomes == nil ? [] : snapshot.names)
-        let range = snapshot.range(for: key)
-        if range.isEmpty { return call }
+        var dispatch = _Dispatch<Kind, repeat each Argument, Result, Kind.Failure>(
+            snapshot: .passUnretained(snapshot), key: key, recording: &outcomes)
+        if dispatch.hasNoHandler { return dispatch.call }
         guard let depth = _enterCall(snapshot.depthKey) else {
             // A plain call is reported here; a traced one carries the error in its report.
             if outcomes == nil { key._reportTooDeep() }
-            call.tooDeep = true
-            return call
+            dispatch.call.tooDeep = true
+            return dispatch.call
         }
         var process = ActionProcess<Kind, repeat each Argument, Result>(
             arguments: (repeat each arguments), options: options, origin: origin, key: key)
-        for index in range {
-            let entry = snapshot.entries[index]
-            if let reason = call.endReason {
-                outcomes?[entry.member] = .skipped(reason)
-                continue
-            }
-            // The snapshot, which the caller keeps alive, owns the handler: no retain.
-            unowned(unsafe) let handler = unsafeDowncast(
-                entry.handler.takeUnretainedValue(),
-                to: _ThrowingHandler<Kind, repeat each Argument, Result>.self)
-            process._upstream = call.value
-            var target: AnyObject? = nil
-            if let reason = handler.skipDecision(handler.conditions, &process, target: &target) {
-                outcomes?[entry.member] = .skipped(reason)
-                continue
-            }
-            call.count += 1
+        while let (handler, target) = dispatch.next(
+            _ThrowingHandler<Kind, repeat each Argument, Result>.self,
+            conditions: { $0.conditions }, process: &process, cancellation: { nil },
+            recording: &outcomes)
+        {
+            // Unretained: the snapshot owns the handler. (Not `_withUnsafeGuaranteedRef`,
+            // whose untyped `rethrows` would lose the failure type.)
+            unowned(unsafe) let handler = handler.takeUnretainedValue()
             do throws(Kind.Failure) {
-                call.value = try handler.body(target, &process)
+                let value = try handler.body(target, &process)
+                dispatch.ran(value, stopped: process.isStopped, recording: &outcomes)
             } catch {
-                call.threw(error, at: entry.member, recording: &outcomes)
-                continue
+                dispatch.threw(error, recording: &outcomes)
             }
-            call.ran(entry.member, stopped: process.isStopped, recording: &outcomes)
         }
         depth.pointee &-= 1
-        return call
+        return dispatch.call
     }
 }

@@ -138,69 +138,39 @@ extension BoundAction where Kind == ActionKind.Sync {
         return makeReport(outcome, outcomes)
     }
 
-    /// Runs the handlers of `snapshot` for the action `key`. `origin` must stay alive for
-    /// the duration of the call. `outcomes` is `nil` for plain calls, so they pay one
-    /// predictable branch per handler for tracing.
-    // Always inlined: Swift does not specialise functions over parameter packs, so a
-    // call that is not inlined into its concrete caller runs generic code (metadata
-    // lookups, value witnesses) several times slower.
+    /// Runs the handlers of `snapshot` for the action `key`: the synchronous driver of the
+    /// one dispatch loop (`_Dispatch`). `origin` must stay alive for the duration of the
+    /// call. `outcomes` is `nil` for plain calls, so they pay one predictable branch per
+    /// handler for tracing.
     @inlinable @inline(__always)
     static func _run(
         snapshot: Unmanaged<_Snapshot>, origin: Unmanaged<_Member>, key: _ActionKey,
         options: borrowing _CallOptions, arguments: (repeat each Argument),
         recording outcomes: inout [ActionTrace.Outcome?]?
     ) -> _CallOutcome<Result, Never> {
-        // The caller keeps the snapshot alive (pinned, or retained); read what the call
-        // needs from it without retaining it.
-        let (entries, range) = snapshot._withUnsafeGuaranteedRef {
-            ($0.entries, $0.range(for: key))
-        }
-        var call = _CallOutcome<Result, Never>(names: [])
-        if outcomes != nil {
-            let names = snapshot._withUnsafeGuaranteedRef { $0.names }
-            outcomes = Array(repeating: nil, count: names.count)
-            call = _CallOutcome(names: names)
-        }
-        if range.isEmpty { return call }
+        var dispatch = _Dispatch<Kind, repeat each Argument, Result, Never>(
+            snapshot: snapshot, key: key, recording: &outcomes)
+        if dispatch.hasNoHandler { return dispatch.call }
         guard let depth = _enterCall(snapshot._withUnsafeGuaranteedRef { $0.depthKey }) else {
             // A plain call is reported here; a traced one carries the error in its report.
             if outcomes == nil { key._reportTooDeep() }
-            call.tooDeep = true
-            return call
+            dispatch.call.tooDeep = true
+            return dispatch.call
         }
         var process = ActionProcess<Kind, repeat each Argument, Result>(
             arguments: (repeat each arguments), options: options, origin: origin, key: key)
-        var index = range.lowerBound
-        while index < range.upperBound {
-            let entry = entries[index]
-            index &+= 1
-            if call.stopper != nil {
-                outcomes?[entry.member] = .skipped(.stoppedEarlier)
-                continue
+        while let (handler, target) = dispatch.next(
+            _SyncHandler<repeat each Argument, Result>.self, conditions: { $0.conditions },
+            process: &process, cancellation: { nil }, recording: &outcomes)
+        {
+            let value = handler._withUnsafeGuaranteedRef { handler in
+                handler.hasPlain
+                    ? handler.plain(&process) : handler.body.unsafelyUnwrapped(target, &process)
             }
-            // The snapshot owns the handler and the caller keeps the snapshot alive, so
-            // the handler is used unretained: no reference counting per handler.
-            let unmanaged = Unmanaged<_SyncHandler<repeat each Argument, Result>>.fromOpaque(
-                entry.handler.toOpaque())
-            unmanaged._withUnsafeGuaranteedRef { handler in
-                process._upstream = call.value
-                var target: AnyObject? = nil
-                if let reason = handler.skipDecision(handler.conditions, &process, target: &target)
-                {
-                    outcomes?[entry.member] = .skipped(reason)
-                    return
-                }
-                if handler.hasPlain {
-                    call.value = handler.plain(&process)
-                } else {
-                    call.value = handler.body.unsafelyUnwrapped(target, &process)
-                }
-                call.count += 1
-                call.ran(entry.member, stopped: process.isStopped, recording: &outcomes)
-            }
+            dispatch.ran(value, stopped: process.isStopped, recording: &outcomes)
         }
         // Not a `defer`: one made the call handle its outcome through value witnesses.
         depth.pointee &-= 1
-        return call
+        return dispatch.call
     }
 }

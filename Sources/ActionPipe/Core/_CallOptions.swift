@@ -3,7 +3,7 @@
 /// A trivial value (no reference counting to copy or destroy it): the side data's inline
 /// slots are stored here, and its out-of-line values are reached through `box`, unowned,
 /// which the ``_CallSetup`` holding these options keeps alive. Calls pass it by value
-/// into the dispatch loops, so a plain call pays nothing for options it does not use.
+/// into the dispatch loop, so a plain call pays nothing for options it does not use.
 ///
 /// `@unchecked Sendable`: `box` refers to an immutable, `Sendable` object.
 @usableFromInline

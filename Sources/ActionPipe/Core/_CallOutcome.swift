@@ -1,4 +1,4 @@
-/// How one call ended, as the dispatch loops return it.
+/// How one call ended, as the dispatch loop (`_Dispatch`) returns it.
 @usableFromInline
 struct _CallOutcome<Result, Failure: Error> {
     /// The result of the last handler that returned.

@@ -95,9 +95,9 @@ private let _handlerIDs = IDSource()
 extension _AnyHandler {
     /// Whether the handler runs in the call `process` describes (its upstream value
     /// already set): `nil` to run it, with `object` set to its target if it has one, or why
-    /// it is skipped. The one skip decision of the three dispatch loops (sync, throwing,
-    /// async): an unconditional handler costs one test, a simple one two inline tests (its
-    /// reason is built only when it is skipped), any other the full check.
+    /// it is skipped. The one skip decision of the dispatch loop (`_Dispatch`, for sync,
+    /// throwing and async calls): an unconditional handler costs one test, a simple one two
+    /// inline tests (its reason is built only when it is skipped), any other the full check.
     @inlinable @inline(__always)
     func skipDecision<Kind, each Argument, Result>(
         _ conditions: @autoclosure () -> [_Condition<Kind, repeat each Argument, Result>],

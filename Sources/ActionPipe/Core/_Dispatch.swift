@@ -1,0 +1,115 @@
+/// The one dispatch loop of the core: it walks an action's handlers in chain order, decides
+/// for each whether it runs (the call has ended, its state or conditions fail, its target is
+/// gone), records every step for reports, and hands each handler that runs to its driver.
+/// The three drivers (synchronous, throwing and async calls) differ only in how they invoke
+/// a handler: plainly, with `try`, or with `try await`.
+///
+/// ```swift
+/// var dispatch = _Dispatch<...>(snapshot: snapshot, key: key, recording: &outcomes)
+/// while let step = dispatch.next(_SyncHandler<...>.self, ..., process: &process, ...) {
+///     dispatch.ran(invoke(step), stopped: process.isStopped, recording: &outcomes)
+/// }
+/// return dispatch.call
+/// ```
+///
+/// Why everything here is `@inline(__always)`: Swift does not specialise functions over
+/// parameter packs, so a call path that is not inlined into its concrete caller runs
+/// generic code (metadata lookups, value witnesses) several times slower. The whole loop,
+/// and the driver around it, is therefore inlined into the code that makes the call.
+@usableFromInline
+struct _Dispatch<Kind, each Argument, Result, Failure: Error> {
+    /// How the call is going: its value, count, stopper and error.
+    @usableFromInline var call: _CallOutcome<Result, Failure>
+    /// The snapshot's entries; the caller keeps the snapshot alive.
+    @usableFromInline let entries: UnsafeMutablePointer<_Snapshot.Entry>
+    /// The next entry of the action's group, and the end of the group.
+    @usableFromInline var index: Int
+    @usableFromInline let end: Int
+    /// The member of the handler last handed out, for its outcome.
+    @usableFromInline var member = 0
+
+    /// A dispatch of the handlers of `key` in `snapshot`, which the caller keeps alive (it
+    /// is read unretained). When `outcomes` is not `nil` the call is traced: it gets one
+    /// outcome per pipe of the chain.
+    @inlinable @inline(__always)
+    init(
+        snapshot: Unmanaged<_Snapshot>, key: _ActionKey,
+        recording outcomes: inout [ActionTrace.Outcome?]?
+    ) {
+        let (entries, range) = snapshot._withUnsafeGuaranteedRef {
+            ($0.entries, $0.range(for: key))
+        }
+        self.entries = entries
+        index = range.lowerBound
+        end = range.upperBound
+        call = _CallOutcome(names: [])
+        if outcomes != nil {
+            let names = snapshot._withUnsafeGuaranteedRef { $0.names }
+            outcomes = Array(repeating: nil, count: names.count)
+            call = _CallOutcome(names: names)
+        }
+    }
+
+    /// Whether no pipe of the chain registered the action.
+    @inlinable
+    var hasNoHandler: Bool { index == end }
+
+    /// The next handler that runs, and its target (a strong reference, so a weak target
+    /// stays alive while its handler works); `nil` when the group is done. Every handler
+    /// passed over is recorded with the reason.
+    ///
+    /// - Parameters:
+    ///   - type: The handler class of the action's kind.
+    ///   - conditions: The handler's conditions (read only when it has some).
+    ///   - cancellation: The error that ends the call before the next handler, if any: an
+    ///     async call's `CancellationError`; always `nil` for synchronous calls.
+    @inlinable @inline(__always)
+    mutating func next<Handler: _AnyHandler>(
+        _ type: Handler.Type,
+        conditions: (Handler) -> [_Condition<Kind, repeat each Argument, Result>],
+        process: inout ActionProcess<Kind, repeat each Argument, Result>,
+        cancellation: () -> Failure?,
+        recording outcomes: inout [ActionTrace.Outcome?]?
+    ) -> (handler: Unmanaged<Handler>, target: AnyObject?)? {
+        while index < end {
+            let entry = entries[index]
+            index &+= 1
+            if call.endReason == nil, let error = cancellation() { call.error = error }
+            if let reason = call.endReason {
+                outcomes?[entry.member] = .skipped(reason)
+                continue
+            }
+            // The snapshot owns the handler and the caller keeps the snapshot alive, so the
+            // handler is used unretained: no reference counting per handler.
+            let handler = Unmanaged<Handler>.fromOpaque(entry.handler.toOpaque())
+            process._upstream = call.value
+            var target: AnyObject? = nil
+            let skip = handler._withUnsafeGuaranteedRef { handler in
+                handler.skipDecision(conditions(handler), &process, target: &target)
+            }
+            if let skip {
+                outcomes?[entry.member] = .skipped(skip)
+                continue
+            }
+            member = entry.member
+            call.count &+= 1
+            return (handler, target)
+        }
+        return nil
+    }
+
+    /// Records that the handler last handed out returned `value`.
+    @inlinable @inline(__always)
+    mutating func ran(
+        _ value: Result?, stopped: Bool, recording outcomes: inout [ActionTrace.Outcome?]?
+    ) {
+        call.value = value
+        call.ran(member, stopped: stopped, recording: &outcomes)
+    }
+
+    /// Records that the handler last handed out threw `error`, which ends the call.
+    @inlinable @inline(__always)
+    mutating func threw(_ error: Failure, recording outcomes: inout [ActionTrace.Outcome?]?) {
+        call.threw(error, at: member, recording: &outcomes)
+    }
+}
