@@ -77,7 +77,7 @@ extension EventBus {
         handler: @escaping @Sendable (AnyObject?, Event) throws -> Event.Feedback?
     ) -> BusSubscription {
         let key = topic.key
-        let owner = owner.map(_BusOwner.init)
+        let owner = owner.map { _BusOwner($0) }
         let (id, released, count, threshold) = _state.withLock {
             state -> (UInt64, [AnyObject], Int, Int) in
             var released: [AnyObject] = []

@@ -104,7 +104,7 @@ extension EventBus {
     ) -> BusSubscription {
         var unique: [BusEventKey] = []
         for key in keys where !unique.contains(key) { unique.append(key) }
-        let owner = owner.map(_BusOwner.init)
+        let owner = owner.map { _BusOwner($0) }
         let union = _BusUnionState(keys: unique)
         // Weak: the forwarders live in this bus's tables.
         let bus = _handle

@@ -60,6 +60,6 @@ extension EventBus {
                 return (id, owner)
             }
         }
-        return Set(candidates.lazy.filter { $0.1.isStill(subscriber) }.map(\.0))
+        return Set(candidates.lazy.filter { $0.1.holds(subscriber) }.map(\.0))
     }
 }

@@ -1,3 +1,4 @@
+import ActionPipeKernel
 import Synchronization
 
 /// One subscription's presence under one event type: what a publish calls.
@@ -46,20 +47,7 @@ final class _BusEntry<Event: BusEvent>: Sendable {
     }
 }
 
-/// A subscriber held weakly, with its identity kept for removal by subscriber.
+/// A subscriber held weakly, with its identity kept for removal by subscriber: the
+/// kernel's weak box.
 @usableFromInline
-final class _BusOwner: Sendable {
-    @usableFromInline weak let object: (AnyObject & Sendable)?
-    let id: ObjectIdentifier
-
-    init(_ object: AnyObject & Sendable) {
-        self.object = object
-        id = ObjectIdentifier(object)
-    }
-
-    /// Whether this is `object`, still alive (an id alone may be reused after a release).
-    func isStill(_ candidate: AnyObject) -> Bool {
-        guard let object else { return false }
-        return object === candidate
-    }
-}
+typealias _BusOwner = WeakBox<AnyObject & Sendable>

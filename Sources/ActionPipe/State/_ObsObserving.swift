@@ -58,7 +58,7 @@ extension _ObsSource {
         _ options: ObservationOptions, label: String, by owner: Owner,
         _ handler: @escaping @Sendable (Owner, Value) -> Void
     ) -> ObservationToken {
-        let weakOwner = _ObsWeak(owner)
+        let weakOwner = WeakBox(owner)
         return _observe(options, label: label) { value in
             guard let owner = weakOwner.object else { return false }
             handler(owner, value)
@@ -92,7 +92,7 @@ extension _ObsSource {
         _ options: ObservationOptions, on actor: A,
         _ handler: @escaping @Sendable (isolated A, Value) -> Void
     ) -> ObservationToken {
-        let weakActor = _ObsWeak(actor)
+        let weakActor = WeakBox(actor)
         let (stream, token) = _values(options, .unbounded)
         Task {
             for await value in stream {

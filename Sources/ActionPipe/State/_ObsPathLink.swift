@@ -68,7 +68,7 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _ObsCancel
     /// The observer on the current sub-state's property: delivers while its generation is
     /// current, and removes itself once the link is gone or moved on.
     func innerSink(_ generation: UInt64) -> _ObsSink<Value> {
-        let weakLink = _ObsWeak(self)
+        let weakLink = WeakBox(self)
         return _ObsSink { value in
             guard let link = weakLink.object else { return false }
             let sink = link.state.withLock { state in

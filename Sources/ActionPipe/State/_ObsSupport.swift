@@ -1,3 +1,4 @@
+import ActionPipeKernel
 import Synchronization
 
 #if canImport(Darwin)
@@ -60,18 +61,10 @@ protocol _ObsSource<Value>: Sendable {
 }
 
 /// Identities of observers and tokens, unique in the process.
-let _obsNextID = Atomic<UInt64>(1)
+private let _obsIDs = IDSource()
 
 @inline(__always)
-func _obsMakeID() -> UInt64 {
-    _obsNextID.add(1, ordering: .relaxed).oldValue
-}
-
-/// A weak reference that can cross threads.
-final class _ObsWeak<Object: AnyObject & Sendable>: Sendable {
-    weak let object: Object?
-    init(_ object: Object) { self.object = object }
-}
+func _obsMakeID() -> UInt64 { _obsIDs.next() }
 
 // MARK: - Equality of values whose type is known only at run time
 
