@@ -1,38 +1,6 @@
 import ActionPipeKernel
 import Synchronization
 
-/// Set when the task awaiting a queued packet is cancelled; the drain checks it between
-/// stages, because the packet runs in the drain's task, not the caller's.
-@usableFromInline
-final class _PlumbingCancelFlag: Sendable {
-    private let storage = Atomic<Bool>(false)
-
-    func set() { storage.store(true, ordering: .releasing) }
-
-    var isSet: Bool { storage.load(ordering: .acquiring) }
-}
-
-/// A packet waiting for its port to be free.
-@usableFromInline
-struct _PlumbingQueuedPacket<Payload: Sendable> {
-    @usableFromInline let payload: Payload
-    /// The `process` call awaiting the outcome; `nil` for `emit`. Resumed with `nil` when the
-    /// packet is withdrawn (its caller was cancelled while it waited): the caller then
-    /// builds the cancelled outcome in its own task.
-    @usableFromInline let waiter: CheckedContinuation<PlumbingOutcome<Payload>?, Never>?
-    @usableFromInline let cancelled: _PlumbingCancelFlag?
-
-    @inlinable
-    init(
-        payload: Payload, waiter: CheckedContinuation<PlumbingOutcome<Payload>?, Never>?,
-        cancelled: _PlumbingCancelFlag?
-    ) {
-        self.payload = payload
-        self.waiter = waiter
-        self.cancelled = cancelled
-    }
-}
-
 /// What a port's lock guards.
 @usableFromInline
 struct _PlumbingPortState<Payload: Sendable> {

@@ -1,0 +1,90 @@
+import ActionPipeKernel
+import Synchronization
+
+/// The process-wide table behind ``_ActionKey``.
+///
+/// Calls look an identity up in an immutable cache read without a lock. A miss takes the
+/// lock and interns the identity by content; the table then publishes a new cache holding
+/// every key so far. Published caches are never freed (a reader may still be using the one
+/// it loaded), so the table bounds their total size: it republishes on every new action up
+/// to ``eagerLimit`` actions, then only when the actions have grown by half since the last
+/// cache, which keeps all caches together within a few times the last one. An action
+/// interned between two caches is found by the table, under its lock, until the next.
+@usableFromInline
+final class _ActionKeyTable: Sendable {
+    @usableFromInline static let shared = _ActionKeyTable()
+
+    /// Up to this many actions, every new action is cached at once.
+    static let eagerLimit = 256
+
+    private struct State {
+        var keys: [_ActionIdentity: Int] = [:]
+        /// Every identity, by key, with the cache hash and file address first seen.
+        var sites: [(identity: _ActionIdentity, site: _ActionCacheEntry)] = []
+        /// For each key, the key path registered with it, to catch two actions sharing an
+        /// identity.
+        var keyPaths: [Int: AnyKeyPath] = [:]
+        /// Every cache ever published, kept alive for readers that still hold one.
+        var caches: [_ActionKeyCache] = []
+        var cachedCount = 0
+    }
+
+    private let state = LockedValue(State())
+
+    private init() {}
+
+    /// The key of `site`, interned if new: the path of a call that missed the cache.
+    @usableFromInline @inline(never)
+    static func intern(_ site: _ActionSite) -> Int {
+        shared.intern(site)
+    }
+
+    func intern(_ site: _ActionSite) -> Int {
+        let identity = site.identity
+        return state.withLock { state in
+            if let existing = state.keys[identity] { return existing }
+            let key = state.sites.count
+            state.keys[identity] = key
+            state.sites.append(
+                (
+                    identity,
+                    _ActionCacheEntry(
+                        hash: site.hash, fileAddress: site.fileAddress,
+                        position: site.line &<< 20 ^ site.column, type: site.type,
+                        name: site.name, key: key)
+                ))
+            let count = state.sites.count
+            if count <= Self.eagerLimit || count >= state.cachedCount + state.cachedCount / 2 {
+                let cache = _ActionKeyCache(state.sites.map(\.site))
+                state.caches.append(cache)
+                state.cachedCount = count
+                let address = UInt(bitPattern: Unmanaged.passUnretained(cache).toOpaque())
+                _actionKeyCache.store(address, ordering: .releasing)
+            }
+            return key
+        }
+    }
+
+    /// Stops the program when a different key path was registered with `key`: two
+    /// properties of ``Actions`` share one identity, so they would be one action.
+    func check(_ keyPath: AnyKeyPath & Sendable, hasKey key: Int) {
+        let other: AnyKeyPath? = state.withLock { state in
+            guard let registered = state.keyPaths[key] else {
+                state.keyPaths[key] = keyPath
+                return nil
+            }
+            return registered == keyPath ? nil : registered
+        }
+        if let other {
+            preconditionFailure(
+                "ActionPipe: \(keyPath) and \(other) return descriptors created at the same "
+                    + "place with the same name, so they would be one action. Write `.init()` "
+                    + "in each property of Actions (a helper that creates descriptors must "
+                    + "forward `name:`).")
+        }
+    }
+
+    func name(of key: Int) -> String {
+        state.withLock { $0.sites[key].identity.name }
+    }
+}

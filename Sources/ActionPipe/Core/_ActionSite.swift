@@ -1,0 +1,69 @@
+import ActionPipeKernel
+import Synchronization
+
+/// An action's identity as a call sees it: the address of its file name literal, its
+/// position, its type and its name, with a hash of all four.
+///
+/// Equal identities may come with different file addresses (the same file name literal
+/// in two modules) or different string storage for the name; the cache then misses and
+/// the table, which compares by content, still returns the one key.
+@usableFromInline
+struct _ActionSite {
+    @usableFromInline let file: StaticString
+    @usableFromInline let fileAddress: UInt
+    @usableFromInline let line: UInt
+    @usableFromInline let column: UInt
+    @usableFromInline let type: ObjectIdentifier
+    @usableFromInline let name: String
+    @usableFromInline let hash: UInt
+
+    @inlinable @inline(__always)
+    init(file: StaticString, line: UInt, column: UInt, type: ObjectIdentifier, name: String) {
+        self.file = file
+        // A `StaticString` made from a single scalar has no address; its content still
+        // tells it apart in the table.
+        fileAddress = file.hasPointerRepresentation ? UInt(bitPattern: file.utf8Start) : 0
+        self.line = line
+        self.column = column
+        self.type = type
+        self.name = name
+        var hash = _mix(fileAddress, line &<< 20 ^ column)
+        hash = _mix(hash, UInt(bitPattern: type))
+        hash = _mix(hash, _ActionSite.hashName(name))
+        self.hash = hash
+    }
+
+    /// A hash of the name's UTF-8 bytes, eight at a time (names are short).
+    @inlinable @inline(__always)
+    static func hashName(_ name: String) -> UInt {
+        let hashed = name.utf8.withContiguousStorageIfAvailable { bytes -> UInt in
+            var hash = UInt(bytes.count)
+            var index = 0
+            let raw = UnsafeRawBufferPointer(bytes)
+            while index &+ 8 <= raw.count {
+                hash = _mix(hash, UInt(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
+                index &+= 8
+            }
+            var tail: UInt = 0
+            while index < raw.count {
+                tail = tail &<< 8 | UInt(raw[index])
+                index &+= 1
+            }
+            return _mix(hash, tail)
+        }
+        return hashed ?? UInt(bitPattern: name.hashValue)
+    }
+
+    /// The identity by content, for interning.
+    var identity: _ActionIdentity {
+        _ActionIdentity(
+            file: file.description, line: line, column: column, type: type, name: name)
+    }
+}
+
+/// One round of a multiplicative hash.
+@inlinable @inline(__always)
+func _mix(_ hash: UInt, _ value: UInt) -> UInt {
+    let mixed = (hash ^ value) &* 0x9E37_79B9_7F4A_7C15
+    return mixed ^ (mixed &>> 29)
+}

@@ -1,0 +1,127 @@
+import ActionPipeKernel
+import Synchronization
+
+/// The untyped part of a registered handler, which the chain snapshot stores.
+///
+/// `@unchecked Sendable`: every stored property is immutable after `init`, and is itself
+/// `Sendable`; the class is not final only so that the typed handlers (``_SyncHandler`` and its
+/// throwing and async siblings) can extend it and
+/// the hot path can `unsafeDowncast` to it without a dynamic cast.
+@usableFromInline
+class _AnyHandler: @unchecked Sendable {
+    /// Distinguishes registrations, so a stale ``HandlerToken`` removes nothing.
+    @usableFromInline let id: UInt64
+    @usableFromInline let state: ActionState?
+    @usableFromInline let target: _Target
+    /// Whether the first condition is "there is an upstream value" (`upstream(is:)` of the
+    /// result type, `upstreamNotNil()`): the commonest condition, checked inline.
+    @usableFromInline let requiresUpstream: Bool
+    /// What a failed ``requiresUpstream`` reports.
+    @usableFromInline let upstreamFailure: SkipReason
+    /// Whether the handler has conditions beyond its state and ``requiresUpstream``; lets
+    /// the hot path skip them.
+    @usableFromInline let hasConditions: Bool
+    /// No state, no condition and no target: the handler always runs, with no target, so
+    /// the hot path calls it without checking anything.
+    @usableFromInline let isUnconditional: Bool
+    /// A closure handler, without a target to resolve.
+    @usableFromInline let isTargetless: Bool
+    /// Whether only a state and the upstream's presence can skip it: no condition
+    /// closures and no target.
+    @usableFromInline let isSimple: Bool
+
+    /// `upstreamFailure` is set when the handler's first condition was "there is an
+    /// upstream value" (see ``_hoistUpstreamRequirement(_:)``); `hasConditions` says
+    /// whether any condition remains.
+    init(
+        state: ActionState?, target: _Target, upstreamFailure: SkipReason?, hasConditions: Bool
+    ) {
+        self.id = _handlerIDs.next()
+        self.state = state
+        self.target = target
+        self.requiresUpstream = upstreamFailure != nil
+        self.upstreamFailure = upstreamFailure ?? .upstreamNil
+        self.hasConditions = hasConditions
+        if case .none = target {
+            isTargetless = true
+            isUnconditional = state == nil && upstreamFailure == nil && !hasConditions
+        } else {
+            isTargetless = false
+            isUnconditional = false
+        }
+        isSimple = isTargetless && !hasConditions
+    }
+}
+
+/// Removes the first condition when it is "there is an upstream value", returning what
+/// its failure reports, so the handler can check it inline. Only the first is hoisted,
+/// which keeps the order in which conditions are checked (a trace reports the same first
+/// failure).
+func _hoistUpstreamRequirement<Kind, each Argument, Result>(
+    _ conditions: inout [_Condition<Kind, repeat each Argument, Result>]
+) -> SkipReason? {
+    guard let first = conditions.first, first.check == nil, let reason = first.reason else {
+        return nil
+    }
+    conditions.removeFirst()
+    return reason
+}
+
+private let _handlerIDs = IDSource()
+
+extension _AnyHandler {
+    /// Whether the handler runs in the call `process` describes (its upstream value
+    /// already set): `nil` to run it, with `object` set to its target if it has one, or why
+    /// it is skipped. The one skip decision of the dispatch loop (`_Dispatch`, for sync,
+    /// throwing and async calls): an unconditional handler costs one test, a simple one two
+    /// inline tests (its reason is built only when it is skipped), any other the full check.
+    @inlinable @inline(__always)
+    func skipDecision<Kind, each Argument, Result>(
+        _ conditions: @autoclosure () -> [_Condition<Kind, repeat each Argument, Result>],
+        _ process: inout ActionProcess<Kind, repeat each Argument, Result>,
+        target object: inout AnyObject?
+    ) -> SkipReason? {
+        if isUnconditional { return nil }
+        if isSimple, passesSimpleChecks(process.state, hasUpstream: process._upstream != nil) {
+            return nil
+        }
+        return skipReason(conditions(), &process, target: &object)
+    }
+
+    /// Whether the state and upstream-presence checks pass: the whole of `skipReason` for
+    /// a handler with no condition closures and no target, without building a reason.
+    @inlinable @inline(__always)
+    func passesSimpleChecks(_ callState: ActionState?, hasUpstream: Bool) -> Bool {
+        if let state, let callState, !state.runs(in: callState) { return false }
+        return hasUpstream || !requiresUpstream
+    }
+
+    /// Why this handler must not run in the call described by `process` (whose upstream
+    /// value is already set), or `nil` with `target` set to the object to run it with.
+    ///
+    /// Checked in the order that is cheapest first: the state bits, then the conditions,
+    /// then the weak target.
+    @inlinable @inline(__always)
+    func skipReason<Kind, each Argument, Result>(
+        _ conditions: @autoclosure () -> [_Condition<Kind, repeat each Argument, Result>],
+        _ process: inout ActionProcess<Kind, repeat each Argument, Result>,
+        target object: inout AnyObject?
+    ) -> SkipReason? {
+        if let handlerState = state, let callState = process.state,
+            !handlerState.runs(in: callState)
+        {
+            return .stateMismatch(handler: handlerState, call: callState)
+        }
+        if requiresUpstream, process._upstream == nil { return upstreamFailure }
+        if hasConditions {
+            for condition in conditions() {
+                if let reason = condition.failure(&process) { return reason }
+            }
+        }
+        if isTargetless { return nil }
+        let resolved = target.resolved
+        if resolved.released { return .targetReleased }
+        object = resolved.object
+        return nil
+    }
+}

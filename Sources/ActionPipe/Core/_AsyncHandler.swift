@@ -1,0 +1,47 @@
+import ActionPipeKernel
+import Synchronization
+
+/// A handler of an ``AsyncAction``: its body may suspend and throw.
+@usableFromInline
+final class _AsyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendable {
+    @usableFromInline typealias Process = ActionProcess<
+        ActionKind.Async, repeat each Argument, Result
+    >
+    @usableFromInline typealias Body =
+        nonisolated(nonsending) @Sendable (AnyObject?, inout Process) async throws -> Result?
+    @usableFromInline typealias PlainBody =
+        nonisolated(nonsending) @Sendable (inout Process) async throws -> Result?
+    @usableFromInline typealias SyncBody = @Sendable (inout Process) -> Result?
+
+    /// The user's closure of a handler without a target, called directly: each level of
+    /// async call costs a frame in the task allocator. Not optional, for the reason given
+    /// in `_SyncHandler`; a placeholder when `hasPlain` is false.
+    @usableFromInline let plain: PlainBody
+    @usableFromInline let hasPlain: Bool
+    /// A handler written as a synchronous closure (it never awaits), called without an
+    /// async call: no frame to allocate, no continuation to resume. A placeholder when
+    /// `isSync` is false.
+    @usableFromInline let sync: SyncBody
+    @usableFromInline let isSync: Bool
+    /// The body of a handler with a target; `nil` when `plain` is set.
+    @usableFromInline let body: Body?
+    @usableFromInline let conditions: [_Condition<ActionKind.Async, repeat each Argument, Result>]
+
+    init(
+        state: ActionState?, target: _Target,
+        conditions: [_Condition<ActionKind.Async, repeat each Argument, Result>],
+        plain: PlainBody?, body: Body?, sync: SyncBody? = nil
+    ) {
+        self.plain = plain ?? { _ in nil }
+        self.hasPlain = plain != nil
+        self.sync = sync ?? { _ in nil }
+        self.isSync = sync != nil
+        self.body = body
+        var conditions = conditions
+        let upstreamFailure = _hoistUpstreamRequirement(&conditions)
+        self.conditions = conditions
+        super.init(
+            state: state, target: target, upstreamFailure: upstreamFailure,
+            hasConditions: !conditions.isEmpty)
+    }
+}

@@ -1,0 +1,44 @@
+import ActionPipeKernel
+import Synchronization
+
+/// A handler of a synchronous ``Action``, with its typed body and conditions.
+///
+/// The three handler classes (sync, throwing, async) repeat their two stored properties
+/// instead of sharing a generic base class: Swift cannot subclass a class that declares a
+/// type pack. `@unchecked Sendable` as for ``_AnyHandler``: the added properties are
+/// immutable and `Sendable` too (the same holds for the two siblings below).
+@usableFromInline
+final class _SyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendable {
+    @usableFromInline typealias Process = ActionProcess<
+        ActionKind.Sync, repeat each Argument, Result
+    >
+    @usableFromInline typealias Body = @Sendable (AnyObject?, inout Process) -> Result?
+    @usableFromInline typealias PlainBody = @Sendable (inout Process) -> Result?
+
+    /// The user's closure of a handler without a target, stored as written so a call
+    /// makes one indirect call, not two through an adapting closure. Not optional: a call
+    /// through an optional closure copies it out first (a retain and a release of its
+    /// context per handler, two atomic operations), while a `let` closure of a borrowed
+    /// handler is called as is. A placeholder when `hasPlain` is false.
+    @usableFromInline let plain: PlainBody
+    @usableFromInline let hasPlain: Bool
+    /// The body of a handler with a target; `nil` when `plain` is set.
+    @usableFromInline let body: Body?
+    @usableFromInline let conditions: [_Condition<ActionKind.Sync, repeat each Argument, Result>]
+
+    init(
+        state: ActionState?, target: _Target,
+        conditions: [_Condition<ActionKind.Sync, repeat each Argument, Result>],
+        plain: PlainBody?, body: Body?
+    ) {
+        self.plain = plain ?? { _ in nil }
+        self.hasPlain = plain != nil
+        self.body = body
+        var conditions = conditions
+        let upstreamFailure = _hoistUpstreamRequirement(&conditions)
+        self.conditions = conditions
+        super.init(
+            state: state, target: target, upstreamFailure: upstreamFailure,
+            hasConditions: !conditions.isEmpty)
+    }
+}

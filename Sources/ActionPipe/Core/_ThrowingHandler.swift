@@ -1,0 +1,28 @@
+import ActionPipeKernel
+import Synchronization
+
+/// A handler of a ``ThrowingAction``: its body throws the action's `Failure`.
+@usableFromInline
+final class _ThrowingHandler<Kind: ThrowingActionKind, each Argument, Result>: _AnyHandler,
+    @unchecked Sendable
+{
+    @usableFromInline typealias Process = ActionProcess<Kind, repeat each Argument, Result>
+    @usableFromInline typealias Body =
+        @Sendable (AnyObject?, inout Process) throws(Kind.Failure) -> Result?
+
+    @usableFromInline let body: Body
+    @usableFromInline let conditions: [_Condition<Kind, repeat each Argument, Result>]
+
+    init(
+        state: ActionState?, target: _Target,
+        conditions: [_Condition<Kind, repeat each Argument, Result>], body: @escaping Body
+    ) {
+        self.body = body
+        var conditions = conditions
+        let upstreamFailure = _hoistUpstreamRequirement(&conditions)
+        self.conditions = conditions
+        super.init(
+            state: state, target: target, upstreamFailure: upstreamFailure,
+            hasConditions: !conditions.isEmpty)
+    }
+}

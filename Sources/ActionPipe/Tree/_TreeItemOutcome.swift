@@ -1,0 +1,20 @@
+import ActionPipeKernel
+
+struct _TreeItemOutcome {
+    /// The batches of the item's children, in order, linked through `_TreeBatch.next`.
+    var firstBatch: _TreeBatch?
+    var lastBatch: _TreeBatch?
+    var childCount = 0
+    var failures: [OperationTreeFailure] = []
+    var succeeded = false
+    var cancelled = false
+    var retries = 0
+    /// The item's output, kept only when someone listens (for its `finished` event).
+    var output: (any Sendable)?
+
+    mutating func append(_ batch: _TreeBatch) {
+        if let lastBatch { lastBatch.next = batch } else { firstBatch = batch }
+        lastBatch = batch
+        childCount += batch.count
+    }
+}

@@ -1,0 +1,53 @@
+/// One node of a run's plan: the tree as it was when the run started, with each node's
+/// policy and concurrency slot resolved, so the run never locks a node.
+final class _TreePlanNode: Sendable {
+    let name: String
+    let nodeID: ObjectIdentifier
+    let jobs: _TreeJobs
+    let children: [_TreePlanNode]
+    /// Index into the run's per-node limits, or -1 when only the run's limit applies.
+    let limitSlot: Int
+    let retry: OperationTreeRetryPolicy
+
+    init(
+        _ node: any _TreeNodeErased, children: [_TreePlanNode], limitSlot: Int,
+        retry: OperationTreeRetryPolicy
+    ) {
+        name = node.name
+        nodeID = node.id
+        jobs = node.jobs
+        self.children = children
+        self.limitSlot = limitSlot
+        self.retry = retry
+    }
+
+    /// The plan of `root`'s tree, and the limit of each slot. A node reached through two
+    /// parents appears twice but shares one slot, so its limit holds over both places.
+    static func make(_ root: any _TreeNodeErased, defaultRetry: OperationTreeRetryPolicy)
+        -> (plan: _TreePlanNode, limits: [Int])
+    {
+        var slots: [ObjectIdentifier: Int] = [:]
+        var limits: [Int] = []
+        var path: Set<ObjectIdentifier> = []
+        func build(_ node: any _TreeNodeErased) -> _TreePlanNode {
+            path.insert(node.id)
+            defer { path.remove(node.id) }
+            var slot = -1
+            if let limit = node.concurrencyLimit {
+                if let known = slots[node.id] {
+                    slot = known
+                } else {
+                    slot = limits.count
+                    slots[node.id] = slot
+                    limits.append(limit)
+                }
+            }
+            // `addChild` refuses cycles, so the path check never drops an edge; it is here
+            // so that a future way of adding children cannot turn a cycle into a hang.
+            let children = node.childNodes.filter { !path.contains($0.id) }.map(build)
+            return _TreePlanNode(
+                node, children: children, limitSlot: slot, retry: node.retry ?? defaultRetry)
+        }
+        return (build(root), limits)
+    }
+}

@@ -1,0 +1,172 @@
+import ActionPipeKernel
+
+/// The mutable state of a run; only touched with the run's lock held.
+struct _TreeRunState {
+    var ready = _TreeDeque<_TreeReadyRange>()
+    /// Items in `ready`, to know how many more workers could start.
+    var readyItems = 0
+    /// Workers started so far (never more than the run's concurrency limit), and those of
+    /// them that have not yet taken their first item (each will take one ready item).
+    var workers = 0
+    var starting = 0
+    var idle: [UnsafeContinuation<_TreeWorkItem?, Never>] = []
+    var stop: OperationTreeReport.Outcome?
+    var done = false
+    var running = 0
+    var peak = 0
+    var nextID = 1
+    var succeeded = 0
+    var retries = 0
+    var failures: [OperationTreeFailure] = []
+    /// Per-node limits (see `_TreePlanNode.limitSlot`), the calls running in each slot, and
+    /// the items that were ready while their slot was full.
+    let limits: [Int]
+    var slotRunning: [Int]
+    var slotWaiting: [_TreeDeque<_TreeWorkItem>]
+
+    init(limits: [Int]) {
+        self.limits = limits
+        slotRunning = Array(repeating: 0, count: limits.count)
+        slotWaiting = Array(repeating: _TreeDeque(), count: limits.count)
+    }
+
+    var isOver: Bool { done || stop != nil }
+
+    /// Queues `range` at the front (depth first, or an item whose slot freed) or the back.
+    mutating func pushReady(_ range: _TreeReadyRange, front: Bool) {
+        readyItems += range.end - range.start
+        if front { ready.pushFront(range) } else { ready.pushBack(range) }
+    }
+
+    /// The next item to start, counted as running; `nil` when none is ready or the run is over.
+    mutating func pop() -> _TreeWorkItem? {
+        guard stop == nil else { return nil }
+        while let item = ready.popFirstItem() {
+            readyItems -= 1
+            let slot = item.batch.limitSlot
+            if slot >= 0 {
+                guard slotRunning[slot] < limits[slot] else {
+                    slotWaiting[slot].pushBack(item)
+                    continue
+                }
+                slotRunning[slot] += 1
+            }
+            running += 1
+            if running > peak { peak = running }
+            return item
+        }
+        return nil
+    }
+
+    /// Counts `item` done, queues its children, finishes every item whose subtree is now
+    /// complete (emitting `finished` in post-order; the lock makes that order global), and
+    /// pops the caller's next item and items for parked workers.
+    mutating func complete(
+        _ item: _TreeWorkItem, _ outcome: _TreeItemOutcome, failFast: Bool, depthFirst: Bool,
+        limit: Int, events: _TreeEventSink?, dropped: inout [OperationTreeEvent]
+    ) -> _TreeCompletion {
+        running -= 1
+        let slot = item.batch.limitSlot
+        if slot >= 0 {
+            slotRunning[slot] -= 1
+            if let waiting = slotWaiting[slot].popFront() {
+                pushReady(
+                    _TreeReadyRange(
+                        batch: waiting.batch, start: waiting.index, end: waiting.index + 1),
+                    front: true)
+            }
+        }
+        if outcome.succeeded { succeeded += 1 }
+        retries += outcome.retries
+        if !outcome.failures.isEmpty {
+            failures.append(contentsOf: outcome.failures)
+            if failFast && stop == nil && !done { stop = .stoppedByFailure }
+        }
+        if outcome.cancelled && stop == nil && !done { stop = .cancelled }
+        if stop != nil {
+            defer { idle = [] }
+            return _TreeCompletion(
+                next: nil, wake: idle.map { ($0, nil) }, isOver: true,
+                cancelAll: stop == .stoppedByFailure)
+        }
+        if events != nil, let output = outcome.output { item.batch.setOutput(item.index, output) }
+        if outcome.childCount > 0 {
+            item.batch.addPending(item.index, outcome.childCount)
+            // Numbered in order (sibling nodes in the order added, objects in order), then
+            // queued: depth first puts them, still in that order, before everything else,
+            // so it pushes the batches to the front last to first.
+            var batch = outcome.firstBatch
+            var reversed: _TreeBatch?
+            while let current = batch {
+                batch = current.next
+                current.firstID = nextID
+                nextID += current.count
+                if depthFirst {
+                    current.next = reversed
+                    reversed = current
+                } else {
+                    current.next = nil
+                    pushReady(
+                        _TreeReadyRange(batch: current, start: 0, end: current.count), front: false)
+                }
+            }
+            while let current = reversed {
+                reversed = current.next
+                current.next = nil
+                pushReady(
+                    _TreeReadyRange(batch: current, start: 0, end: current.count), front: true)
+            }
+        }
+        // Borrowed, not retained (two atomic operations per step, on objects the other
+        // workers touch too): `item` holds its batch, and every batch holds its parent.
+        unowned(unsafe) var batch = item.batch
+        var index = item.index
+        while batch.finishOne(index) {
+            guard let parent = batch.parent else {
+                done = true  // the run's root item: the whole tree is done
+                break
+            }
+            events?.yield(
+                .finished(
+                    _TreeWorkItem(batch: batch, index: index).info, output: batch.output(index)),
+                dropped: &dropped)
+            index = batch.parentIndex
+            batch = parent
+        }
+        let next = pop()
+        // `nil`, not an empty array, when no worker is parked (the common case): the caller
+        // then has no array to release.
+        var wake: _TreeWakeList?
+        if !idle.isEmpty {
+            var list: _TreeWakeList = []
+            while !idle.isEmpty, let item = pop() {
+                list.append((idle.removeLast(), item))
+            }
+            if done {
+                list.append(contentsOf: idle.map { ($0, nil) })
+                idle = []
+            }
+            wake = list
+        }
+        // Ready items no worker will take: start more workers, up to the limit.
+        var start = 0
+        if !done, readyItems > starting, workers < limit {
+            start = Swift.min(readyItems - starting, limit - workers)
+            workers += start
+            starting += start
+        }
+        return _TreeCompletion(next: next, wake: wake, startWorkers: start, isOver: done)
+    }
+
+    func report() -> OperationTreeReport {
+        var notStarted = slotWaiting.reduce(0) { $0 + $1.count }
+        var queue = ready
+        while let range = queue.popFront() {
+            if range.batch.plan != nil { notStarted += range.end - range.start }
+        }
+        return OperationTreeReport(
+            outcome: done ? .completed : (stop ?? .completed), failures: failures,
+            succeeded: succeeded, retries: retries, notStarted: notStarted,
+            peakConcurrency: peak, workersStarted: workers)
+    }
+}
