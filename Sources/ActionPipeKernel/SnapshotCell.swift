@@ -25,12 +25,11 @@ import Synchronization
 /// `@unchecked Sendable`: `current`, `phase`, `pending` and the counters are atomics;
 /// `retired` is behind its lock.
 public final class SnapshotCell<Snapshot: AnyObject>: @unchecked Sendable {
+    // Laid out to fit the allocator's 64-byte size class (a cell per pipe, property, bus
+    // and plumber): four words, then the two one-byte atomics.
+
     /// The current snapshot as a retained bit pattern, or 0 for none.
     @usableFromInline let current = Atomic<UInt>(0)
-    /// The phase new readers count in, 0 or 1.
-    @usableFromInline let phase = Atomic<Int>(0)
-    /// Whether retired snapshots wait for the readers of a phase to finish.
-    @usableFromInline let pending = Atomic<Bool>(false)
     /// Readers in progress, per phase.
     @usableFromInline let readers0 = Atomic<Int>(0)
     @usableFromInline let readers1 = Atomic<Int>(0)
@@ -38,7 +37,11 @@ public final class SnapshotCell<Snapshot: AnyObject>: @unchecked Sendable {
     /// made by the first store that finds a reader running (most cells never need it).
     /// Written once, by a writer, before `pending` is first set; readers only reach it
     /// after seeing `pending` set.
-    private var retiredList: LockedValue<[(snapshot: UInt, awaits: (Bool, Bool))]>?
+    private var retiredList: _RetiredSnapshots?
+    /// The phase new readers count in, 0 or 1.
+    @usableFromInline let phase = Atomic<UInt8>(0)
+    /// Whether retired snapshots wait for the readers of a phase to finish.
+    @usableFromInline let pending = Atomic<Bool>(false)
 
     /// A cell holding no snapshot.
     public init() {}
@@ -47,7 +50,7 @@ public final class SnapshotCell<Snapshot: AnyObject>: @unchecked Sendable {
         // No reader runs: each holds the cell's owner, which holds the cell.
         let bits = current.load(ordering: .relaxed)
         if bits != 0 { Self.unmanaged(bits).release() }
-        for entry in retiredList?.withLock({ $0 }) ?? [] {
+        for entry in retiredList?.entries.withLock({ $0 }) ?? [] {
             Self.unmanaged(entry.snapshot).release()
         }
     }
@@ -60,10 +63,10 @@ public final class SnapshotCell<Snapshot: AnyObject>: @unchecked Sendable {
     /// A reader's hold on the snapshot it loaded.
     public struct Pin {
         @usableFromInline let bits: UInt
-        @usableFromInline let phase: Int
+        @usableFromInline let phase: UInt8
 
         @inlinable
-        init(bits: UInt, phase: Int) {
+        init(bits: UInt, phase: UInt8) {
             self.bits = bits
             self.phase = phase
         }
@@ -138,8 +141,8 @@ public final class SnapshotCell<Snapshot: AnyObject>: @unchecked Sendable {
         {
             return [Self.unmanaged(old).takeRetainedValue()]
         }
-        if retiredList == nil { retiredList = LockedValue([]) }
-        return retiredList.unsafelyUnwrapped.withLock { retired in
+        if retiredList == nil { retiredList = _RetiredSnapshots() }
+        return retiredList.unsafelyUnwrapped.entries.withLock { retired in
             retired.append((old, (true, true)))
             pending.store(true, ordering: .sequentiallyConsistent)
             return collect(&retired)
@@ -150,7 +153,7 @@ public final class SnapshotCell<Snapshot: AnyObject>: @unchecked Sendable {
     @usableFromInline @inline(never)
     func reclaim() {
         guard let retiredList else { return }
-        let free = retiredList.withLock { collect(&$0) }
+        let free = retiredList.entries.withLock { collect(&$0) }
         for bits in free { Self.unmanaged(bits).release() }
     }
 
@@ -178,9 +181,15 @@ public final class SnapshotCell<Snapshot: AnyObject>: @unchecked Sendable {
             let awaits0 = retired.contains { $0.awaits.0 }
             let awaits1 = retired.contains { $0.awaits.1 }
             let now = phase.load(ordering: .relaxed)
-            let next = awaits0 && !awaits1 ? 1 : awaits1 && !awaits0 ? 0 : 1 - now
+            let next: UInt8 = awaits0 && !awaits1 ? 1 : awaits1 && !awaits0 ? 0 : 1 - now
             phase.store(next, ordering: .sequentiallyConsistent)
         }
         return free
     }
+}
+
+/// The snapshots a cell retired while readers ran, behind their lock: a separate object, so
+/// a cell that never needs it (most) pays one word for it.
+final class _RetiredSnapshots: Sendable {
+    let entries = LockedValue<[(snapshot: UInt, awaits: (Bool, Bool))]>([])
 }

@@ -25,7 +25,10 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// ```swift
     /// ObservedProperty(0, label: "selectedIndex").label   // "selectedIndex"
     /// ```
-    public let label: String
+    public var label: String { _label ?? "ObservedProperty<\(Value.self)>" }
+    /// The label given at creation; the default is made when asked for, so a property
+    /// without a label stores no string.
+    private let _label: String?
 
     // A spin lock and a raw pointer rather than `LockedValue` or stored `var`s: the mutex
     // would double the cost of a set (see `SpinLock`), and a class's stored `var` is checked
@@ -53,7 +56,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     ///   - value: The initial value (not delivered to anyone: there are no observers yet).
     ///   - label: A name for cycle reports and descriptions; the value's type if omitted.
     public init(_ value: Value, label: String? = nil) {
-        self.label = label ?? "ObservedProperty<\(Value.self)>"
+        _label = label
         state = .allocate(capacity: 1)
         state.initialize(to: _ObsPropertyState(value: value))
     }
