@@ -83,7 +83,7 @@ extension EventBus {
             var released: [AnyObject] = []
             let id = state.nextID
             state.nextID += 1
-            state.record(id, _BusRecord(keys: [key], owner: owner, name: name))
+            state.record(id, _BusRecord(key: key, owner: owner))
             let entry = _BusEntry(
                 id: id, subtype: topic.subtype, owner: owner, executor: executor, name: name,
                 handler: handler)

@@ -114,7 +114,7 @@ extension EventBus {
             let id = state.nextID
             state.nextID += 1
             guard !unique.isEmpty else { return (id, released) }
-            state.record(id, _BusRecord(keys: unique, owner: owner, name: name))
+            state.record(id, _BusRecord(keys: unique, owner: owner))
             for (index, key) in unique.enumerated() {
                 let old = key.ops.addForwarder(
                     to: &state, id: id, owner: owner, name: name

@@ -1,8 +1,37 @@
 import ActionPipeKernel
 
-/// One subscription: what it listens to and who owns it, to remove it later.
+/// One subscription: which tables it is in and who owns it, to remove it later.
+///
+/// Kept small, since a bus holds one per subscription: a plain subscription stores one
+/// event type and no array; only a union over several types stores the others, and only a
+/// subscription with a subscriber keeps its keys (``EventBus/unsubscribe(_:from:)`` matches
+/// them).
 struct _BusRecord {
+    /// The event type whose table holds it (a union's first).
+    let type: ObjectIdentifier
+    /// A union's other event types, each once; empty otherwise.
+    let otherTypes: [ObjectIdentifier]
+    /// Its keys, when it has a subscriber; empty otherwise.
     let keys: [BusEventKey]
     let owner: _BusOwner?
-    let name: String
+
+    /// The record of a subscription to `keys` (at least one), owned by `owner` if any.
+    init(keys: [BusEventKey], owner: _BusOwner?) {
+        type = keys[0].type
+        var others: [ObjectIdentifier] = []
+        for key in keys.dropFirst() where key.type != type && !others.contains(key.type) {
+            others.append(key.type)
+        }
+        otherTypes = others
+        self.keys = owner == nil ? [] : keys
+        self.owner = owner
+    }
+
+    /// The record of a subscription to `key`, owned by `owner` if any.
+    init(key: BusEventKey, owner: _BusOwner?) {
+        type = key.type
+        otherTypes = []
+        keys = owner == nil ? [] : [key]
+        self.owner = owner
+    }
 }

@@ -32,7 +32,8 @@ struct _BusState {
         var types = Set<ObjectIdentifier>()
         for id in ids {
             guard let record = records.removeValue(forKey: id) else { continue }
-            for key in record.keys { types.insert(key.type) }
+            types.insert(record.type)
+            for type in record.otherTypes { types.insert(type) }
             if let owner = record.owner {
                 byOwner[owner.id]?.remove(id)
                 if byOwner[owner.id]?.isEmpty == true { byOwner[owner.id] = nil }
@@ -83,7 +84,7 @@ struct _BusState {
             table = _BusTypedTable<Event>()
             tables[type] = table
         }
-        table.entries[entry.id, default: []].append(entry)
+        table.add(entry)
         // The routes are rebuilt by the next publish of this type (`refreshRoutes`), once
         // for a whole burst of changes; a table is published only when the type turns stale.
         guard routes[type] !== _busStaleRoutes else { return [] }

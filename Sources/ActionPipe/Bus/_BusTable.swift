@@ -8,19 +8,36 @@ protocol _BusTable: AnyObject {
     func makeRoutes() -> AnyObject
 }
 
-/// The subscriptions of one event type, by id (ids give subscription order; a union has
-/// one entry per key, all with its id). Touched only under the bus's lock.
+/// The subscriptions of one event type, by id (ids give subscription order). A union over
+/// several keys of this type has one entry per key, all with its id: the first in
+/// `entries`, the others in `more`, so a plain subscription costs no array. Touched only
+/// under the bus's lock.
 final class _BusTypedTable<Event: BusEvent>: _BusTable {
-    var entries: [UInt64: [_BusEntry<Event>]] = [:]
+    var entries: [UInt64: _BusEntry<Event>] = [:]
+    var more: [UInt64: [_BusEntry<Event>]] = [:]
 
     var isEmpty: Bool { entries.isEmpty }
+
+    /// Adds `entry` after those of its id.
+    ///
+    /// - Complexity: Amortised O(1).
+    func add(_ entry: _BusEntry<Event>) {
+        if entries[entry.id] == nil {
+            entries[entry.id] = entry
+        } else {
+            more[entry.id, default: []].append(entry)
+        }
+    }
 
     /// - Complexity: O(k) for k ids.
     func remove(_ ids: Set<UInt64>) -> [AnyObject] {
         var removed: [AnyObject] = []
         for id in ids {
-            guard let group = entries.removeValue(forKey: id) else { continue }
-            for entry in group {
+            guard let first = entries.removeValue(forKey: id) else { continue }
+            first.isCancelled.store(true, ordering: .releasing)
+            removed.append(first)
+            guard !more.isEmpty, let others = more.removeValue(forKey: id) else { continue }
+            for entry in others {
                 entry.isCancelled.store(true, ordering: .releasing)
                 removed.append(entry)
             }
@@ -30,6 +47,12 @@ final class _BusTypedTable<Event: BusEvent>: _BusTable {
 
     /// - Complexity: O(n log n) for n entries.
     func makeRoutes() -> AnyObject {
-        _BusRoutes(entries.sorted { $0.key < $1.key }.flatMap(\.value))
+        var ordered: [_BusEntry<Event>] = []
+        ordered.reserveCapacity(entries.count)
+        for (id, first) in entries.sorted(by: { $0.key < $1.key }) {
+            ordered.append(first)
+            if let others = more[id] { ordered += others }
+        }
+        return _BusRoutes(ordered)
     }
 }
