@@ -75,7 +75,7 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _ObsCancel
                 state.generation == generation && !state.ended ? state.sink : nil
             }
             guard let sink else { return false }
-            if !sink.deliver(value) { link.end() }
+            if !sink.send(value) { link.end() }
             return true
         }
     }
@@ -108,7 +108,7 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _ObsCancel
             state.generation == generation && !state.ended ? state.sink : nil
         }
         guard let sink else { return !state.withLock(\.ended) }
-        if !sink.deliver(value) {
+        if !sink.send(value) {
             end()
             return false
         }
