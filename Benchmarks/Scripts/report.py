@@ -15,7 +15,7 @@ KIND is one of
     "malloc"    mallocs per call of SUBJECT = 0
     "bytes"     heap bytes per object reported by SUBJECT (metric "Bytes per object")
                 <= THRESHOLD; with a REFERENCE, <= the REFERENCE's bytes × THRESHOLD
-    "info", "info-tput"   a ratio shown for context, not a target (THRESHOLD null)
+    "info", "info-tput", "info-bytes"   shown for context, not a target (THRESHOLD null)
 
 A benchmark makes a million calls per measured iteration (scalingFactor .mega) unless its
 targets file says otherwise in "calls_per_iteration"; the JMH export keeps the raw
@@ -102,15 +102,18 @@ def main():
             b = get(reference) if reference else None
             if a is None or (reference and b is None):
                 print(f"{number:<2} {what:<44} {'not measured':>30} {'':>9} {'':>10}  -")
-                if kind not in ("info", "info-tput"):
+                if kind not in ("info", "info-tput", "info-bytes"):
                     failed += 1
                 continue
-            if kind == "bytes":
+            if kind in ("bytes", "info-bytes"):
                 measured = f"{a['bytes']:.0f} B" + (f" vs {b['bytes']:.0f} B" if b else "")
-                limit_bytes = threshold * b["bytes"] if b else threshold
                 ratio_text = f"{a['bytes'] / b['bytes']:.2f}×" if b else ""
-                limit = f"≤ {limit_bytes:.0f} B"
-                ok = a["bytes"] <= limit_bytes
+                if kind == "info-bytes":
+                    limit, ok = "", None
+                else:
+                    limit_bytes = threshold * b["bytes"] if b else threshold
+                    limit = f"≤ {limit_bytes:.0f} B"
+                    ok = a["bytes"] <= limit_bytes
             elif kind == "malloc":
                 measured = f"{a['mallocs']:.3f} mallocs/call"
                 ratio_text = ""
