@@ -24,9 +24,7 @@ extension ActionPipe {
             guard target !== source else {
                 throw .alreadyInChain(pipe: other.name, chain: target.members.map(\.name))
             }
-            target.members += source.members
-            for member in source.members { member.chain = target }
-            source.members = []
+            target.takeMembers(of: source)
             // The pipes of `source` still hold it; it now keeps `target` alive for them
             // until each of them next resolves its chain (see `_currentChain`).
             source.mergedInto = target
@@ -47,14 +45,15 @@ extension ActionPipe {
     ///
     /// - Returns: Whether the pipe was in a chain with other pipes.
     ///
-    /// - Complexity: O(n) for the n pipes of the chain (an array removal), plus O(1) for the
-    ///   change itself.
+    /// - Complexity: Amortised O(1): the pipe's slot is emptied, and the chain's slots are
+    ///   compacted once holes outnumber pipes. The chain's snapshot is rebuilt by its next
+    ///   call.
     @discardableResult
     public func removeFromChain() -> Bool {
         _withTopology {
             let old = _currentChain
-            guard old.members.count > 1 else { return false }
-            old.members.removeAll { $0 === _member }
+            guard old.memberCount > 1 else { return false }
+            old.remove(_member)
             old.changed()
             let alone = _Chain([_member])
             _bury(old)

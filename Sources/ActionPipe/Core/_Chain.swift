@@ -54,6 +54,8 @@ final class _Member: @unchecked Sendable {
     /// The chain this member is in. Weak: the chain holds its members, and the pipe
     /// handles hold the chain.
     weak var chain: _Chain?
+    /// Its slot in ``chain``'s members.
+    var position = 0
 
     /// ``chain``, buried: with the topology lock held, a chain loaded from a weak reference
     /// may hold its last reference, which must not be released under the lock.
@@ -94,7 +96,12 @@ final class _Member: @unchecked Sendable {
 /// ``_topologyLock`` held.
 @usableFromInline
 final class _Chain: @unchecked Sendable {
-    var members: [_Member]
+    /// The members in chain order, with holes where members were removed: removing a
+    /// member empties its slot (its `position`), and the slots are compacted once holes
+    /// outnumber members, so n removals cost O(n) in all.
+    private var slots: [_Member?]
+    /// How many slots hold a member.
+    private(set) var memberCount: Int
     /// The chain this one was appended to, kept alive for pipes that still hold this one.
     var mergedInto: _Chain?
     private var cached = CachedSnapshot<_Snapshot>()
@@ -102,8 +109,46 @@ final class _Chain: @unchecked Sendable {
     private var holders: [SnapshotCell<_Snapshot>] = []
 
     init(_ members: [_Member]) {
-        self.members = members
-        for member in members { member.chain = self }
+        slots = members
+        memberCount = members.count
+        for (position, member) in members.enumerated() {
+            member.chain = self
+            member.position = position
+        }
+    }
+
+    /// The members, in chain order.
+    ///
+    /// - Complexity: O(n) for n slots.
+    var members: [_Member] { slots.compactMap { $0 } }
+
+    /// Moves every member of `other` to the end of this chain, in order; `other` is left
+    /// empty.
+    ///
+    /// - Complexity: O(m) for the m slots of `other`.
+    func takeMembers(of other: _Chain) {
+        for member in other.slots {
+            guard let member else { continue }
+            member.chain = self
+            member.position = slots.count
+            slots.append(member)
+        }
+        memberCount += other.memberCount
+        other.slots = []
+        other.memberCount = 0
+    }
+
+    /// Removes `member`, which is in this chain.
+    ///
+    /// - Complexity: Amortised O(1): compacting costs O(n) once holes outnumber members.
+    func remove(_ member: _Member) {
+        assert(slots[member.position] === member, "a member's position is its slot")
+        slots[member.position] = nil
+        memberCount -= 1
+        if slots.count > 8, memberCount * 2 < slots.count {
+            slots = members
+            for (position, member) in slots.enumerated() { member?.position = position }
+        }
     }
 
     /// Marks the chain changed: the next call on any of its pipes fetches a new snapshot.
