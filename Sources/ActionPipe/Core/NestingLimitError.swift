@@ -97,20 +97,15 @@ public struct NestingLimitError: Error, Sendable, Hashable, CustomStringConverti
     /// NestingLimitError.reporter = { error in assertionFailure("\(error)") }
     /// ```
     public static var reporter: (@Sendable (NestingLimitError) -> Void)? {
-        get { _nestingReporter.withLock { $0 } }
-        set { _nestingReporter.withLock { $0 = newValue } }
+        get { _nestingReporter.handler }
+        set { _nestingReporter.handler = newValue }
     }
 
     @usableFromInline @inline(never)
-    static func _report(_ error: NestingLimitError) {
-        if let reporter { return reporter(error) }
-        let line = Array("ActionPipe: \(error)\n".utf8)
-        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-    }
+    static func _report(_ error: NestingLimitError) { _nestingReporter.report(error) }
 }
 
-/// The reporter, behind a lock: it may be set while another thread reports.
-let _nestingReporter = LockedValue<(@Sendable (NestingLimitError) -> Void)?>(nil)
+let _nestingReporter = _Reporter<NestingLimitError>(prefix: "ActionPipe")
 
 extension _ActionKey {
     /// The error of a call of this action refused for nesting too deep.

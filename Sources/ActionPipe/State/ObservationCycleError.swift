@@ -72,17 +72,12 @@ public struct ObservationCycleError: Error, Sendable, Hashable, CustomStringConv
     /// ObservationCycleError.reporter = { error in assertionFailure("\(error)") }
     /// ```
     public static var reporter: (@Sendable (ObservationCycleError) -> Void)? {
-        get { _obsCycleReporter.withLock { $0 } }
-        set { _obsCycleReporter.withLock { $0 = newValue } }
+        get { _obsCycleReporter.handler }
+        set { _obsCycleReporter.handler = newValue }
     }
 
     @usableFromInline
-    static func _report(_ error: ObservationCycleError) {
-        if let reporter { return reporter(error) }
-        let line = Array("ObservableState: \(error)\n".utf8)
-        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-    }
+    static func _report(_ error: ObservationCycleError) { _obsCycleReporter.report(error) }
 }
 
-/// The reporter, behind a lock: it may be set while another thread reports.
-let _obsCycleReporter = LockedValue<(@Sendable (ObservationCycleError) -> Void)?>(nil)
+let _obsCycleReporter = _Reporter<ObservationCycleError>(prefix: "ObservableState")
