@@ -33,6 +33,28 @@ func registerCoreGrowthBenchmarks() {
             }
         }
     }
+    for count in growthCounts {
+        Benchmark(
+            "Growth Core chain \(count) pipes, then each removed",
+            configuration: growthConfiguration
+        ) { benchmark in
+            for _ in benchmark.scaledIterations {
+                let head = ActionPipe(name: "head")
+                head.on(\.growthA) { process in process.arguments }
+                var pipes: [ActionPipe] = []
+                pipes.reserveCapacity(count)
+                for _ in 0..<count {
+                    let pipe = ActionPipe(name: "pipe")
+                    do { try head.append(pipe) } catch { fatalError("\(error)") }
+                    pipes.append(pipe)
+                }
+                // From the front of the chain (after the head): the costliest place for an
+                // array removal.
+                for pipe in pipes { blackHole(pipe.removeFromChain()) }
+                blackHole(head.growthA(1))
+            }
+        }
+    }
     Benchmark("Growth Core 8000 registers and removes", configuration: growthConfiguration) {
         benchmark in
         for _ in benchmark.scaledIterations {
