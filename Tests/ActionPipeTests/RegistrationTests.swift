@@ -57,6 +57,32 @@ struct RegistrationTests {
         #expect(pipe.tLoad("abc") == "ABC")
     }
 
+    @Test(
+        "The first action a pipe registered is stored apart from the others: removing, re-adding and replacing it keep every action answered once"
+    )
+    func firstActionStoredApart() {
+        let pipe = ActionPipe(name: "p")
+        pipe.on(\.tPing) { process in process.arguments + 1 }
+        pipe.on(\.tOther) { process in process.arguments - 1 }
+        #expect(pipe.removeHandler(for: \.tPing))
+        #expect(!pipe.handles(\.tPing))
+        #expect(pipe.tOther(10) == 9)
+        // tPing comes back while tOther is stored with the others; registering tOther
+        // again must replace it, not add a second entry.
+        pipe.on(\.tPing) { process in process.arguments + 100 }
+        pipe.on(\.tOther) { process in process.arguments - 100 }
+        #expect(pipe.tPing(10) == 110)
+        #expect(pipe.tOther(10) == -90)
+        #expect(pipe.tOther.report(10).handlersRun == 1)
+        let token = pipe.on(\.tLoad) { process in process.arguments.uppercased() }
+        #expect(token.cancel())
+        #expect(!token.cancel())
+        #expect(pipe.tLoad("abc") == nil)
+        #expect(pipe.removeHandler(for: \.tOther))
+        #expect(!pipe.removeHandler(for: \.tOther))
+        #expect(pipe.tPing(1) == 101)
+    }
+
     @Test("removeHandler(for:) removes the pipe's handler; a second removal returns false")
     func removeHandler() throws {
         let pipes = try makeChain("p1", "p2")

@@ -55,7 +55,7 @@ extension ActionPipe {
             guard old.memberCount > 1 else { return false }
             old.remove(_member)
             old.changed()
-            let alone = _Chain([_member])
+            let alone = _Chain(_member)
             _bury(old)
             _chain = alone
             return true

@@ -75,7 +75,7 @@ extension ActionPipe {
         _ action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>> & Sendable
     ) -> Bool {
         let key = _ActionKey(Actions()[keyPath: action])
-        return _withTopology { _member.handlers[key] != nil }
+        return _withTopology { _member.handler(for: key) != nil }
     }
 
     /// Whether any pipe of this pipe's chain has a handler for `action` (the original's

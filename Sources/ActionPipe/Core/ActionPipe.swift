@@ -41,7 +41,7 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
     /// ```swift
     /// ActionPipe(name: "login").name   // "login"
     /// ```
-    public let name: String
+    public var name: String { _member.name }
 
     @usableFromInline let _member: _Member
     /// The chain this pipe belongs to; a strong reference, so the chain lives while any
@@ -60,10 +60,9 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
     /// ```
     public init(name: String? = nil) {
         let name = name ?? "pipe#\(_pipeNumbers.next())"
-        self.name = name
         let member = _Member(name: name)
         _member = member
-        let chain = _Chain([member])
+        let chain = _Chain(member)
         _chain = chain
     }
 

@@ -44,7 +44,7 @@ public struct HandlerToken: Sendable, Hashable, CustomStringConvertible {
     public var isActive: Bool {
         // The member is loaded before locking: its last reference must not go under the lock.
         guard let member = member.object else { return false }
-        return _withTopology { member.handlers[key]?.id == id }
+        return _withTopology { member.handler(for: key)?.id == id }
     }
 
     /// The pipe and action, for debugging: `pipe1.someFunc#12`.

@@ -9,15 +9,18 @@ import Synchronization
 /// the hot path can `unsafeDowncast` to it without a dynamic cast.
 @usableFromInline
 class _AnyHandler: @unchecked Sendable {
+    // Stored in this order so that the flags pack behind `state`: the handler object is
+    // most of a one-handler pipe's memory.
     /// Distinguishes registrations, so a stale ``HandlerToken`` removes nothing.
     @usableFromInline let id: UInt64
     @usableFromInline let state: ActionState?
-    @usableFromInline let target: _Target
     /// Whether the first condition is "there is an upstream value" (`upstream(is:)` of the
     /// result type, `upstreamNotNil()`): the commonest condition, checked inline.
     @usableFromInline let requiresUpstream: Bool
-    /// What a failed ``requiresUpstream`` reports.
-    @usableFromInline let upstreamFailure: SkipReason
+    /// Whether a failed ``requiresUpstream`` reports `.upstreamNil` (from
+    /// `upstreamNotNil()`); else it reports `.upstreamNotOfType` of the result type (from
+    /// `upstream(is:)`).
+    @usableFromInline let upstreamFailureIsNil: Bool
     /// Whether the handler has conditions beyond its state and ``requiresUpstream``; lets
     /// the hot path skip them.
     @usableFromInline let hasConditions: Bool
@@ -29,6 +32,8 @@ class _AnyHandler: @unchecked Sendable {
     /// Whether only a state and the upstream's presence can skip it: no condition
     /// closures and no target.
     @usableFromInline let isSimple: Bool
+    /// The object the handler runs with, if it has one.
+    @usableFromInline let target: _Target
 
     /// `upstreamFailure` is set when the handler's first condition was "there is an
     /// upstream value" (see ``_hoistUpstreamRequirement(_:)``); `hasConditions` says
@@ -40,7 +45,7 @@ class _AnyHandler: @unchecked Sendable {
         self.state = state
         self.target = target
         self.requiresUpstream = upstreamFailure != nil
-        self.upstreamFailure = upstreamFailure ?? .upstreamNil
+        self.upstreamFailureIsNil = upstreamFailure == .upstreamNil
         self.hasConditions = hasConditions
         if case .none = target {
             isTargetless = true
@@ -112,7 +117,10 @@ extension _AnyHandler {
         {
             return .stateMismatch(handler: handlerState, call: callState)
         }
-        if requiresUpstream, process._upstream == nil { return upstreamFailure }
+        if requiresUpstream, process._upstream == nil {
+            return upstreamFailureIsNil
+                ? .upstreamNil : .upstreamNotOfType(String(describing: Result.self))
+        }
         if hasConditions {
             for condition in conditions() {
                 if let reason = condition.failure(&process) { return reason }

@@ -17,15 +17,16 @@ final class _AsyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendab
     /// async call costs a frame in the task allocator. Not optional, for the reason given
     /// in `_SyncHandler`; a placeholder when `hasPlain` is false.
     @usableFromInline let plain: PlainBody
-    @usableFromInline let hasPlain: Bool
     /// A handler written as a synchronous closure (it never awaits), called without an
     /// async call: no frame to allocate, no continuation to resume. A placeholder when
     /// `isSync` is false.
     @usableFromInline let sync: SyncBody
-    @usableFromInline let isSync: Bool
     /// The body of a handler with a target; `nil` when `plain` is set.
     @usableFromInline let body: Body?
     @usableFromInline let conditions: [_Condition<ActionKind.Async, repeat each Argument, Result>]
+    /// Last, so that the flags pack at the end of the object.
+    @usableFromInline let hasPlain: Bool
+    @usableFromInline let isSync: Bool
 
     init(
         state: ActionState?, target: _Target,

@@ -41,47 +41,6 @@ func _withTopology<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
     }
 }
 
-/// The registrations of one pipe. Outlives its ``ActionPipe`` handle while its chain lives, so a
-/// pipe whose handle was dropped keeps answering in the chain it belongs to.
-///
-/// `@unchecked Sendable`: the mutable properties are read and written only with
-/// ``_topologyLock`` held.
-@usableFromInline
-final class _Member: @unchecked Sendable {
-    let name: String
-    /// One handler per action: registering again replaces.
-    var handlers: [_ActionKey: _AnyHandler] = [:]
-    /// The chain this member is in. Weak: the chain holds its members, and the pipe
-    /// handles hold the chain.
-    weak var chain: _Chain?
-    /// Its slot in ``chain``'s members.
-    var position = 0
-
-    /// ``chain``, buried: with the topology lock held, a chain loaded from a weak reference
-    /// may hold its last reference, which must not be released under the lock.
-    var currentChain: _Chain? {
-        let chain = chain
-        _bury(chain)
-        return chain
-    }
-
-    init(name: String) {
-        self.name = name
-    }
-
-    func set(_ handler: _AnyHandler, for key: _ActionKey) {
-        _bury(handlers.updateValue(handler, forKey: key))
-    }
-
-    @discardableResult
-    func remove(_ key: _ActionKey, ifID id: UInt64? = nil) -> Bool {
-        guard let current = handlers[key], id == nil || current.id == id else { return false }
-        _bury(current)
-        handlers[key] = nil
-        return true
-    }
-}
-
 /// An ordered list of members: the chain that a call walks.
 ///
 /// The chain builds one snapshot for all its pipes, when a call first needs it, and each
@@ -105,16 +64,18 @@ final class _Chain: @unchecked Sendable {
     /// The chain this one was appended to, kept alive for pipes that still hold this one.
     var mergedInto: _Chain?
     private var cached = CachedSnapshot<_Snapshot>()
-    /// The caches of the pipes that cached ``snapshot`` since the last change.
-    private var holders: [SnapshotCell<_Snapshot>] = []
+    /// The caches of the pipes that cached ``snapshot`` since the last change: the first
+    /// in ``holder``, any others in ``moreHolders`` (a chain of one pipe, the commonest,
+    /// allocates no array for it).
+    private var holder: SnapshotCell<_Snapshot>?
+    private var moreHolders: [SnapshotCell<_Snapshot>] = []
 
-    init(_ members: [_Member]) {
-        slots = members
-        memberCount = members.count
-        for (position, member) in members.enumerated() {
-            member.chain = self
-            member.position = position
-        }
+    /// A chain of one member.
+    init(_ member: _Member) {
+        slots = [member]
+        memberCount = 1
+        member.chain = self
+        member.position = 0
     }
 
     /// The members, in chain order.
@@ -157,10 +118,14 @@ final class _Chain: @unchecked Sendable {
     /// - Complexity: O(1) plus the pipes that cached the snapshot since the last change.
     func changed() {
         _bury(cached.invalidate())
-        for holder in holders {
+        if let holder {
+            for released in holder.store(nil) { _bury(released) }
+            self.holder = nil
+        }
+        for holder in moreHolders {
             for released in holder.store(nil) { _bury(released) }
         }
-        holders.removeAll()
+        moreHolders.removeAll()
     }
 
     /// The snapshot of the current members, built if a change dropped it. Call with the
@@ -168,13 +133,13 @@ final class _Chain: @unchecked Sendable {
     ///
     /// - Complexity: O(1) when cached; else O(h + m) for h handlers and m members.
     var snapshot: _Snapshot {
-        cached.get { _Snapshot(members) }
+        cached.get { _Snapshot(slots: slots) }
     }
 
     /// Caches `snapshot`, this chain's current one, in a pipe's `link`, until the next
     /// change. Call with the topology lock held.
     func cache(_ snapshot: _Snapshot, in link: SnapshotCell<_Snapshot>) {
         for released in link.store(snapshot) { _bury(released) }
-        holders.append(link)
+        if holder == nil { holder = link } else { moreHolders.append(link) }
     }
 }

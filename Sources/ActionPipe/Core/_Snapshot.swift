@@ -22,11 +22,11 @@ final class _Snapshot: @unchecked Sendable {
         @usableFromInline let member: Int
     }
 
-    /// The members, in chain order, for the names in traces (the chain's own array,
-    /// shared until the chain changes it).
-    let members: [_Member]
-    /// The members' names, in chain order, for traces.
-    @usableFromInline var names: [String] { members.map(\.name) }
+    /// The members, in chain order, for the names in traces: the chain's own slots (holes
+    /// included), shared until the chain changes them, so a snapshot copies no array.
+    let slots: [_Member?]
+    /// The members' names, in chain order, for traces (``Entry/member`` indexes it).
+    @usableFromInline var names: [String] { slots.compactMap { $0?.name } }
     /// Every entry, grouped by action key, each group in chain order; retained handlers.
     @usableFromInline let entries: UnsafeMutablePointer<Entry>
     @usableFromInline let entryCount: Int
@@ -44,11 +44,11 @@ final class _Snapshot: @unchecked Sendable {
     /// Up to this many keys, a lookup scans; beyond, it searches by halves.
     @usableFromInline static var scanLimit: Int { 8 }
 
-    init(_ members: [_Member]) {
-        self.members = members
+    init(slots: [_Member?]) {
+        self.slots = slots
         var groups: [Int: [Entry]] = [:]
-        for (position, member) in members.enumerated() {
-            for (key, handler) in member.handlers {
+        for (position, member) in slots.lazy.compactMap({ $0 }).enumerated() {
+            member.forEachHandler { key, handler in
                 groups[key.rawValue, default: []].append(
                     Entry(handler: .passRetained(handler), member: position))
             }

@@ -21,10 +21,11 @@ final class _SyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendabl
     /// context per handler, two atomic operations), while a `let` closure of a borrowed
     /// handler is called as is. A placeholder when `hasPlain` is false.
     @usableFromInline let plain: PlainBody
-    @usableFromInline let hasPlain: Bool
     /// The body of a handler with a target; `nil` when `plain` is set.
     @usableFromInline let body: Body?
     @usableFromInline let conditions: [_Condition<ActionKind.Sync, repeat each Argument, Result>]
+    /// Last, so that it packs at the end of the object.
+    @usableFromInline let hasPlain: Bool
 
     init(
         state: ActionState?, target: _Target,
