@@ -65,7 +65,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
         // No other reference exists, so no set is running (a set's caller holds the
         // property) and no lock is needed. Ending the observers finishes their streams
         // (`values()`, actor deliveries), which end their loops.
-        for observer in state.pointee.table.observers { observer.sink.end?() }
+        for observer in state.pointee.table.observers { observer.end?() }
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -228,7 +228,7 @@ extension ObservedProperty: _ObsSource {
     ) -> (token: ObservationToken, value: Value) {
         let id = _obsMakeID()
         let value = withLock { state in
-            state.table.add(_ObsObserver(id: id, sink: makeSink(state.value)))
+            state.table.add(_ObsObserver.make(id: id, sink: makeSink(state.value)))
             state.listIsStale = true
             return state.value
         }
@@ -253,7 +253,7 @@ extension ObservedProperty: _ObsCancellable {
         }
         guard let (removed, freed) = outcome else { return false }
         // Ended and released outside the lock: both may run user code (deinits).
-        removed.sink.end?()
+        removed.end?()
         withExtendedLifetime(freed) {}
         return true
     }

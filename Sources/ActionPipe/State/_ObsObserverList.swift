@@ -1,29 +1,3 @@
-/// One registered observer of a property: its identity and its sink, in an object so that a
-/// delivery reads the closures through a reference the list keeps alive, without retaining
-/// them (a `let` of a class instance is borrowed, not copied).
-@usableFromInline
-final class _ObsObserver<Value: Sendable>: Sendable {
-    @usableFromInline let id: UInt64
-    @usableFromInline let sink: _ObsSink<Value>
-
-    init(id: UInt64, sink: _ObsSink<Value>) {
-        self.id = id
-        self.sink = sink
-    }
-
-    /// Delivers `value`; `false` when the observer is gone.
-    @inlinable @inline(__always)
-    func deliver(_ value: Value) -> Bool {
-        // `let`s of a borrowed object: the closures are called without copying (retaining)
-        // their contexts.
-        if sink.isPlain {
-            sink.plain(value)
-            return true
-        }
-        return sink.deliver(value)
-    }
-}
-
 /// A property's observers at one moment, in registration order: immutable once made, replaced
 /// as a whole when an observer is added or removed. It owns (retains) its observers; a set
 /// reads it unretained, pinned in the property's `SnapshotCell`. The header is the count.

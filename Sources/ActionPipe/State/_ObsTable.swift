@@ -3,9 +3,15 @@
 /// holes, and, past a few observers, the position of each id (a short table is scanned
 /// instead, which saves a dictionary per property).
 ///
+/// An observer added while the table is empty is kept in ``first``, outside the array: most
+/// properties have one observer, and the array would cost more than the observer. Every
+/// observer in ``slots`` was added after it, so ``first`` then ``slots`` is registration
+/// order.
+///
 /// Guarded by its property's lock.
 @usableFromInline
 struct _ObsTable<Value: Sendable> {
+    private var first: _ObsObserver<Value>?
     private var slots: [_ObsObserver<Value>?] = []
     /// The position of each id, once there are more than ``indexedFrom`` slots.
     private var positions: [UInt64: Int]?
@@ -21,10 +27,19 @@ struct _ObsTable<Value: Sendable> {
     /// The observers, in registration order.
     ///
     /// - Complexity: O(n) for n slots (at most twice the observers, past a few).
-    var observers: [_ObsObserver<Value>] { slots.compactMap { $0 } }
+    var observers: [_ObsObserver<Value>] {
+        guard let first else { return slots.compactMap { $0 } }
+        guard !slots.isEmpty else { return [first] }
+        return [first] + slots.compactMap { $0 }
+    }
 
     /// - Complexity: amortised O(1).
     mutating func add(_ observer: _ObsObserver<Value>) {
+        if count == 0 {
+            first = observer
+            count = 1
+            return
+        }
         slots.append(observer)
         count += 1
         if positions != nil {
@@ -38,6 +53,15 @@ struct _ObsTable<Value: Sendable> {
     ///
     /// - Complexity: amortised O(1): compacting costs O(n) once half the slots are holes.
     mutating func remove(_ id: UInt64) -> _ObsObserver<Value>? {
+        if let first, first.id == id {
+            self.first = nil
+            count -= 1
+            if count == 0 {
+                slots = []
+                positions = nil
+            }
+            return first
+        }
         guard let position = position(of: id) else { return nil }
         positions?[id] = nil
         let removed = slots[position]
@@ -54,7 +78,7 @@ struct _ObsTable<Value: Sendable> {
     }
 
     /// Whether the observer `id` is there.
-    func contains(_ id: UInt64) -> Bool { position(of: id) != nil }
+    func contains(_ id: UInt64) -> Bool { first?.id == id || position(of: id) != nil }
 
     private func position(of id: UInt64) -> Int? {
         if let positions { return positions[id] }

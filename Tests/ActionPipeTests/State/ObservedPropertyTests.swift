@@ -26,6 +26,42 @@ struct ObservedPropertyTests {
         #expect(log.take() == ["2", "2", "3"])
     }
 
+    @Test(
+        "Observers run in registration order when the first is cancelled before later ones, and when the only one is replaced"
+    )
+    func registrationOrderAcrossCancels() {
+        let property = ObservedProperty(0)
+        let log = Log()
+        func observe(_ name: String) -> ObservationToken {
+            property.observe { value in log.append("\(name)\(value)") }
+        }
+        let a = observe("a")
+        let b = observe("b")
+        let c = observe("c")
+        a.cancel()
+        let d = observe("d")
+        property.value = 1
+        #expect(log.take() == ["b1", "c1", "d1"])
+        b.cancel()
+        c.cancel()
+        let e = observe("e")
+        property.value = 2
+        #expect(log.take() == ["d2", "e2"])
+        d.cancel()
+        e.cancel()
+        #expect(!d.isActive && !e.isActive)
+        let f = observe("f")
+        let g = observe("g")
+        property.value = 3
+        #expect(log.take() == ["f3", "g3"])
+        f.cancel()
+        property.value = 4
+        #expect(log.take() == ["g4"])
+        g.cancel()
+        property.value = 5
+        #expect(log.take().isEmpty)
+    }
+
     @Test("No delivery before the first assignment unless .initial")
     func initialOnRequest() {
         let list = ObservPhotoListState()

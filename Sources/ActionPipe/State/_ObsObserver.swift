@@ -1,0 +1,48 @@
+/// One registered observer of a property: its identity and what it does with a value, in an
+/// object so that a delivery reads the closures through a reference the list keeps alive,
+/// without retaining them (a `let` of a class instance is borrowed, not copied).
+///
+/// A plain observer (`observe { ... }`, never gone) is this class alone: an id and a
+/// closure. An observer that can be gone or has an end (owner-bound, streams, actors,
+/// `skipEqual`) is an ``_ObsDeliveringObserver``, made by ``make(id:sink:)``. The split keeps
+/// the commonest observer small and calls every closure as a `let` of a borrowed object:
+/// an optional closure would be copied out first, a retain and a release per delivery.
+///
+/// `@unchecked Sendable`: not final, so that the subclass can extend it; every stored
+/// property is immutable and `Sendable`.
+@usableFromInline
+class _ObsObserver<Value: Sendable>: @unchecked Sendable {
+    @usableFromInline let id: UInt64
+    /// The observer's closure when ``isPlain``; else a placeholder, never called.
+    @usableFromInline let plain: @Sendable (Value) -> Void
+    @usableFromInline let isPlain: Bool
+
+    init(id: UInt64, plain: @escaping @Sendable (Value) -> Void, isPlain: Bool) {
+        self.id = id
+        self.plain = plain
+        self.isPlain = isPlain
+    }
+
+    /// The observer that `sink` describes.
+    final class func make(id: UInt64, sink: _ObsSink<Value>) -> _ObsObserver<Value> {
+        guard let deliver = sink.deliver else {
+            return _ObsObserver(id: id, plain: sink.plain, isPlain: true)
+        }
+        return _ObsDeliveringObserver(id: id, deliver: deliver, end: sink.end)
+    }
+
+    /// Delivers `value`; `false` when the observer is gone.
+    @inlinable @inline(__always)
+    final func deliver(_ value: Value) -> Bool {
+        if isPlain {
+            plain(value)
+            return true
+        }
+        return unsafeDowncast(self, to: _ObsDeliveringObserver<Value>.self).body(value)
+    }
+
+    /// What runs once when the observation ends, if anything.
+    final var end: (@Sendable () -> Void)? {
+        isPlain ? nil : unsafeDowncast(self, to: _ObsDeliveringObserver<Value>.self).ending
+    }
+}
