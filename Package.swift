@@ -8,13 +8,35 @@ let package = Package(
     // Synchronization's Mutex and Atomic need these OS versions on Apple platforms.
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
-        .library(name: "ActionPipe", targets: ["ActionPipe"])
+        // Everything: `import ActionPipe`.
+        .library(name: "ActionPipe", targets: ["ActionPipe"]),
+        // One part alone, for an app that wants only it.
+        .library(name: "ActionPipeCore", targets: ["ActionPipeCore"]),
+        .library(name: "ActionPipeBus", targets: ["ActionPipeBus"]),
+        .library(name: "ActionPipeState", targets: ["ActionPipeState"]),
+        .library(name: "ActionPipeTree", targets: ["ActionPipeTree"]),
+        .library(name: "ActionPipePlumbing", targets: ["ActionPipePlumbing"]),
     ],
     targets: [
         // The concurrency kernel: the one lock, lock-protected box, read-mostly snapshot,
-        // weak box and id source every part uses (`package` access; Docs/Internals.md).
+        // weak box and id source every part uses (`package` access; Docs/Internals.md),
+        // and the little public vocabulary the parts share (the nesting limit).
         .target(name: "ActionPipeKernel"),
-        .target(name: "ActionPipe", dependencies: ["ActionPipeKernel"]),
+        // The five parts: each depends on the kernel only, so the compiler keeps them
+        // independent of one another.
+        .target(name: "ActionPipeCore", dependencies: ["ActionPipeKernel"]),
+        .target(name: "ActionPipeBus", dependencies: ["ActionPipeKernel"]),
+        .target(name: "ActionPipeState", dependencies: ["ActionPipeKernel"]),
+        .target(name: "ActionPipeTree", dependencies: ["ActionPipeKernel"]),
+        .target(name: "ActionPipePlumbing", dependencies: ["ActionPipeKernel"]),
+        // The umbrella: re-exports the parts.
+        .target(
+            name: "ActionPipe",
+            dependencies: [
+                "ActionPipeKernel", "ActionPipeCore", "ActionPipeBus", "ActionPipeState",
+                "ActionPipeTree", "ActionPipePlumbing",
+            ]
+        ),
         .executableTarget(name: "ActionPipeDemo", dependencies: ["ActionPipe"]),
         .executableTarget(name: "DocSnippetExtractor"),
         .plugin(
@@ -22,7 +44,7 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["DocSnippetExtractor"]
         ),
-        .testTarget(name: "ActionPipeTests", dependencies: ["ActionPipe"]),
+        .testTarget(name: "ActionPipeTests", dependencies: ["ActionPipe", "ActionPipeTree"]),
         .testTarget(
             name: "ActionPipeDocTests",
             dependencies: ["ActionPipe"],

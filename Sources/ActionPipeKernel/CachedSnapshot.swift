@@ -33,19 +33,19 @@
 /// O(1), independent of how many threads exist, a replaced snapshot is released as soon as
 /// its last reader ends (never by a scan), and the whole argument fits in one sentence: a
 /// snapshot is immutable and every reader holds a strong reference to it.
-public struct CachedSnapshot<Snapshot: AnyObject> {
+@usableFromInline package struct CachedSnapshot<Snapshot: AnyObject> {
     @usableFromInline var cached: Snapshot?
 
     /// No snapshot yet: the first read builds one.
     @inlinable
-    public init() { cached = nil }
+    package init() { cached = nil }
 
     /// The snapshot, built by `make` if a change dropped it. Call with the owner's lock
     /// held; `make` must be library code (it runs under the lock).
     ///
     /// - Complexity: O(1) when cached; otherwise the cost of `make`.
     @inlinable @inline(__always)
-    public mutating func get(_ make: () -> Snapshot) -> Snapshot {
+    package mutating func get(_ make: () -> Snapshot) -> Snapshot {
         if let cached { return cached }
         let made = make()
         cached = made
@@ -54,14 +54,14 @@ public struct CachedSnapshot<Snapshot: AnyObject> {
 
     /// The snapshot if one is cached, without building one.
     @inlinable
-    public var current: Snapshot? { cached }
+    package var current: Snapshot? { cached }
 
     /// Drops the cached snapshot after a change, and returns it: the caller releases it
     /// after unlocking (it may hold the last reference to user closures).
     ///
     /// - Complexity: O(1).
     @inlinable
-    public mutating func invalidate() -> Snapshot? {
+    package mutating func invalidate() -> Snapshot? {
         defer { cached = nil }
         return cached
     }

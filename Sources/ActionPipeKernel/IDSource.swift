@@ -7,17 +7,17 @@ import Synchronization
 /// let ids = IDSource()
 /// let first = ids.next()   // 1
 /// ```
-public final class IDSource: Sendable {
+@usableFromInline package final class IDSource: Sendable {
     @usableFromInline let counter = Atomic<UInt64>(0)
 
     /// A new source, starting at 1.
-    public init() {}
+    @usableFromInline package init() {}
 
     /// The next identifier; later calls on any thread return larger ones.
     ///
     /// - Complexity: O(1), one atomic add.
     @inlinable
-    public func next() -> UInt64 {
+    package func next() -> UInt64 {
         counter.wrappingAdd(1, ordering: .relaxed).newValue
     }
 }

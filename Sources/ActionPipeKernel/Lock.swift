@@ -15,13 +15,13 @@
 ///
 /// The rule of every lock in the package: no user code runs while it is held. See
 /// `Docs/Internals.md`.
-public enum _LockOperations {
+@usableFromInline package enum _LockOperations {
     /// The platform mutex.
-    public typealias Primitive = pthread_mutex_t
+    @usableFromInline package typealias Primitive = pthread_mutex_t
 
     /// Initialises the mutex at `mutex`.
     @inlinable
-    public static func create(_ mutex: UnsafeMutablePointer<Primitive>) {
+    package static func create(_ mutex: UnsafeMutablePointer<Primitive>) {
         mutex.initialize(to: Primitive())
         let status = pthread_mutex_init(mutex, nil)
         precondition(status == 0, "ActionPipe: pthread_mutex_init failed (\(status))")
@@ -29,30 +29,31 @@ public enum _LockOperations {
 
     /// Destroys the mutex at `mutex`; nobody may hold it.
     @inlinable
-    public static func destroy(_ mutex: UnsafeMutablePointer<Primitive>) {
+    package static func destroy(_ mutex: UnsafeMutablePointer<Primitive>) {
         pthread_mutex_destroy(mutex)
         mutex.deinitialize(count: 1)
     }
 
     /// Takes the mutex, waiting while another thread holds it.
     @inlinable @inline(__always)
-    public static func lock(_ mutex: UnsafeMutablePointer<Primitive>) {
+    package static func lock(_ mutex: UnsafeMutablePointer<Primitive>) {
         pthread_mutex_lock(mutex)
     }
 
     /// Releases the mutex, which the calling thread holds.
     @inlinable @inline(__always)
-    public static func unlock(_ mutex: UnsafeMutablePointer<Primitive>) {
+    package static func unlock(_ mutex: UnsafeMutablePointer<Primitive>) {
         pthread_mutex_unlock(mutex)
     }
 }
 
 /// A value and its lock in one allocation (the value is the header of a `ManagedBuffer`
 /// whose one element is the mutex, so the mutex never moves).
-public final class _LockStorage<Value>: ManagedBuffer<Value, _LockOperations.Primitive> {
+@usableFromInline
+package final class _LockStorage<Value>: ManagedBuffer<Value, _LockOperations.Primitive> {
     /// Storage holding `value`, with its mutex initialised.
     @inlinable
-    public static func make(_ value: Value) -> _LockStorage<Value> {
+    package static func make(_ value: Value) -> _LockStorage<Value> {
         let buffer = create(minimumCapacity: 1) { _ in value }
         let storage = unsafeDowncast(buffer, to: _LockStorage<Value>.self)
         storage.withUnsafeMutablePointerToElements { _LockOperations.create($0) }
@@ -78,7 +79,7 @@ public final class _LockStorage<Value>: ManagedBuffer<Value, _LockOperations.Pri
 /// return them; they are released by the caller, after unlocking.
 ///
 /// `@unchecked Sendable`: the value is only reached inside `withLock`, with the lock held.
-public struct LockedValue<Value>: @unchecked Sendable {
+@usableFromInline package struct LockedValue<Value>: @unchecked Sendable {
     /// Owns the value and the mutex.
     @usableFromInline let storage: _LockStorage<Value>
     // The addresses inside `storage`, taken once: a `ManagedBuffer`'s memory never moves,
@@ -89,7 +90,7 @@ public struct LockedValue<Value>: @unchecked Sendable {
 
     /// A box holding `value`.
     @inlinable
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         storage = .make(value)
         (self.value, mutex) = storage.withUnsafeMutablePointers { ($0, $1) }
     }
@@ -98,7 +99,7 @@ public struct LockedValue<Value>: @unchecked Sendable {
     ///
     /// - Complexity: O(1) plus `body`.
     @inlinable @inline(__always)
-    public func withLock<Result, Failure: Error>(
+    package func withLock<Result, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         _LockOperations.lock(mutex)

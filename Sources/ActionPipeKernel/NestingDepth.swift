@@ -23,9 +23,9 @@
 /// depth.pointee = level + 1
 /// defer { depth.pointee = level }
 /// ```
-public enum NestingDepth {
+@usableFromInline package enum NestingDepth {
     /// What is counted; each has its own word.
-    public enum Counter: Int, Sendable {
+    @usableFromInline package enum Counter: Int, Sendable {
         /// Synchronous core calls and event bus publishes, together: both grow the stack.
         case call = 0
         /// Observed-property deliveries (an observer setting a property).
@@ -35,7 +35,7 @@ public enum NestingDepth {
     /// The thread-specific-data key of the threads' blocks. A plain integer, so code that
     /// keeps a copy (a hot path that wants to skip the global's addressor) holds no
     /// reference.
-    public static let key: pthread_key_t = {
+    @usableFromInline package static let key: pthread_key_t = {
         var created = pthread_key_t()
         let status = pthread_key_create(&created) { block in
             // Optional on Glibc, not on Darwin: the same code for both.
@@ -55,7 +55,7 @@ public enum NestingDepth {
     /// - Complexity: O(1): one `pthread_getspecific` (a block is made on a thread's first
     ///   use).
     @inlinable @inline(__always)
-    public static func counter(_ counter: Counter, key: pthread_key_t = key)
+    package static func counter(_ counter: Counter, key: pthread_key_t = key)
         -> UnsafeMutablePointer<Int>
     {
         if let block = pthread_getspecific(key) {

@@ -24,7 +24,7 @@ import Synchronization
 ///
 /// `@unchecked Sendable`: `current`, `phase`, `pending` and the counters are atomics;
 /// `retired` is behind its lock.
-public final class SnapshotCell<Snapshot: AnyObject>: @unchecked Sendable {
+@usableFromInline package final class SnapshotCell<Snapshot: AnyObject>: @unchecked Sendable {
     // Laid out to fit the allocator's 64-byte size class (a cell per pipe, property, bus
     // and plumber): four words, then the two one-byte atomics.
 
@@ -44,7 +44,7 @@ public final class SnapshotCell<Snapshot: AnyObject>: @unchecked Sendable {
     @usableFromInline let pending = Atomic<Bool>(false)
 
     /// A cell holding no snapshot.
-    public init() {}
+    @usableFromInline package init() {}
 
     deinit {
         // No reader runs: each holds the cell's owner, which holds the cell.
@@ -61,7 +61,7 @@ public final class SnapshotCell<Snapshot: AnyObject>: @unchecked Sendable {
     }
 
     /// A reader's hold on the snapshot it loaded.
-    public struct Pin {
+    @usableFromInline package struct Pin {
         @usableFromInline let bits: UInt
         @usableFromInline let phase: UInt8
 
@@ -73,7 +73,7 @@ public final class SnapshotCell<Snapshot: AnyObject>: @unchecked Sendable {
 
         /// The snapshot, valid until the pin is passed to ``SnapshotCell/unpin(_:)``.
         @inlinable
-        public var snapshot: Unmanaged<Snapshot>? {
+        package var snapshot: Unmanaged<Snapshot>? {
             bits == 0 ? nil : SnapshotCell.unmanaged(bits)
         }
     }
@@ -83,7 +83,7 @@ public final class SnapshotCell<Snapshot: AnyObject>: @unchecked Sendable {
     ///
     /// - Complexity: O(1): one atomic increment and two loads.
     @inlinable @inline(__always)
-    public func pin() -> Pin {
+    package func pin() -> Pin {
         let phase = phase.load(ordering: .relaxed)
         if phase == 0 {
             readers0.wrappingAdd(1, ordering: .sequentiallyConsistent)
@@ -99,7 +99,7 @@ public final class SnapshotCell<Snapshot: AnyObject>: @unchecked Sendable {
     /// - Complexity: O(1), one atomic decrement; when it is the last reader some retired
     ///   snapshot waits for, O(r) for r retired snapshots.
     @inlinable @inline(__always)
-    public func unpin(_ pin: Pin) {
+    package func unpin(_ pin: Pin) {
         let left =
             pin.phase == 0
             ? readers0.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue
@@ -112,12 +112,12 @@ public final class SnapshotCell<Snapshot: AnyObject>: @unchecked Sendable {
     ///
     /// - Complexity: O(1), one relaxed load.
     @inlinable
-    public var hasSnapshot: Bool { current.load(ordering: .relaxed) != 0 }
+    package var hasSnapshot: Bool { current.load(ordering: .relaxed) != 0 }
 
     /// The current snapshot, retained.
     ///
     /// - Complexity: O(1).
-    public func load() -> Snapshot? {
+    @usableFromInline package func load() -> Snapshot? {
         let pin = pin()
         defer { unpin(pin) }
         return pin.snapshot?.takeUnretainedValue()
@@ -129,7 +129,7 @@ public final class SnapshotCell<Snapshot: AnyObject>: @unchecked Sendable {
     ///
     /// - Complexity: O(1) plus the retired snapshots still awaited (at most a few: each
     ///   store frees every snapshot whose readers have finished).
-    public func store(_ snapshot: Snapshot?) -> [Snapshot] {
+    @usableFromInline package func store(_ snapshot: Snapshot?) -> [Snapshot] {
         let new = snapshot.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0
         let old = current.exchange(new, ordering: .sequentiallyConsistent)
         guard old != 0 else { return [] }

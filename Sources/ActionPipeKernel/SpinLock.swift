@@ -19,16 +19,16 @@ import Synchronization
 /// its CPU (the holder was preempted). ThreadSanitizer sees the acquire/release pair as a
 /// lock. On Apple platforms, where a yielding spin lock can invert QoS priorities, it is
 /// the pthread mutex.
-public struct SpinLock: ~Copyable {
+@usableFromInline package struct SpinLock: ~Copyable {
     #if os(Linux) || os(Android) || os(FreeBSD) || os(OpenBSD)
         @usableFromInline let word = Atomic<UInt32>(0)
 
         /// An unlocked lock.
-        public init() {}
+        @usableFromInline package init() {}
 
         /// Takes the lock, spinning (then yielding) while another thread holds it.
         @inlinable @inline(__always)
-        public func lock() {
+        package func lock() {
             if !word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
                 lockContended()
             }
@@ -36,7 +36,7 @@ public struct SpinLock: ~Copyable {
 
         /// Releases the lock, which the calling thread holds.
         @inlinable @inline(__always)
-        public func unlock() {
+        package func unlock() {
             word.store(0, ordering: .releasing)
         }
 
@@ -57,7 +57,7 @@ public struct SpinLock: ~Copyable {
         @usableFromInline let mutex: UnsafeMutablePointer<_LockOperations.Primitive>
 
         /// An unlocked lock.
-        public init() {
+        @usableFromInline package init() {
             mutex = .allocate(capacity: 1)
             _LockOperations.create(mutex)
         }
@@ -69,10 +69,10 @@ public struct SpinLock: ~Copyable {
 
         /// Takes the lock, waiting while another thread holds it.
         @inlinable @inline(__always)
-        public func lock() { _LockOperations.lock(mutex) }
+        @usableFromInline package func lock() { _LockOperations.lock(mutex) }
 
         /// Releases the lock, which the calling thread holds.
         @inlinable @inline(__always)
-        public func unlock() { _LockOperations.unlock(mutex) }
+        @usableFromInline package func unlock() { _LockOperations.unlock(mutex) }
     #endif
 }

@@ -1,7 +1,7 @@
 import Synchronization
 import Testing
 
-@testable import ActionPipe
+@testable import ActionPipeTree
 
 @Suite("Tree: workers and events are bounded by the work, not by the options")
 struct TreeBoundedResourcesTests {

@@ -1,5 +1,3 @@
-import ActionPipeKernel
-
 #if canImport(Darwin)
     import Darwin
 #elseif canImport(Glibc)
@@ -102,21 +100,10 @@ public struct NestingLimitError: Error, Sendable, Hashable, CustomStringConverti
     }
 
     @usableFromInline @inline(never)
-    static func _report(_ error: NestingLimitError) { _nestingReporter.report(error) }
+    package static func _report(_ error: NestingLimitError) { _nestingReporter.report(error) }
 }
 
 let _nestingReporter = _Reporter<NestingLimitError>(prefix: "ActionPipe")
-
-extension _ActionKey {
-    /// The error of a call of this action refused for nesting too deep.
-    var _nestingError: NestingLimitError {
-        NestingLimitError(refused: .call(action: name), depth: NestingLimitError.depthLimit + 1)
-    }
-
-    /// Reports a call of this action refused for nesting too deep.
-    @usableFromInline @inline(never)
-    func _reportTooDeep() { NestingLimitError._report(_nestingError) }
-}
 
 /// Enters one more level of synchronous calls and publishes on this thread; `nil`, and no
 /// change, when that would pass ``NestingLimitError/depthLimit``. The caller decrements
@@ -128,7 +115,7 @@ extension _ActionKey {
 /// - Parameter key: `NestingDepth.key`, which a hot path keeps a copy of: reading the global
 ///   costs a lazy-initialisation check per call.
 @usableFromInline @inline(never)
-func _enterCall(_ key: pthread_key_t) -> UnsafeMutablePointer<Int>? {
+package func _enterCall(_ key: pthread_key_t) -> UnsafeMutablePointer<Int>? {
     let depth = NestingDepth.counter(.call, key: key)
     guard depth.pointee < NestingLimitError.depthLimit else { return nil }
     depth.pointee &+= 1

@@ -1,5 +1,3 @@
-import ActionPipeKernel
-
 #if canImport(Darwin)
     import Darwin
 #elseif canImport(Glibc)
@@ -12,21 +10,22 @@ import ActionPipeKernel
 ///
 /// The hook is behind a lock (it may be set while another thread reports) and is called
 /// after unlocking: it is user code.
-final class _Reporter<Report: Sendable & CustomStringConvertible>: Sendable {
+@usableFromInline
+package final class _Reporter<Report: Sendable & CustomStringConvertible>: Sendable {
     private let hook = LockedValue<(@Sendable (Report) -> Void)?>(nil)
     /// What a line on standard error starts with.
     private let prefix: String
 
-    init(prefix: String) { self.prefix = prefix }
+    @usableFromInline package init(prefix: String) { self.prefix = prefix }
 
     /// The user's hook; `nil` for standard error.
-    var handler: (@Sendable (Report) -> Void)? {
+    @usableFromInline package var handler: (@Sendable (Report) -> Void)? {
         get { hook.withLock { $0 } }
         set { hook.withLock { $0 = newValue } }
     }
 
     /// Sends `report` to the hook, or writes it to standard error.
-    func report(_ report: Report) {
+    @usableFromInline package func report(_ report: Report) {
         if let handler { return handler(report) }
         let line = Array("\(prefix): \(report)\n".utf8)
         _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }

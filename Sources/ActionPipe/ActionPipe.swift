@@ -1,0 +1,9 @@
+// The umbrella module: `import ActionPipe` brings every part. An app that needs one part
+// may import that module alone (`import ActionPipeBus`); the parts do not depend on each
+// other, only on the kernel.
+@_exported import ActionPipeBus
+@_exported import ActionPipeCore
+@_exported import ActionPipeKernel
+@_exported import ActionPipePlumbing
+@_exported import ActionPipeState
+@_exported import ActionPipeTree
