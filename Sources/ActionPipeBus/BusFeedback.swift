@@ -25,7 +25,7 @@ public struct BusFeedback<Value: Sendable>: Sendable, CustomStringConvertible {
     /// ```swift
     /// feedback.subscription.cancel()
     /// ```
-    public let subscription: BusSubscription
+    public let subscription: RegistrationToken
 
     /// The subscriber's name: the one given at subscription, else its object's type name.
     ///

@@ -119,7 +119,8 @@ extension EventBus {
         case .failure(let error): outcome = .failed(error)
         }
         return BusFeedback(
-            subscription: BusSubscription(bus: self, id: entry.id, name: entry.name),
+            subscription: RegistrationToken(
+                registry: self, id: entry.id, label: "\(self.name)/\(entry.name)"),
             subscriber: entry.name, outcome: outcome, duration: duration)
     }
 }

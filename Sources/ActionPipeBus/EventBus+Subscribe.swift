@@ -29,7 +29,7 @@ extension EventBus {
         _ topic: BusTopic<Event>, by subscriber: Subscriber, name: String? = nil,
         on executor: BusExecutor? = nil,
         _ handler: @escaping @Sendable (Subscriber, Event) throws -> Event.Feedback
-    ) -> BusSubscription {
+    ) -> RegistrationToken {
         // Inlinable, so that this adapting closure is specialised in the caller: compiled
         // here, generically, it wrapped every feedback in an `Optional` through value
         // witnesses, a tenth of a publish to one subscriber.
@@ -64,7 +64,7 @@ extension EventBus {
     public func subscribe<Event: BusEvent>(
         _ topic: BusTopic<Event>, name: String? = nil, on executor: BusExecutor? = nil,
         _ handler: @escaping @Sendable (Event) throws -> Event.Feedback
-    ) -> BusSubscription {
+    ) -> RegistrationToken {
         _subscribe(topic, owner: nil, name: name ?? "subscription", executor: executor) {
             _, event in try handler(event)
         }
@@ -75,14 +75,13 @@ extension EventBus {
         _ topic: BusTopic<Event>, owner: (AnyObject & Sendable)?, name: String,
         executor: BusExecutor?,
         handler: @escaping @Sendable (AnyObject?, Event) throws -> Event.Feedback?
-    ) -> BusSubscription {
+    ) -> RegistrationToken {
         let key = topic.key
         let owner = owner.map { _BusOwner($0) }
         let (id, released, count, threshold) = _state.withLock {
             state -> (UInt64, [AnyObject], Int, Int) in
             var released: [AnyObject] = []
-            let id = state.nextID
-            state.nextID += 1
+            let id = RegistrationToken.nextID()
             state.record(id, _BusRecord(key: key, owner: owner))
             let entry = _BusEntry(
                 id: id, subtype: topic.subtype, owner: owner, executor: executor, name: name,
@@ -92,6 +91,6 @@ extension EventBus {
         }
         withExtendedLifetime(released) {}
         _pruneGoneIfDue(count: count, threshold: threshold)
-        return BusSubscription(bus: self, id: id, name: name)
+        return RegistrationToken(registry: self, id: id, label: "\(self.name)/\(name)")
     }
 }

@@ -27,7 +27,7 @@ extension EventBus {
         allOf keys: [BusEventKey], by subscriber: Subscriber, name: String? = nil,
         on executor: BusExecutor? = nil,
         _ handler: @escaping @Sendable (Subscriber, BusUnion) throws -> Void
-    ) -> BusSubscription {
+    ) -> RegistrationToken {
         _subscribeUnion(
             keys, all: true, owner: subscriber,
             name: name ?? String(describing: Subscriber.self), executor: executor
@@ -48,7 +48,7 @@ extension EventBus {
     public func subscribe(
         allOf keys: [BusEventKey], name: String? = nil, on executor: BusExecutor? = nil,
         _ handler: @escaping @Sendable (BusUnion) throws -> Void
-    ) -> BusSubscription {
+    ) -> RegistrationToken {
         _subscribeUnion(keys, all: true, owner: nil, name: name ?? "union", executor: executor) {
             _, union in try handler(union)
         }
@@ -70,7 +70,7 @@ extension EventBus {
         anyOf keys: [BusEventKey], by subscriber: Subscriber, name: String? = nil,
         on executor: BusExecutor? = nil,
         _ handler: @escaping @Sendable (Subscriber, BusUnion) throws -> Void
-    ) -> BusSubscription {
+    ) -> RegistrationToken {
         _subscribeUnion(
             keys, all: false, owner: subscriber,
             name: name ?? String(describing: Subscriber.self), executor: executor
@@ -91,7 +91,7 @@ extension EventBus {
     public func subscribe(
         anyOf keys: [BusEventKey], name: String? = nil, on executor: BusExecutor? = nil,
         _ handler: @escaping @Sendable (BusUnion) throws -> Void
-    ) -> BusSubscription {
+    ) -> RegistrationToken {
         _subscribeUnion(keys, all: false, owner: nil, name: name ?? "anyOf", executor: executor) {
             _, union in try handler(union)
         }
@@ -101,7 +101,7 @@ extension EventBus {
         _ keys: [BusEventKey], all: Bool, owner: (AnyObject & Sendable)?, name: String,
         executor: BusExecutor?,
         handler: @escaping @Sendable (AnyObject?, BusUnion) throws -> Void
-    ) -> BusSubscription {
+    ) -> RegistrationToken {
         var unique: [BusEventKey] = []
         for key in keys where !unique.contains(key) { unique.append(key) }
         let owner = owner.map { _BusOwner($0) }
@@ -111,8 +111,7 @@ extension EventBus {
         let keysInOrder = unique
         let (id, released) = _state.withLock { state -> (UInt64, [AnyObject]) in
             var released: [AnyObject] = []
-            let id = state.nextID
-            state.nextID += 1
+            let id = RegistrationToken.nextID()
             guard !unique.isEmpty else { return (id, released) }
             state.record(id, _BusRecord(keys: unique, owner: owner))
             for (index, key) in unique.enumerated() {
@@ -150,6 +149,6 @@ extension EventBus {
             return (id, released)
         }
         withExtendedLifetime(released) {}
-        return BusSubscription(bus: self, id: id, name: name)
+        return RegistrationToken(registry: self, id: id, label: "\(self.name)/\(name)")
     }
 }

@@ -63,3 +63,18 @@ extension EventBus {
         return Set(candidates.lazy.filter { $0.1.holds(subscriber) }.map(\.0))
     }
 }
+
+extension EventBus: _Registry {
+    /// Removes the subscription `id`; what it released is released after unlocking.
+    package func _cancelRegistration(_ id: UInt64, detail: Int) -> Bool {
+        _remove([id]) == 1
+    }
+
+    /// Whether the subscription `id` is there and its owner, if it has one, is alive.
+    package func _isRegistrationActive(_ id: UInt64, detail: Int) -> Bool {
+        // The owner is read after unlocking (see `subscriptionCount`).
+        let record = _state.withLock { state in state.records[id] }
+        guard let record else { return false }
+        return record.owner == nil || record.owner?.object != nil
+    }
+}

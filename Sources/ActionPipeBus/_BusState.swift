@@ -17,8 +17,6 @@ struct _BusState {
     var retiredTables: [AnyObject] = []
     /// Every live subscription, by id.
     var records: [UInt64: _BusRecord] = [:]
-    /// The next subscription id; ids only grow, so they give subscription order.
-    var nextID: UInt64 = 1
 
     init(published: SnapshotCell<_BusRouteTable>) {
         self.published = published

@@ -24,7 +24,7 @@ extension ActionPipe {
             nonisolated(nonsending) @escaping @Sendable (
                 inout ActionProcess<ActionKind.Async, repeat each Argument, Result>
             ) async throws -> Result?
-    ) -> HandlerToken {
+    ) -> RegistrationToken {
         on(action).handle(body)
     }
 }

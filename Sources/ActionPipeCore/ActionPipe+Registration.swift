@@ -39,7 +39,7 @@ extension ActionPipe {
             @escaping @Sendable (
                 inout ActionProcess<ActionKind.Sync, repeat each Argument, Result>
             ) -> Result?
-    ) -> HandlerToken {
+    ) -> RegistrationToken {
         on(action).handle(body)
     }
 
@@ -90,11 +90,12 @@ extension ActionPipe {
         _currentSnapshot().handles(_ActionKey(Actions()[keyPath: action]))
     }
 
-    func _register(_ handler: _AnyHandler, for key: _ActionKey) -> HandlerToken {
+    func _register(_ handler: _AnyHandler, for key: _ActionKey) -> RegistrationToken {
         _withTopology {
             _member.set(handler, for: key)
             _currentChain.changed()
         }
-        return HandlerToken(member: WeakBox(_member), pipeName: name, key: key, id: handler.id)
+        return RegistrationToken(
+            registry: _member, id: handler.id, detail: key.rawValue, label: "\(name).\(key.name)")
     }
 }

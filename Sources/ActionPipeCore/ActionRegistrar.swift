@@ -13,7 +13,7 @@ public struct ActionRegistrar<Target: AnyObject & Sendable> {
     let target: Target
     let retention: TargetRetention
     /// The tokens of the handlers registered so far.
-    public internal(set) var tokens: [HandlerToken] = []
+    public internal(set) var tokens: [RegistrationToken] = []
 
     /// The handler being registered, to which `where:` adds conditions.
     ///

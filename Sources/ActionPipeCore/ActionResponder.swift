@@ -39,7 +39,7 @@ extension ActionPipe {
     @discardableResult
     public func register<Responder: ActionResponder>(
         _ responder: Responder, retention: TargetRetention = .weak
-    ) -> [HandlerToken] {
+    ) -> [RegistrationToken] {
         var registrar = ActionRegistrar(pipe: self, target: responder, retention: retention)
         Responder.registerActions(in: &registrar)
         return registrar.tokens

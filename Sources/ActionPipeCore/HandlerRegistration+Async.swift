@@ -20,7 +20,7 @@ extension HandlerRegistration where Kind == ActionKind.Async {
             nonisolated(nonsending) @escaping @Sendable (
                 inout ActionProcess<Kind, repeat each Argument, Result>
             ) async throws -> Result?
-    ) -> HandlerToken {
+    ) -> RegistrationToken {
         pipe._register(
             _AsyncHandler(
                 state: handlerState, target: .none, conditions: conditions, plain: body, body: nil),
@@ -48,7 +48,7 @@ extension HandlerRegistration where Kind == ActionKind.Async {
         _ body:
             @escaping @Sendable (inout ActionProcess<Kind, repeat each Argument, Result>) ->
             Result?
-    ) -> HandlerToken {
+    ) -> RegistrationToken {
         pipe._register(
             _AsyncHandler(
                 state: handlerState, target: .none, conditions: conditions, plain: nil,
@@ -74,7 +74,7 @@ extension HandlerRegistration where Kind == ActionKind.Async {
             nonisolated(nonsending) @escaping @Sendable (
                 Target, inout ActionProcess<Kind, repeat each Argument, Result>
             ) async throws -> Result?
-    ) -> HandlerToken {
+    ) -> RegistrationToken {
         register(Self.target(target, retention)) { object, process in
             try await body(unsafeDowncast(object!, to: Target.self), &process)
         }
@@ -99,7 +99,7 @@ extension HandlerRegistration where Kind == ActionKind.Async {
             @escaping @Sendable (Target) ->
             nonisolated(nonsending) (repeat each Argument) async throws
             -> Result?
-    ) -> HandlerToken {
+    ) -> RegistrationToken {
         register(Self.target(target, retention)) { object, process in
             try await method(unsafeDowncast(object!, to: Target.self))(
                 repeat each process._arguments)
@@ -108,7 +108,7 @@ extension HandlerRegistration where Kind == ActionKind.Async {
 
     private func register(
         _ target: _Target, _ body: @escaping _AsyncHandler<repeat each Argument, Result>.Body
-    ) -> HandlerToken {
+    ) -> RegistrationToken {
         pipe._register(
             _AsyncHandler(
                 state: handlerState, target: target, conditions: conditions, plain: nil,

@@ -16,7 +16,7 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
         _ body:
             @escaping @Sendable (inout ActionProcess<Kind, repeat each Argument, Result>) ->
             Result?
-    ) -> HandlerToken {
+    ) -> RegistrationToken {
         pipe._register(
             _SyncHandler(
                 state: handlerState, target: .none, conditions: conditions, plain: body, body: nil),
@@ -40,7 +40,7 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
         _ body:
             @escaping @Sendable (Target, inout ActionProcess<Kind, repeat each Argument, Result>)
             -> Result?
-    ) -> HandlerToken {
+    ) -> RegistrationToken {
         register(Self.target(target, retention)) { object, process in
             body(unsafeDowncast(object!, to: Target.self), &process)
         }
@@ -59,7 +59,7 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
     public func handle<Target: AnyObject & Sendable>(
         target: Target, retention: TargetRetention = .weak,
         method: @escaping @Sendable (Target) -> (repeat each Argument) -> Result?
-    ) -> HandlerToken {
+    ) -> RegistrationToken {
         register(Self.target(target, retention)) { object, process in
             method(unsafeDowncast(object!, to: Target.self))(repeat each process._arguments)
         }
@@ -67,7 +67,7 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
 
     private func register(
         _ target: _Target, _ body: @escaping _SyncHandler<repeat each Argument, Result>.Body
-    ) -> HandlerToken {
+    ) -> RegistrationToken {
         pipe._register(
             _SyncHandler(
                 state: handlerState, target: target, conditions: conditions, plain: nil,

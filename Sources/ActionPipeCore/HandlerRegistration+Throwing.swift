@@ -17,7 +17,7 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
         _ body:
             @escaping @Sendable (inout ActionProcess<Kind, repeat each Argument, Result>)
             throws(Kind.Failure) -> Result?
-    ) -> HandlerToken {
+    ) -> RegistrationToken {
         register(.none) { (_, process) throws(Kind.Failure) in try body(&process) }
     }
 
@@ -38,7 +38,7 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
         _ body:
             @escaping @Sendable (Target, inout ActionProcess<Kind, repeat each Argument, Result>)
             throws(Kind.Failure) -> Result?
-    ) -> HandlerToken {
+    ) -> RegistrationToken {
         register(Self.target(target, retention)) { (object, process) throws(Kind.Failure) in
             try body(unsafeDowncast(object!, to: Target.self), &process)
         }
@@ -51,7 +51,7 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
     private func register(
         _ target: _Target,
         _ body: @escaping _ThrowingHandler<Kind, repeat each Argument, Result>.Body
-    ) -> HandlerToken {
+    ) -> RegistrationToken {
         pipe._register(
             _ThrowingHandler(
                 state: handlerState, target: target, conditions: conditions, body: body),

@@ -44,5 +44,8 @@ struct _ActionKey: Hashable, Sendable {
     }
 
     /// The name of the action, for traces.
+    /// The key of a registered action, from its raw value (as a token keeps it).
+    init(rawValue: Int) { self.rawValue = rawValue }
+
     var name: String { _ActionKeyTable.shared.name(of: rawValue) }
 }

@@ -11,7 +11,7 @@ import Synchronization
 class _AnyHandler: @unchecked Sendable {
     // Stored in this order so that the flags pack behind `state`: the handler object is
     // most of a one-handler pipe's memory.
-    /// Distinguishes registrations, so a stale ``HandlerToken`` removes nothing.
+    /// Distinguishes registrations, so a stale ``RegistrationToken`` removes nothing.
     @usableFromInline let id: UInt64
     @usableFromInline let state: ActionState?
     /// Whether the first condition is "there is an upstream value" (`upstream(is:)` of the
@@ -41,7 +41,7 @@ class _AnyHandler: @unchecked Sendable {
     init(
         state: ActionState?, target: _Target, upstreamFailure: SkipReason?, hasConditions: Bool
     ) {
-        self.id = _handlerIDs.next()
+        self.id = RegistrationToken.nextID()
         self.state = state
         self.target = target
         self.requiresUpstream = upstreamFailure != nil
@@ -71,8 +71,6 @@ func _hoistUpstreamRequirement<Kind, each Argument, Result>(
     conditions.removeFirst()
     return reason
 }
-
-private let _handlerIDs = IDSource()
 
 extension _AnyHandler {
     /// Whether the handler runs in the call `process` describes (its upstream value

@@ -72,3 +72,20 @@ final class _Member: @unchecked Sendable {
         return true
     }
 }
+
+extension _Member: _Registry {
+    /// Removes the handler `id` of the action whose key is `detail`, and marks the chain
+    /// changed; what it released is released after unlocking.
+    func _cancelRegistration(_ id: UInt64, detail: Int) -> Bool {
+        _withTopology {
+            guard remove(_ActionKey(rawValue: detail), ifID: id) else { return false }
+            currentChain?.changed()
+            return true
+        }
+    }
+
+    /// Whether the handler `id` is still registered for the action whose key is `detail`.
+    func _isRegistrationActive(_ id: UInt64, detail: Int) -> Bool {
+        _withTopology { handler(for: _ActionKey(rawValue: detail))?.id == id }
+    }
+}

@@ -30,7 +30,7 @@ extension ObservableState {
         _ keyPath: KeyPath<Self, ObservedProperty<Value>>,
         _ options: ObservationOptions = [],
         _ handler: @escaping @Sendable (Value) -> Void
-    ) -> ObservationToken {
+    ) -> RegistrationToken {
         self[keyPath: keyPath].observe(options, handler)
     }
 
@@ -48,7 +48,7 @@ extension ObservableState {
         _ options: ObservationOptions = [],
         by owner: Owner,
         _ handler: @escaping @Sendable (Owner, Value) -> Void
-    ) -> ObservationToken {
+    ) -> RegistrationToken {
         self[keyPath: keyPath].observe(options, by: owner, handler)
     }
 

@@ -18,7 +18,7 @@ extension ObservedPath {
     @discardableResult
     public func observe(
         _ options: ObservationOptions = [], _ handler: @escaping @Sendable (Value) -> Void
-    ) -> ObservationToken {
+    ) -> RegistrationToken {
         _observePlain(options, label: label, handler)
     }
 
@@ -37,7 +37,7 @@ extension ObservedPath {
     public func observe<Owner: AnyObject & Sendable>(
         _ options: ObservationOptions = [], by owner: Owner,
         _ handler: @escaping @Sendable (Owner, Value) -> Void
-    ) -> ObservationToken {
+    ) -> RegistrationToken {
         _observe(options, label: label, by: owner, handler)
     }
 
@@ -57,7 +57,7 @@ extension ObservedPath {
     public func observe<A: Actor>(
         _ options: ObservationOptions = [], on actor: A,
         _ handler: @escaping @Sendable (isolated A, Value) -> Void
-    ) -> ObservationToken {
+    ) -> RegistrationToken {
         _observe(options, on: actor, handler)
     }
 

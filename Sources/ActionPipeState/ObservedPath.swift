@@ -25,7 +25,8 @@ public struct ObservedPath<Value: Sendable>: Sendable {
     let current: @Sendable () -> Value
     /// `current` without keeping the root property alive: `nil` once it is gone.
     let weakCurrent: @Sendable () -> Value?
-    let subscribe: @Sendable ((Value) -> _ObsSink<Value>) -> (token: ObservationToken, value: Value)
+    let subscribe:
+        @Sendable ((Value) -> _ObsSink<Value>) -> (token: RegistrationToken, value: Value)
     /// The label of the last property on the path, for reports.
     let label: String
 
@@ -47,7 +48,7 @@ public struct ObservedPath<Value: Sendable>: Sendable {
         weakCurrent: @escaping @Sendable () -> Value?,
         subscribe:
             @escaping @Sendable ((Value) -> _ObsSink<Value>) -> (
-                token: ObservationToken, value: Value
+                token: RegistrationToken, value: Value
             )
     ) {
         self.label = label
@@ -88,7 +89,7 @@ extension ObservedPath: _ObsSource {
 
     func _subscribe(
         _ makeSink: (Value) -> _ObsSink<Value>
-    ) -> (token: ObservationToken, value: Value) {
+    ) -> (token: RegistrationToken, value: Value) {
         subscribe(makeSink)
     }
 }

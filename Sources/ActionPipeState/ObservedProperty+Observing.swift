@@ -21,7 +21,7 @@ extension ObservedProperty {
     @discardableResult
     public func observe(
         _ options: ObservationOptions = [], _ handler: @escaping @Sendable (Value) -> Void
-    ) -> ObservationToken {
+    ) -> RegistrationToken {
         _observePlain(options, label: label, handler)
     }
 
@@ -43,7 +43,7 @@ extension ObservedProperty {
     public func observe<Owner: AnyObject & Sendable>(
         _ options: ObservationOptions = [], by owner: Owner,
         _ handler: @escaping @Sendable (Owner, Value) -> Void
-    ) -> ObservationToken {
+    ) -> RegistrationToken {
         _observe(options, label: label, by: owner, handler)
     }
 
@@ -66,7 +66,7 @@ extension ObservedProperty {
     public func observe<A: Actor>(
         _ options: ObservationOptions = [], on actor: A,
         _ handler: @escaping @Sendable (isolated A, Value) -> Void
-    ) -> ObservationToken {
+    ) -> RegistrationToken {
         _observe(options, on: actor, handler)
     }
 

@@ -189,7 +189,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// Removes the observers that reported themselves gone during a delivery.
     @usableFromInline @inline(never)
     func removeGone(_ ids: [UInt64]) {
-        for id in ids { _ = _cancelObservation(id) }
+        for id in ids { _ = _cancelRegistration(id, detail: 0) }
     }
 
     /// Runs `body` with the lock held.
@@ -225,19 +225,19 @@ extension ObservedProperty: _ObsSource {
 
     func _subscribe(
         _ makeSink: (Value) -> _ObsSink<Value>
-    ) -> (token: ObservationToken, value: Value) {
+    ) -> (token: RegistrationToken, value: Value) {
         let id = _obsMakeID()
         let value = withLock { state in
             state.table.add(_ObsObserver.make(id: id, sink: makeSink(state.value)))
             state.listIsStale = true
             return state.value
         }
-        return (ObservationToken(source: self, id: id), value)
+        return (RegistrationToken(registry: self, id: id, label: "observation"), value)
     }
 }
 
-extension ObservedProperty: _ObsCancellable {
-    func _cancelObservation(_ id: UInt64) -> Bool {
+extension ObservedProperty: _Registry {
+    package func _cancelRegistration(_ id: UInt64, detail: Int) -> Bool {
         let outcome = withLock { state -> (_ObsObserver<Value>, [_ObsList<Value>])? in
             guard let removed = state.table.remove(id) else { return nil }
             // Rebuilt at once while the list is short or half of it is cancelled (so the
@@ -258,7 +258,7 @@ extension ObservedProperty: _ObsCancellable {
         return true
     }
 
-    func _isObserving(_ id: UInt64) -> Bool {
+    package func _isRegistrationActive(_ id: UInt64, detail: Int) -> Bool {
         withLock { $0.table.contains(id) }
     }
 }

@@ -22,7 +22,7 @@ extension _ObsSource {
     func _observe(
         _ options: ObservationOptions, label: String,
         _ deliver: @escaping @Sendable (Value) -> Bool
-    ) -> ObservationToken {
+    ) -> RegistrationToken {
         let skip = options.contains(.skipEqual)
         let (token, value) = _subscribe { first in
             _ObsSink(deliver: skip ? Self._skippingEqual(first, deliver) : deliver)
@@ -40,7 +40,7 @@ extension _ObsSource {
     func _observePlain(
         _ options: ObservationOptions, label: String,
         _ handler: @escaping @Sendable (Value) -> Void
-    ) -> ObservationToken {
+    ) -> RegistrationToken {
         guard !options.contains(.skipEqual) else {
             return _observe(options, label: label) { value in
                 handler(value)
@@ -57,7 +57,7 @@ extension _ObsSource {
     func _observe<Owner: AnyObject & Sendable>(
         _ options: ObservationOptions, label: String, by owner: Owner,
         _ handler: @escaping @Sendable (Owner, Value) -> Void
-    ) -> ObservationToken {
+    ) -> RegistrationToken {
         let weakOwner = WeakBox(owner)
         return _observe(options, label: label) { value in
             guard let owner = weakOwner.object else { return false }
@@ -71,7 +71,7 @@ extension _ObsSource {
     func _values(
         _ options: ObservationOptions,
         _ buffering: AsyncStream<Value>.Continuation.BufferingPolicy
-    ) -> (stream: AsyncStream<Value>, token: ObservationToken) {
+    ) -> (stream: AsyncStream<Value>, token: RegistrationToken) {
         let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: buffering)
         let yield: @Sendable (Value) -> Bool = { value in
             if case .terminated = continuation.yield(value) { return false }
@@ -91,7 +91,7 @@ extension _ObsSource {
     func _observe<A: Actor>(
         _ options: ObservationOptions, on actor: A,
         _ handler: @escaping @Sendable (isolated A, Value) -> Void
-    ) -> ObservationToken {
+    ) -> RegistrationToken {
         let weakActor = WeakBox(actor)
         let (stream, token) = _values(options, .unbounded)
         Task {

@@ -6,12 +6,12 @@ import ActionPipeKernel
 /// Ownership: the observer on `outer` holds the link; the observer on the inner property
 /// holds it weakly, so when `outer`'s property goes away (or the token is cancelled) the
 /// link goes away and the inner observer removes itself at its next delivery.
-final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _ObsCancellable {
+final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry {
     struct State {
         var generation: UInt64 = 0
         var sink: _ObsSink<Value>?
-        var outerToken: ObservationToken?
-        var innerToken: ObservationToken?
+        var outerToken: RegistrationToken?
+        var innerToken: RegistrationToken?
         var ended = false
     }
 
@@ -43,7 +43,7 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _ObsCancel
 
     func start(
         _ outer: ObservedPath<Sub>, _ makeSink: (Value) -> _ObsSink<Value>
-    ) -> (token: ObservationToken, value: Value) {
+    ) -> (token: RegistrationToken, value: Value) {
         let (outerToken, sub) = outer.subscribe { _ in
             _ObsSink { [self] _ in self.replace() }
         }
@@ -62,7 +62,7 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _ObsCancel
         // The outer property may have been replaced between the two subscriptions.
         let now = outer.current()
         if now !== sub { _ = replace() }
-        return (ObservationToken(source: self, id: id), value)
+        return (RegistrationToken(registry: self, id: id, label: "observation"), value)
     }
 
     /// The observer on the current sub-state's property: delivers while its generation is
@@ -81,7 +81,7 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _ObsCancel
     }
 
     /// Stores the inner token if `generation` is still current, else cancels it.
-    func keep(_ token: ObservationToken, _ generation: UInt64) {
+    func keep(_ token: RegistrationToken, _ generation: UInt64) {
         let kept = state.withLock { state in
             guard state.generation == generation, !state.ended else { return false }
             state.innerToken = token
@@ -134,11 +134,11 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _ObsCancel
         return true
     }
 
-    func _cancelObservation(_ id: UInt64) -> Bool {
+    package func _cancelRegistration(_ id: UInt64, detail: Int) -> Bool {
         id == self.id ? end() : false
     }
 
-    func _isObserving(_ id: UInt64) -> Bool {
+    package func _isRegistrationActive(_ id: UInt64, detail: Int) -> Bool {
         id == self.id && !state.withLock(\.ended)
     }
 }

@@ -9,12 +9,6 @@ import Synchronization
     import Musl
 #endif
 
-/// Something a token can cancel: a property (one entry by id) or a path observation.
-protocol _ObsCancellable: AnyObject, Sendable {
-    func _cancelObservation(_ id: UInt64) -> Bool
-    func _isObserving(_ id: UInt64) -> Bool
-}
-
 /// Something that can be observed: a property or a path through sub-states.
 protocol _ObsSource<Value>: Sendable {
     associatedtype Value: Sendable
@@ -25,5 +19,5 @@ protocol _ObsSource<Value>: Sendable {
     /// and that value.
     func _subscribe(
         _ makeSink: (Value) -> _ObsSink<Value>
-    ) -> (token: ObservationToken, value: Value)
+    ) -> (token: RegistrationToken, value: Value)
 }

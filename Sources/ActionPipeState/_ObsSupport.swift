@@ -9,11 +9,10 @@ import Synchronization
     import Musl
 #endif
 
-/// Identities of observers and tokens, unique in the process.
-private let _obsIDs = IDSource()
-
+/// Identities of observers and tokens, unique in the process (shared with every part's
+/// registrations, so tokens compare by id).
 @inline(__always)
-func _obsMakeID() -> UInt64 { _obsIDs.next() }
+func _obsMakeID() -> UInt64 { RegistrationToken.nextID() }
 
 // MARK: - Equality of values whose type is known only at run time
 

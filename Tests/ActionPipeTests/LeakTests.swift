@@ -104,7 +104,7 @@ struct LeakTests {
         weak var replaced: Tracked?
         weak var removed: Tracked?
         weak var cancelled: Tracked?
-        let token: HandlerToken
+        let token: RegistrationToken
         do {
             let a = Tracked("a")
             let b = Tracked("b")
@@ -191,11 +191,11 @@ struct LeakTests {
         #expect(saved.value?(0) == nil)
     }
 
-    @Test("A HandlerToken does not keep its pipe alive")
+    @Test("A RegistrationToken does not keep its pipe alive")
     func tokenDoesNotRetainThePipe() {
         weak var weakPipe: ActionPipe?
         weak var weakObject: Tracked?
-        let token: HandlerToken
+        let token: RegistrationToken
         do {
             let pipe = ActionPipe(name: "p")
             weakPipe = pipe

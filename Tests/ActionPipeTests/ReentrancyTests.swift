@@ -4,8 +4,8 @@ import Testing
 
 /// Cancels a token when it goes away: the usual "subscription" object.
 final class CancelsOnDeinit: Sendable {
-    let token: HandlerToken
-    init(_ token: HandlerToken) { self.token = token }
+    let token: RegistrationToken
+    init(_ token: RegistrationToken) { self.token = token }
     deinit { token.cancel() }
 }
 
@@ -163,7 +163,7 @@ struct ReentrancyTests {
     func handlerCancelsItsOwnToken() throws {
         let pipes = try makeChain("p1", "p2")
         let log = Log()
-        let tokenBox = Box<HandlerToken?>(nil)
+        let tokenBox = Box<RegistrationToken?>(nil)
         tokenBox.set(
             pipes[0].on(\.tPing) { _ in
                 let cancelled = tokenBox.value?.cancel() ?? false
@@ -207,7 +207,7 @@ struct ReentrancyTests {
     func handlerUsesEveryReadingAPI() throws {
         let pipes = try makeChain("p1", "p2")
         let log = Log()
-        let tokenBox = Box<HandlerToken?>(nil)
+        let tokenBox = Box<RegistrationToken?>(nil)
         tokenBox.set(
             pipes[1].on(\.tOther) { _ in 5 })
         pipes[0].on(\.tPing) { [weak p1 = pipes[0], weak p2 = pipes[1]] _ in

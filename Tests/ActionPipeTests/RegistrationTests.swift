@@ -171,7 +171,7 @@ struct RegistrationTests {
 
     @Test("A token outliving its chain cancels nothing")
     func tokenOutlivingItsPipe() {
-        let token: HandlerToken
+        let token: RegistrationToken
         do {
             let pipe = ActionPipe(name: "gone")
             token = pipe.on(\.tPing) { _ in 1 }

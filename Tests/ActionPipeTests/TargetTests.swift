@@ -83,7 +83,7 @@ struct TargetTests {
         let log = Log()
         let pipes = try makeChain("p1", "p2")
         weak var weakRobot: TestRobot?
-        let token: HandlerToken
+        let token: RegistrationToken
         do {
             let robot = TestRobot("robot", log: log)
             weakRobot = robot
@@ -126,7 +126,7 @@ struct TargetTests {
         let log = Log()
         let pipe = ActionPipe(name: "p")
         weak var weakRobot: TestRobot?
-        let token: HandlerToken
+        let token: RegistrationToken
         do {
             let robot = TestRobot("strong", log: log)
             weakRobot = robot
@@ -183,7 +183,7 @@ struct TargetTests {
         let log = Log()
         let pipes = try makeChain("p1", "vacuum pipe")
         weak var weakVacuum: TestVacuum?
-        let tokens: [HandlerToken]
+        let tokens: [RegistrationToken]
         do {
             let vacuum = TestVacuum(log: log)
             weakVacuum = vacuum
@@ -221,7 +221,7 @@ struct TargetTests {
         let log = Log()
         let pipe = ActionPipe(name: "p")
         weak var weakVacuum: TestVacuum?
-        let tokens: [HandlerToken]
+        let tokens: [RegistrationToken]
         do {
             let vacuum = TestVacuum(log: log)
             weakVacuum = vacuum

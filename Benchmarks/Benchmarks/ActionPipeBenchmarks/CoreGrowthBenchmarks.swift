@@ -59,7 +59,7 @@ func registerCoreGrowthBenchmarks() {
         benchmark in
         for _ in benchmark.scaledIterations {
             let pipe = ActionPipe(name: "pipe")
-            var tokens: [HandlerToken] = []
+            var tokens: [RegistrationToken] = []
             tokens.reserveCapacity(8_000)
             for number in 0..<8_000 {
                 tokens.append(pipe.on(\.[growthItem: number]) { process in process.arguments })
@@ -90,7 +90,7 @@ func registerBusGrowthBenchmarks() {
             let topic = BusTopic(BusBenchEvent.self, .tick)
             for _ in benchmark.scaledIterations {
                 let bus = EventBus(name: "growth")
-                var tokens: [BusSubscription] = []
+                var tokens: [RegistrationToken] = []
                 tokens.reserveCapacity(count)
                 for _ in 0..<count { tokens.append(bus.subscribe(topic) { _ in }) }
                 for token in tokens { token.cancel() }
@@ -116,7 +116,7 @@ func registerStateGrowthBenchmarks() {
             benchmark in
             for _ in benchmark.scaledIterations {
                 let property = ObservedProperty(0)
-                var tokens: [ObservationToken] = []
+                var tokens: [RegistrationToken] = []
                 tokens.reserveCapacity(count)
                 for _ in 0..<count { tokens.append(property.observe { _ in }) }
                 for token in tokens { token.cancel() }
@@ -127,7 +127,8 @@ func registerStateGrowthBenchmarks() {
     Benchmark("Memory State property with 1 observer", configuration: memoryConfiguration) {
         benchmark in
         for _ in benchmark.scaledIterations {
-            measureBytesPerObject(benchmark) { index -> (ObservedProperty<Int>, ObservationToken) in
+            measureBytesPerObject(benchmark) {
+                index -> (ObservedProperty<Int>, RegistrationToken) in
                 let property = ObservedProperty(index)
                 let token = property.observe { value in blackHole(value) }
                 property.value = index + 1

@@ -45,7 +45,7 @@ struct BusReentrancyTests {
         let bus = EventBus(name: "unsubscribeInside")
         let recorder = BusTestRecorder()
         let screen = BusTestSubscriber("screen")
-        let tokens = BusTestBox<[BusSubscription]>([])
+        let tokens = BusTestBox<[RegistrationToken]>([])
         let first = bus.subscribe(busTestPings) { _ in
             recorder.record("first")
             for token in tokens.value { token.cancel() }

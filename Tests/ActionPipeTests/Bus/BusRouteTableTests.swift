@@ -18,7 +18,7 @@ struct BusRouteTableTests {
     /// Subscribes to `BusNested<Inner>` and the `depth - 1` types nested inside it.
     private func subscribeNested<Inner>(
         _ bus: EventBus, depth: Int, _: Inner.Type, _ log: Log
-    ) -> [BusSubscription] {
+    ) -> [RegistrationToken] {
         let token = bus.subscribe(BusTopic(BusNested<Inner>.self)) { event in
             log.append("type \(event.depth)")
         }
@@ -54,7 +54,7 @@ struct BusRouteTableTests {
     func manySubtypes() {
         let bus = EventBus(name: "subtypes")
         let log = Log()
-        var tokens: [BusSubscription] = []
+        var tokens: [RegistrationToken] = []
         for subtype in 0..<6 {
             tokens.append(
                 bus.subscribe(BusTopic(BusNumbered.self, subtype)) { _ in

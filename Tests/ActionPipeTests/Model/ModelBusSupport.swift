@@ -116,9 +116,9 @@ final class ModelBusOwner: Sendable {
 
 /// Hands a subscription's own token to its handler (for handlers that cancel themselves).
 final class ModelBusTokenBox: Sendable {
-    private let storage = Mutex<BusSubscription?>(nil)
+    private let storage = Mutex<RegistrationToken?>(nil)
 
-    var token: BusSubscription? {
+    var token: RegistrationToken? {
         get { storage.withLock { $0 } }
         set { storage.withLock { $0 = newValue } }
     }

@@ -49,7 +49,7 @@ struct ModelBusRunner {
     private var owners: [ModelBusOwner?] = [nil, nil, nil]
     private var nextGeneration = 1
     /// Every token handed out, with the model's subscription id.
-    private var tokens: [(token: BusSubscription, id: Int)] = []
+    private var tokens: [(token: RegistrationToken, id: Int)] = []
     private var nextID = 1
     private var nextSerial = 1
     private(set) var steps = 0
@@ -184,7 +184,7 @@ struct ModelBusRunner {
     private func librarySubscribe(
         _ subscription: ModelBusReference.Subscription, owner: ModelBusOwner?
     )
-        -> BusSubscription
+        -> RegistrationToken
     {
         let id = subscription.id
         let recorder = recorder
@@ -200,7 +200,7 @@ struct ModelBusRunner {
                 if oneShot { box.token?.cancel() }
                 if fails { throw ModelBusError(subscription: id) }
             }
-            let token: BusSubscription
+            let token: RegistrationToken
             switch (key, owner) {
             case (.alpha0, _), (.alpha1, _), (.alpha2, _), (.alphaAny, _):
                 let topic =

@@ -50,7 +50,7 @@ struct ModelCoreRunner {
     private let context: String
     private var model: ModelCoreReference
     private let pipes: [ActionPipe]
-    private var tokens: [HandlerToken] = []
+    private var tokens: [RegistrationToken] = []
     /// Targets the test holds, by handler id.
     private var targets: [Int: ModelCoreTarget] = [:]
     /// Strongly retained targets the test dropped: each must go once its handler goes.
@@ -316,7 +316,7 @@ struct ModelCoreRunner {
     private static func register(
         _ spec: ModelCoreSpec, for action: ModelCoreAction, on pipe: ActionPipe,
         target: ModelCoreTarget?, log: ModelCoreLog
-    ) -> HandlerToken {
+    ) -> RegistrationToken {
         switch action {
         case .call: registerSync(conditioned(pipe.on(\.modelCall), spec), spec, target, log)
         case .other: registerSync(conditioned(pipe.on(\.modelOther), spec), spec, target, log)
@@ -359,7 +359,7 @@ struct ModelCoreRunner {
     private static func registerSync(
         _ registration: HandlerRegistration<ActionKind.Sync, Int, Int?, Int>,
         _ spec: ModelCoreSpec, _ target: ModelCoreTarget?, _ log: ModelCoreLog
-    ) -> HandlerToken {
+    ) -> RegistrationToken {
         guard let target else {
             return registration.handle { process in
                 spec.run(&process, canThrow: false, log: log).result
@@ -373,7 +373,7 @@ struct ModelCoreRunner {
     private static func registerThrowing(
         _ registration: HandlerRegistration<ActionKind.Throwing<ModelCoreError>, Int, Int?, Int>,
         _ spec: ModelCoreSpec, _ target: ModelCoreTarget?, _ log: ModelCoreLog
-    ) -> HandlerToken {
+    ) -> RegistrationToken {
         guard let target else {
             return registration.handle { (process) throws(ModelCoreError) in
                 let output = spec.run(&process, canThrow: true, log: log)
@@ -392,7 +392,7 @@ struct ModelCoreRunner {
     private static func registerAsync(
         _ registration: HandlerRegistration<ActionKind.Async, Int, Int?, Int>,
         _ spec: ModelCoreSpec, _ target: ModelCoreTarget?, _ log: ModelCoreLog
-    ) -> HandlerToken {
+    ) -> RegistrationToken {
         if spec.synchronously {
             return registration.handleSynchronously { process in
                 spec.run(&process, canThrow: true, log: log).result

@@ -149,7 +149,7 @@ struct RelMisuseTests {
     @Test("an observer capturing its own state strongly keeps it alive until cancelled")
     func stateStrongSelfCapture() {
         weak var weakState: RelCapturingState?
-        var token: ObservationToken?
+        var token: RegistrationToken?
         do {
             let state = RelCapturingState()
             weakState = state
@@ -163,7 +163,7 @@ struct RelMisuseTests {
 
     @Test("cancelling a token after its state went away returns false")
     func stateCancelAfterStateGone() {
-        var token: ObservationToken?
+        var token: RegistrationToken?
         do {
             let state = RelCapturingState()
             token = state.count.observe { _ in }
@@ -191,7 +191,7 @@ struct RelMisuseTests {
 
     @Test("a subscription token cancelled after its bus went away returns false")
     func busCancelAfterBusGone() {
-        var token: BusSubscription?
+        var token: RegistrationToken?
         do {
             let bus = EventBus(name: "short-lived")
             token = bus.subscribe(BusTopic(RelMisuseEvent.self)) { _ in }

@@ -211,7 +211,7 @@ struct RelStateModelTests {
         }
         let root = RelRootState(mid: newMid())
         model.rootMid = 0
-        var tokens: [Int: ObservationToken] = [:]
+        var tokens: [Int: RegistrationToken] = [:]
         var owners: [Int: RelStateOwner] = [:]
         var weakOwners: [Int: () -> Bool] = [:]  // owner index -> "is it gone?"
         var nextObserver = 0
@@ -357,11 +357,11 @@ struct RelStateModelTests {
     private func observe(
         _ target: RelStateTarget, _ options: ObservationOptions, owner: RelStateOwner?, id: Int,
         root: RelRootState, mids: [RelMidState], leaves: [RelLeafState], log: RelStateDeliveries
-    ) -> ObservationToken {
+    ) -> RegistrationToken {
         func on<Value>(
             _ property: ObservedProperty<Value>, _ show: @escaping @Sendable (Value) -> String
         )
-            -> ObservationToken
+            -> RegistrationToken
         {
             if let owner {
                 return property.observe(options, by: owner) { _, value in
@@ -370,7 +370,7 @@ struct RelStateModelTests {
             }
             return property.observe(options) { log.record(id, show($0)) }
         }
-        func on(_ path: ObservedPath<Int>) -> ObservationToken {
+        func on(_ path: ObservedPath<Int>) -> RegistrationToken {
             if let owner {
                 return path.observe(options, by: owner) { _, value in log.record(id, "\(value)") }
             }

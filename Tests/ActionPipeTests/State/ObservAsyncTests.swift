@@ -83,7 +83,7 @@ struct ObservAsyncTests {
     func actorGoesAway() async {
         let property = ObservedProperty(0)
         let weakRecorder = Box<ObservWeakRecorder?>(nil)
-        let token: ObservationToken
+        let token: RegistrationToken
         do {
             let recorder = ObservRecorder()
             weakRecorder.set(ObservWeakRecorder(recorder))

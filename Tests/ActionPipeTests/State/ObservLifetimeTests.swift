@@ -8,7 +8,7 @@ struct ObservLifetimeTests {
         let property = ObservedProperty(0)
         let log = Log()
         weak var weakCaptured: Tracked?
-        var token: ObservationToken?
+        var token: RegistrationToken?
         do {
             let captured = Tracked("captured")
             weakCaptured = captured
@@ -30,7 +30,7 @@ struct ObservLifetimeTests {
         let list = ObservPhotoListState()
         let log = Log()
         weak var weakOwner: ObservOwner?
-        var token: ObservationToken?
+        var token: RegistrationToken?
         do {
             let owner = ObservOwner("store")
             weakOwner = owner
@@ -50,7 +50,7 @@ struct ObservLifetimeTests {
     func stateGoesAway() {
         weak var weakState: ObservImageState?
         weak var weakCaptured: Tracked?
-        var token: ObservationToken?
+        var token: RegistrationToken?
         do {
             let state = ObservImageState()
             weakState = state

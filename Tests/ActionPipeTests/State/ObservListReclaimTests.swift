@@ -28,7 +28,7 @@ struct ObservListReclaimTests {
         let heldDuringDelivery = Box<[Bool]>([])
         var first: ObservWeakRef?
         var second: ObservWeakRef?
-        var tokens: [ObservationToken] = []
+        var tokens: [RegistrationToken] = []
         do {
             let blocker = Tracked("blocker")
             let reader = Tracked("reader")
@@ -75,7 +75,7 @@ struct ObservListReclaimTests {
     func selfCancelReleasedAfterSet() {
         let property = ObservedProperty(0, label: "reclaim.self")
         let log = Log()
-        let token = Box<ObservationToken?>(nil)
+        let token = Box<RegistrationToken?>(nil)
         var weakCaptured: ObservWeakRef?
         do {
             let captured = Tracked("captured")
@@ -98,7 +98,7 @@ struct ObservListReclaimTests {
     func nestedDeliveries() {
         let property = ObservedProperty(0, label: "reclaim.nested")
         let log = Log()
-        let tokens = Box<[ObservationToken]>([])
+        let tokens = Box<[RegistrationToken]>([])
         var weakLast: ObservWeakRef?
         do {
             let last = Tracked("last")

@@ -19,7 +19,7 @@ struct ObservManyObserversTests {
         let before = Capture.alive.load(ordering: .relaxed)
         let property = ObservedProperty(0)
         let log = Mutex<[Int]>([])
-        var tokens: [ObservationToken] = []
+        var tokens: [RegistrationToken] = []
         for index in 0..<3_000 {
             let capture = Capture()
             tokens.append(

@@ -20,8 +20,8 @@ struct ObservReentrancyTests {
     func observerMutatesDuringDelivery() {
         let property = ObservedProperty(0, label: "self-writing")
         let log = Log()
-        let added = Box<ObservationToken?>(nil)
-        let selfToken = Box<ObservationToken?>(nil)
+        let added = Box<RegistrationToken?>(nil)
+        let selfToken = Box<RegistrationToken?>(nil)
         selfToken.set(
             property.observe { value in
                 log.append("first \(value)")

@@ -32,7 +32,7 @@ struct ObservedPropertyTests {
     func registrationOrderAcrossCancels() {
         let property = ObservedProperty(0)
         let log = Log()
-        func observe(_ name: String) -> ObservationToken {
+        func observe(_ name: String) -> RegistrationToken {
             property.observe { value in log.append("\(name)\(value)") }
         }
         let a = observe("a")

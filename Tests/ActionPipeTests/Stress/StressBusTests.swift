@@ -73,7 +73,7 @@ struct StressBusTests {
             // whose outcome this thread alone decides.
             let privateA = 10 + thread
             let privateB = 20 + thread
-            var tokens: [BusSubscription] = []
+            var tokens: [RegistrationToken] = []
             var owners: [ModelBusOwner] = []
             func publishPrivate(_ subtype: Int) {
                 bus.publish(ModelBusAlpha(subtype: subtype, serial: 0))
