@@ -136,11 +136,15 @@ extension EventBus {
                         // Like a plain subscription's queued job: skipped once the
                         // subscription is cancelled (or the bus is gone).
                         guard let live = bus.value, live._isRegistered(id) else { return }
-                        if let owner {
-                            guard let alive = owner.object else { return }
-                            try? handler(alive, fired)
-                        } else {
-                            try? handler(nil, fired)
+                        do {
+                            if let owner {
+                                guard let alive = owner.object else { return }
+                                try handler(alive, fired)
+                            } else {
+                                try handler(nil, fired)
+                            }
+                        } catch {
+                            _reportDropped(error, subscriber: name, event: BusUnion.self)
                         }
                     }
                 }

@@ -180,7 +180,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
                         }
                         result.scheduled += 1
                         let entry = reference.takeUnretainedValue()
-                        entry.executor?.enqueue { _ = entry._runLater(event) }
+                        entry.executor?.enqueue { entry._runReportingErrors(event) }
                         return
                     }
                     do {
@@ -290,4 +290,25 @@ extension _BusEntry {
         }
         return Result { try handler(subscriber, event) }
     }
+}
+
+extension _BusEntry {
+    /// Runs the handler on an executor with nobody to receive its outcome: an error it
+    /// throws goes to ``Diagnostics`` instead of being dropped.
+    @usableFromInline
+    func _runReportingErrors(_ event: Event) {
+        guard case .failure(let error) = _runLater(event) else { return }
+        _reportDropped(error, subscriber: name, event: Event.self)
+    }
+}
+
+/// Reports an error thrown by a subscriber run on an executor, which no caller receives.
+func _reportDropped(_ error: any Error, subscriber: String, event: Any.Type) {
+    Diagnostics.report(
+        Diagnostic(
+            .handlerErrorDropped,
+            "subscriber '\(subscriber)' of \(event), run on an executor, threw \(error); "
+                + "nobody receives it (publish(_:feedback:) hands subscribers' errors to its "
+                + "closure).",
+            error: error))
 }

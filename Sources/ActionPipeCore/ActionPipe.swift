@@ -141,4 +141,30 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
     }
 }
 
+extension ActionPipe {
+    /// The action named by `action`, bound to this pipe: the same as `pipe.someFunc`, for an
+    /// action whose name is also a member of the pipe (`name`, `on`, `append`, ...), which
+    /// `pipe.name` would reach instead.
+    ///
+    /// ```swift
+    /// extension Actions { var append: Action<String, Void> { .init() } }
+    /// pipe[action: \.append]("line")   // `pipe.append` is the chaining method
+    /// ```
+    @inlinable @inline(__always)
+    public subscript<Kind, each Argument, Result>(
+        action action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>>
+            & Sendable
+    ) -> BoundAction<Kind, repeat each Argument, Result> {
+        BoundAction(setup: _CallSetup(pipe: self), key: _ActionKey(Actions()[keyPath: action]))
+    }
+
+    /// The names of the pipe's own members (and those of ``PipeCall``), which a dynamic
+    /// member of the same name never reaches. Kept in step with the API by
+    /// `DiagnosticsTests.memberNamesAreTheAPI`.
+    package static let _memberNames: Set<String> = [
+        "name", "description", "on", "handles", "chainHandles", "removeHandler", "append",
+        "removeFromChain", "isInSameChain", "chainNames", "register", "with",
+    ]
+}
+
 private let _pipeNumbers = IDSource()

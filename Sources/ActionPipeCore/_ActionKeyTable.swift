@@ -65,22 +65,38 @@ final class _ActionKeyTable: Sendable {
         }
     }
 
-    /// Stops the program when a different key path was registered with `key`: two
-    /// properties of ``Actions`` share one identity, so they would be one action.
+    /// Reports (to ``Diagnostics``) a different key path registered before with `key`: two
+    /// properties of ``Actions`` share one identity, so they are one action. Reports also an
+    /// action named like a member of ``ActionPipe``, the first time it is registered: a call
+    /// written `pipe.name(...)` reaches the member, never the action.
     func check(_ keyPath: AnyKeyPath & Sendable, hasKey key: Int) {
-        let other: AnyKeyPath? = state.withLock { state in
+        let (other, isNew) = state.withLock { state -> (AnyKeyPath?, Bool) in
             guard let registered = state.keyPaths[key] else {
                 state.keyPaths[key] = keyPath
-                return nil
+                return (nil, true)
             }
-            return registered == keyPath ? nil : registered
+            return (registered == keyPath ? nil : registered, false)
         }
         if let other {
-            preconditionFailure(
-                "ActionPipe: \(keyPath) and \(other) return descriptors created at the same "
-                    + "place with the same name, so they would be one action. Write `.init()` "
-                    + "in each property of Actions (a helper that creates descriptors must "
-                    + "forward `name:`).")
+            Diagnostics.report(
+                Diagnostic(
+                    .actionIdentityClash,
+                    "two properties of Actions (\(other) and \(keyPath)) return descriptors "
+                        + "created at the same place with the same name '\(name(of: key))', so "
+                        + "they are one action. Write `.init()` in each "
+                        + "property of Actions (a helper that creates descriptors must forward "
+                        + "`name:`)."))
+        }
+        if isNew {
+            let name = self.name(of: key)
+            if ActionPipe._memberNames.contains(name) {
+                Diagnostics.report(
+                    Diagnostic(
+                        .actionShadowed,
+                        "the action '\(name)' has the name of a member of ActionPipe, so "
+                            + "`pipe.\(name)` is that member, never the action. Call it as "
+                            + "`pipe[action: \\.\(name)]`, or rename it."))
+            }
         }
     }
 

@@ -199,11 +199,8 @@ private func stateCycle() {
     let b = ObservedProperty(0, label: "b")
     a.observe { b.value = $0 + 1 }
     b.observe { a.value = $0 + 1 }
-    let previous = ObservationCycleError.reporter
-    ObservationCycleError.reporter = { say("reported: \($0)") }
     say("a's observer sets b, b's observer sets a; set a = 1")
-    a.value = 1
-    ObservationCycleError.reporter = previous
+    for diagnostic in Diagnostics.record({ a.value = 1 }) { say("reported: \(diagnostic)") }
     say(
         "stopped at a = \(a.value), b = \(b.value) (depth limit \(ObservationCycleError.depthLimit))"
     )

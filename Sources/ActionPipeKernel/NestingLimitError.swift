@@ -12,8 +12,8 @@
 ///
 /// The refused call runs no handler and returns `nil` (a publish reaches no subscriber);
 /// the error is in ``ActionReport/error`` when the call was made with `report`, in
-/// ``BusPublishResult/nestingError`` for a publish, and always goes to ``reporter``
-/// (standard error by default). The calls above it carry on, so the thread unwinds
+/// `BusPublishResult.nestingError` for a publish, and always goes to ``Diagnostics`` (kind
+/// ``Diagnostic/Kind/nestingLimit``). The calls above it carry on, so the thread unwinds
 /// normally instead of overflowing its stack.
 ///
 /// Synchronous core calls and bus publishes count together, on one counter per thread:
@@ -88,22 +88,12 @@ public struct NestingLimitError: Error, Sendable, Hashable, CustomStringConverti
             + "case, or make the recursion a loop."
     }
 
-    /// Where reports go; `nil` (the default) prints them to standard error. Set it once, at
-    /// start-up, e.g. to fail a test or log.
-    ///
-    /// ```swift
-    /// NestingLimitError.reporter = { error in assertionFailure("\(error)") }
-    /// ```
-    public static var reporter: (@Sendable (NestingLimitError) -> Void)? {
-        get { _nestingReporter.handler }
-        set { _nestingReporter.handler = newValue }
-    }
-
+    /// Sends the error to ``Diagnostics``.
     @usableFromInline @inline(never)
-    package static func _report(_ error: NestingLimitError) { _nestingReporter.report(error) }
+    package static func _report(_ error: NestingLimitError) {
+        Diagnostics.report(Diagnostic(.nestingLimit, error.description, error: error))
+    }
 }
-
-let _nestingReporter = _Reporter<NestingLimitError>(prefix: "ActionPipe")
 
 /// Enters one more level of synchronous calls and publishes on this thread; `nil`, and no
 /// change, when that would pass ``NestingLimitError/depthLimit``. The caller decrements

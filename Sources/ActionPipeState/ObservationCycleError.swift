@@ -12,7 +12,7 @@ import ActionPipeKernel
 /// thread: almost always a cycle (A's observer sets B, B's observer sets A...).
 ///
 /// The assignment that would go one level deeper is stored but not delivered, which breaks
-/// the cycle; the error goes to ``reporter`` (standard error by default).
+/// the cycle; the error goes to ``Diagnostics`` (kind `.observationCycle`).
 ///
 /// ```swift
 /// let a = ObservedProperty(0, label: "a")
@@ -65,19 +65,9 @@ public struct ObservationCycleError: Error, Sendable, Hashable, CustomStringConv
             + "example observe with .skipEqual, or write only when the value changes)."
     }
 
-    /// Where reports go; `nil` (the default) prints them to standard error. Set it once, at
-    /// start-up, e.g. to fail a test or log.
-    ///
-    /// ```swift
-    /// ObservationCycleError.reporter = { error in assertionFailure("\(error)") }
-    /// ```
-    public static var reporter: (@Sendable (ObservationCycleError) -> Void)? {
-        get { _obsCycleReporter.handler }
-        set { _obsCycleReporter.handler = newValue }
-    }
-
+    /// Sends the error to ``Diagnostics`` (kind ``Diagnostic/Kind/observationCycle``).
     @usableFromInline
-    static func _report(_ error: ObservationCycleError) { _obsCycleReporter.report(error) }
+    static func _report(_ error: ObservationCycleError) {
+        Diagnostics.report(Diagnostic(.observationCycle, error.description, error: error))
+    }
 }
-
-let _obsCycleReporter = _Reporter<ObservationCycleError>(prefix: "ObservableState")

@@ -163,3 +163,22 @@ enum HangGuard {
         }
     }
 }
+
+/// Every diagnostic reported outside a scoped handler during the test run, recorded by one
+/// process-wide handler (installed once: several suites rely on it, so none replaces it).
+enum TestDiagnostics {
+    static let recorded = Mutex<[Diagnostic]>([])
+    private static let installed: Bool = {
+        Diagnostics.handler = { diagnostic in recorded.withLock { $0.append(diagnostic) } }
+        return true
+    }()
+
+    /// Installs the recording handler, if not yet.
+    static func install() { _ = installed }
+
+    /// The diagnostics of `kind` recorded so far, oldest first.
+    static func recorded(_ kind: Diagnostic.Kind) -> [Diagnostic] {
+        install()
+        return recorded.withLock { $0.filter { $0.kind == kind } }
+    }
+}

@@ -97,8 +97,8 @@ struct NewcomerErrorTests {
     }
 
     @Test func observationCycleErrorSaysHowToBreakTheLoop() {
-        // Built directly: the real report goes through a process-wide reporter that other
-        // suites running in parallel also use.
+        // Built directly: the real report goes through the process-wide diagnostics handler
+        // that other suites running in parallel also use.
         let depth = ObservationCycleError.depthLimit + 1
         let error = ObservationCycleError(property: "a", depth: depth)
         #expect(error.description.contains("a cycle of observers: setting 'a'"))

@@ -26,16 +26,17 @@ private struct NLEvent: BusEvent {
 /// Handlers that call or publish back into themselves without end get a typed error at a
 /// documented depth instead of overflowing the stack (issue 18, item 6).
 ///
-/// Serialized: the reporter is global, and these are the only specs that trigger it.
+/// Serialized: reports from other threads go to the process-wide handler, and these are the
+/// only specs that trigger it.
 @Suite("Reliability: nesting limit of calls and publishes", .serialized)
 struct RelNestingLimitTests {
-    /// Installs a reporter that records, runs `body`, restores the default.
+    /// The nesting-limit errors that `body` reports to ``Diagnostics`` (on any thread).
     func recordingReports(_ body: () throws -> Void) rethrows -> [NestingLimitError] {
-        let reports = Mutex<[NestingLimitError]>([])
-        NestingLimitError.reporter = { error in reports.withLock { $0.append(error) } }
-        defer { NestingLimitError.reporter = nil }
+        let before = TestDiagnostics.recorded(.nestingLimit).count
         try body()
-        return reports.withLock { $0 }
+        return TestDiagnostics.recorded(.nestingLimit).dropFirst(before).compactMap {
+            $0.error as? NestingLimitError
+        }
     }
 
     @Test("10,000 nested calls end at the limit with a typed error, and every level unwinds")

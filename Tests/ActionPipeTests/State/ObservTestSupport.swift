@@ -37,18 +37,15 @@ actor ObservRecorder {
     func append(_ value: Int) { values.append(value) }
 }
 
-/// Collects the cycle reports of every test; each test reads the reports for its own labels.
+/// The cycle reports of every test (through ``TestDiagnostics``); each test reads the
+/// reports for its own labels.
 enum ObservCycleLog {
-    static let reports = Mutex<[ObservationCycleError]>([])
-    static let installed: Bool = {
-        ObservationCycleError.reporter = { error in reports.withLock { $0.append(error) } }
-        return true
-    }()
-
-    static func install() { _ = installed }
+    static func install() { TestDiagnostics.install() }
 
     static func reports(for label: String) -> [ObservationCycleError] {
-        reports.withLock { $0.filter { $0.property == label } }
+        TestDiagnostics.recorded(.observationCycle).compactMap {
+            $0.error as? ObservationCycleError
+        }.filter { $0.property == label }
     }
 }
 
