@@ -51,9 +51,9 @@ public struct BusFeedback<Value: Sendable>: Sendable, CustomStringConvertible {
     /// Whether the handler returned normally.
     ///
     /// ```swift
-    /// feedback.handled
+    /// feedback.isSuccess
     /// ```
-    public var handled: Bool {
+    public var isSuccess: Bool {
         if case .handled = outcome { return true }
         return false
     }

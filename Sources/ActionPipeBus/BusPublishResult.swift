@@ -16,10 +16,11 @@ public struct BusPublishResult: Sendable, Hashable, CustomStringConvertible {
     /// neither was.
     ///
     /// ```swift
-    /// BusPublishResult(handled: 1) == BusPublishResult(handled: 1)   // true
+    /// BusPublishResult(handledCount: 1) == BusPublishResult(handledCount: 1)   // true
     /// ```
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.handled == rhs.handled && lhs.failed == rhs.failed && lhs.scheduled == rhs.scheduled
+        lhs.handledCount == rhs.handledCount && lhs.failedCount == rhs.failedCount
+            && lhs.scheduledCount == rhs.scheduledCount
             && lhs.refusedEventType.map(ObjectIdentifier.init)
                 == rhs.refusedEventType.map(ObjectIdentifier.init)
     }
@@ -30,32 +31,32 @@ public struct BusPublishResult: Sendable, Hashable, CustomStringConvertible {
     /// Set([bus.publish(Ping())])
     /// ```
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(handled)
-        hasher.combine(failed)
-        hasher.combine(scheduled)
+        hasher.combine(handledCount)
+        hasher.combine(failedCount)
+        hasher.combine(scheduledCount)
         hasher.combine(refusedEventType.map(ObjectIdentifier.init))
     }
 
     /// Synchronous handlers that returned normally.
     ///
     /// ```swift
-    /// bus.publish(Ping()).handled
+    /// bus.publish(Ping()).handledCount
     /// ```
-    public var handled: Int
+    public var handledCount: Int
 
     /// Synchronous handlers that threw (the publish went on with the next subscriber).
     ///
     /// ```swift
-    /// bus.publish(Ping()).failed
+    /// bus.publish(Ping()).failedCount
     /// ```
-    public var failed: Int
+    public var failedCount: Int
 
     /// Handlers handed to their executor; they run after the publish returns.
     ///
     /// ```swift
-    /// bus.publish(Ping()).scheduled
+    /// bus.publish(Ping()).scheduledCount
     /// ```
-    public var scheduled: Int
+    public var scheduledCount: Int
 
     /// Why the publish reached nobody, when it was refused for nesting deeper than
     /// ``NestingLimitError/depthLimit``; `nil` otherwise.
@@ -77,28 +78,28 @@ public struct BusPublishResult: Sendable, Hashable, CustomStringConvertible {
     /// A result with these counts.
     ///
     /// ```swift
-    /// BusPublishResult(handled: 1, failed: 0, scheduled: 0)
+    /// BusPublishResult(handledCount: 1, failedCount: 0, scheduledCount: 0)
     /// ```
-    public init(handled: Int = 0, failed: Int = 0, scheduled: Int = 0) {
-        self.handled = handled
-        self.failed = failed
-        self.scheduled = scheduled
+    public init(handledCount: Int = 0, failedCount: Int = 0, scheduledCount: Int = 0) {
+        self.handledCount = handledCount
+        self.failedCount = failedCount
+        self.scheduledCount = scheduledCount
         self.refusedEventType = nil
     }
 
-    /// Subscribers the event reached: `handled + failed + scheduled`.
+    /// Subscribers the event reached: `handledCount + failedCount + scheduledCount`.
     ///
     /// ```swift
-    /// bus.publish(Ping()).reached
+    /// bus.publish(Ping()).reachedCount
     /// ```
-    public var reached: Int { handled + failed + scheduled }
+    public var reachedCount: Int { handledCount + failedCount + scheduledCount }
 
     /// Whether no subscriber received the event.
     ///
     /// ```swift
     /// EventBus(name: "empty").publish(Ping()).isEmpty   // true
     /// ```
-    public var isEmpty: Bool { reached == 0 }
+    public var isEmpty: Bool { reachedCount == 0 }
 
     /// `handled 2, failed 0, scheduled 1`.
     ///
@@ -106,6 +107,6 @@ public struct BusPublishResult: Sendable, Hashable, CustomStringConvertible {
     /// print(bus.publish(Ping()))
     /// ```
     public var description: String {
-        "handled \(handled), failed \(failed), scheduled \(scheduled)"
+        "handled \(handledCount), failed \(failedCount), scheduled \(scheduledCount)"
     }
 }

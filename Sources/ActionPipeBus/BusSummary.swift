@@ -3,8 +3,8 @@
 ///
 /// ```swift
 /// let summary = await bus.publishAndWait(Login(subtype: .logout, user: "ann"))
-/// summary.handled.map(\.subscriber)   // who handled it, in subscription order
-/// summary.failed.first?.error         // why someone failed
+/// summary.successes.map(\.subscriber)   // who handled it, in subscription order
+/// summary.failures.first?.error         // why someone failed
 /// summary.duration                    // from publish to the last report
 /// ```
 public struct BusSummary<Value: Sendable>: Sendable, CustomStringConvertible {
@@ -19,9 +19,9 @@ public struct BusSummary<Value: Sendable>: Sendable, CustomStringConvertible {
     /// gone by the time their executor got to them.
     ///
     /// ```swift
-    /// summary.skipped
+    /// summary.skippedCount
     /// ```
-    public let skipped: Int
+    public let skippedCount: Int
 
     /// From the publish to the last report.
     ///
@@ -33,16 +33,16 @@ public struct BusSummary<Value: Sendable>: Sendable, CustomStringConvertible {
     /// The reports of handlers that returned normally.
     ///
     /// ```swift
-    /// summary.handled.map(\.subscriber)
+    /// summary.successes.map(\.subscriber)
     /// ```
-    public var handled: [BusFeedback<Value>] { reports.filter(\.handled) }
+    public var successes: [BusFeedback<Value>] { reports.filter(\.isSuccess) }
 
     /// The reports of handlers that threw.
     ///
     /// ```swift
-    /// summary.failed.map(\.subscriber)
+    /// summary.failures.map(\.subscriber)
     /// ```
-    public var failed: [BusFeedback<Value>] { reports.filter { !$0.handled } }
+    public var failures: [BusFeedback<Value>] { reports.filter { !$0.isSuccess } }
 
     /// The answers of the handlers that gave one, in subscription order.
     ///
@@ -56,7 +56,7 @@ public struct BusSummary<Value: Sendable>: Sendable, CustomStringConvertible {
     /// ```swift
     /// summary.isEmpty
     /// ```
-    public var isEmpty: Bool { reports.isEmpty && skipped == 0 }
+    public var isEmpty: Bool { reports.isEmpty && skippedCount == 0 }
 
     /// `2 handled (A, B), 1 failed (C), 0 skipped`; names are left out when there are none.
     ///
@@ -67,7 +67,7 @@ public struct BusSummary<Value: Sendable>: Sendable, CustomStringConvertible {
         func names(_ reports: [BusFeedback<Value>]) -> String {
             reports.isEmpty ? "" : " (\(reports.map(\.subscriber).joined(separator: ", ")))"
         }
-        return "\(handled.count) handled\(names(handled)), \(failed.count) failed"
-            + "\(names(failed)), \(skipped) skipped"
+        return "\(successes.count) handled\(names(successes)), \(failures.count) failed"
+            + "\(names(failures)), \(skippedCount) skipped"
     }
 }

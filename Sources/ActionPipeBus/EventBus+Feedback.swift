@@ -33,7 +33,7 @@ extension EventBus {
                 continue
             }
             if let executor = entry.executor {
-                result.scheduled += 1
+                result.scheduledCount += 1
                 executor.enqueue { [self] in
                     if let report = _timed(entry, event) { feedback(report) }
                 }
@@ -43,7 +43,7 @@ extension EventBus {
                 sawGone = true
                 continue
             }
-            if report.handled { result.handled += 1 } else { result.failed += 1 }
+            if report.isSuccess { result.handledCount += 1 } else { result.failedCount += 1 }
             feedback(report)
         }
         if sawGone { _pruneGone() }
@@ -67,7 +67,7 @@ extension EventBus {
         let clock = ContinuousClock()
         let start = clock.now
         guard let routes = _routes(Event.self) else {
-            return BusSummary(reports: [], skipped: 0, duration: clock.now - start)
+            return BusSummary(reports: [], skippedCount: 0, duration: clock.now - start)
         }
         var reports: [(UInt64, BusFeedback<Event.Feedback>)] = []
         var skipped = 0
@@ -101,7 +101,7 @@ extension EventBus {
         _pruneGone()
         reports.sort { $0.0 < $1.0 }
         return BusSummary(
-            reports: reports.map(\.1), skipped: skipped, duration: clock.now - start)
+            reports: reports.map(\.1), skippedCount: skipped, duration: clock.now - start)
     }
 
     /// Runs `entry`'s handler now and times it; `nil` when skipped (cancelled, or its

@@ -178,7 +178,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
                             sawGone = true
                             return
                         }
-                        result.scheduled += 1
+                        result.scheduledCount += 1
                         let entry = reference.takeUnretainedValue()
                         entry.executor?.enqueue { entry._runReportingErrors(event) }
                         return
@@ -193,9 +193,9 @@ public final class EventBus: Sendable, CustomStringConvertible {
                         } else {
                             _ = try entry.handler(nil, event)
                         }
-                        result.handled += 1
+                        result.handledCount += 1
                     } catch {
-                        result.failed += 1
+                        result.failedCount += 1
                     }
                 }
             }

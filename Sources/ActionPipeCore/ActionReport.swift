@@ -6,14 +6,14 @@
 ///
 /// ```swift
 /// let report = pipe.someFunc.report(999, nil)
-/// print(report.value as Any, report.handlersRun, report.stoppedBy as Any)
+/// print(report.value as Any, report.runCount, report.stoppedBy as Any)
 /// print(report.trace)
 /// ```
 public struct ActionReport<Result> {
     /// The result of the last handler that ran, or `nil` when none ran or the call failed.
     public let value: Result?
     /// How many handlers ran.
-    public let handlersRun: Int
+    public let runCount: Int
     /// The name of the pipe whose handler stopped the call, or `nil` if none did.
     public let stoppedBy: String?
     /// The error that ended the call: the one a handler threw, or `CancellationError` when
@@ -41,9 +41,9 @@ public struct ActionReport<Result> {
     /// Whether the call ended with an error (a handler threw, or it was cancelled).
     ///
     /// ```swift
-    /// if report.failed { print(report.error!) }
+    /// if report.isFailure { print(report.error!) }
     /// ```
-    public var failed: Bool { error != nil }
+    public var isFailure: Bool { error != nil }
 }
 
 extension ActionReport: Sendable where Result: Sendable {}

@@ -89,7 +89,7 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
             steps.append(.init(pipe: name, outcome: step ?? .skipped(.notRegistered)))
         }
         return ActionReport(
-            value: outcome.error == nil ? outcome.value : nil, handlersRun: outcome.handlersRun,
+            value: outcome.error == nil ? outcome.value : nil, runCount: outcome.handlersRun,
             stoppedBy: outcome.stopper.map { outcome.names[$0] },
             error: outcome.tooDeep ? _nestingError() : outcome.error,
             thrownBy: outcome.thrower.map { outcome.names[$0] },

@@ -237,8 +237,8 @@ private func treeFollow(
 /// Prints each failure of `report` on its own line.
 private func treeShow(_ report: OperationTreeReport) {
     say(
-        "report: \(report.outcome), \(report.succeeded) succeeded, \(report.failures.count) "
-            + "failed, \(report.retries) retries, \(report.notStarted) not started, "
+        "report: \(report.outcome), \(report.succeededCount) succeeded, \(report.failures.count) "
+            + "failed, \(report.retryCount) retries, \(report.notStartedCount) not started, "
             + "peak concurrency \(report.peakConcurrency)")
     for failure in report.failures {
         say("  failure: node '\(failure.node)', \(failure.object): \(failure.error)")

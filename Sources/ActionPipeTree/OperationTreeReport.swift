@@ -34,11 +34,11 @@ public struct OperationTreeReport: Sendable, CustomStringConvertible {
     /// Every call that failed after its last attempt, in the order they gave up.
     public let failures: [OperationTreeFailure]
     /// Items whose work produced an output.
-    public let succeeded: Int
+    public let succeededCount: Int
     /// Retries made (attempts after the first), over all calls.
-    public let retries: Int
+    public let retryCount: Int
     /// Items that were ready but never started because the run stopped.
-    public let notStarted: Int
+    public let notStartedCount: Int
     /// The most provider calls that ran at once.
     public let peakConcurrency: Int
     /// How many worker tasks the run started (for tests: never above the items that could
@@ -56,8 +56,8 @@ public struct OperationTreeReport: Sendable, CustomStringConvertible {
     /// One line, then one line per failure.
     public var description: String {
         var text =
-            "\(outcome): \(succeeded) items succeeded, \(failures.count) failed, "
-            + "\(retries) retries, \(notStarted) not started, peak concurrency \(peakConcurrency)"
+            "\(outcome): \(succeededCount) items succeeded, \(failures.count) failed, "
+            + "\(retryCount) retries, \(notStartedCount) not started, peak concurrency \(peakConcurrency)"
         for failure in failures { text += "\n  \(failure)" }
         return text
     }

@@ -166,7 +166,7 @@ struct _TreeRunState {
         }
         return OperationTreeReport(
             outcome: done ? .completed : (stop ?? .completed), failures: failures,
-            succeeded: succeeded, retries: retries, notStarted: notStarted,
+            succeededCount: succeeded, retryCount: retries, notStartedCount: notStarted,
             peakConcurrency: peak, workersStarted: workers)
     }
 }

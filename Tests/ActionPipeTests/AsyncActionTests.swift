@@ -98,7 +98,7 @@ struct AsyncActionTests {
 
         let report = await pipes[1].taStep.report(0)
         #expect(report.value == 123)
-        #expect(report.handlersRun == 3)
+        #expect(report.runCount == 3)
         #expect(report.error == nil)
         #expect(report.thrownBy == nil)
         #expect(report.trace.steps.map(\.outcome) == [.ran, .ran, .ran])
@@ -139,7 +139,7 @@ struct AsyncActionTests {
         #expect(try await pipes[0].taStep(2) == 14)
         let report = await pipes[2].taStep.report(3)
         #expect(report.value == 21)
-        #expect(report.handlersRun == 1)
+        #expect(report.runCount == 1)
         #expect(
             report.trace.steps.map(\.outcome) == [
                 .skipped(.notRegistered), .ran, .skipped(.notRegistered),
@@ -209,7 +209,7 @@ struct AsyncActionTests {
         #expect(try await pipes[0].taPair(2, "a") == "p1 saw a + p2 2 + p3")
         let report = await pipes[0].taPair.report(3, nil)
         #expect(report.value == nil)
-        #expect(report.handlersRun == 0)
+        #expect(report.runCount == 0)
         #expect(
             report.trace.steps.map(\.outcome) == [
                 .skipped(.argumentNil(argument: "1")),
@@ -327,7 +327,7 @@ struct AsyncActionTests {
         #expect(report.value == -10)
         #expect(report.stoppedBy == "p2")
         #expect(report.wasStopped)
-        #expect(report.handlersRun == 2)
+        #expect(report.runCount == 2)
         #expect(report.error == nil)
         #expect(report.trace.steps.map(\.outcome) == [.ran, .stopped, .skipped(.stoppedEarlier)])
         #expect(await thirdRuns.value == 1)
@@ -379,8 +379,8 @@ struct AsyncActionTests {
         #expect(report.value == nil)
         #expect(report.error as? TAError == TAError(code: 13))
         #expect(report.thrownBy == "p2")
-        #expect(report.failed)
-        #expect(report.handlersRun == 2)
+        #expect(report.isFailure)
+        #expect(report.runCount == 2)
         #expect(
             report.trace.steps.map(\.outcome) == [
                 .ran, .threw("TAError(13)"), .skipped(.earlierHandlerThrew),

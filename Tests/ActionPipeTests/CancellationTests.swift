@@ -61,9 +61,9 @@ struct CancellationTests {
         let report = await call.value
         #expect(report.error is CancellationError)
         #expect(report.thrownBy == nil, "nobody threw: the call was cancelled")
-        #expect(report.failed)
+        #expect(report.isFailure)
         #expect(report.value == nil, "a cancelled call has no value, not p1's")
-        #expect(report.handlersRun == 1)
+        #expect(report.runCount == 1)
         #expect(report.stoppedBy == nil)
         #expect(
             report.trace.steps.map(\.outcome) == [.ran, .skipped(.cancelled), .skipped(.cancelled)])
@@ -121,7 +121,7 @@ struct CancellationTests {
         #expect(throws: CancellationError.self) { try result.get() }
         #expect(report.error is CancellationError)
         #expect(report.thrownBy == nil)
-        #expect(report.handlersRun == 0)
+        #expect(report.runCount == 0)
         #expect(report.value == nil)
         #expect(
             report.trace.steps.map(\.outcome) == Array(repeating: .skipped(.cancelled), count: 3))
@@ -156,7 +156,7 @@ struct CancellationTests {
         #expect(await seen.all == ["before: false", "after: true"])
         #expect(report.error is CancellationError)
         #expect(report.thrownBy == "p1", "the handler threw the CancellationError itself")
-        #expect(report.handlersRun == 1)
+        #expect(report.runCount == 1)
         #expect(
             report.trace.steps.map(\.outcome) == [
                 .threw(String(describing: CancellationError())), .skipped(.earlierHandlerThrew),
@@ -189,7 +189,7 @@ struct CancellationTests {
         #expect(report.error is CancellationError)
         #expect(report.thrownBy == "sleeper")
         #expect(report.value == nil)
-        #expect(report.handlersRun == 2)
+        #expect(report.runCount == 2)
         #expect(
             report.trace.steps.map(\.outcome) == [
                 .ran, .threw("CancellationError()"), .skipped(.earlierHandlerThrew),
@@ -234,7 +234,7 @@ struct CancellationTests {
         let report = await pipes[1].taWork.report(1)
         #expect(report.value == nil)
         #expect(report.error == nil)
-        #expect(report.handlersRun == 0)
+        #expect(report.runCount == 0)
         #expect(
             report.trace.steps.map(\.outcome) == [
                 .skipped(.notRegistered), .skipped(.notRegistered),

@@ -137,7 +137,7 @@ struct ChainOrderTests {
         #expect(seen.all == ["p1 upstream nil", "p2 upstream 5"])
         let report = pipes[0].tPing.report(0)
         #expect(report.value == nil)
-        #expect(report.handlersRun == 2)
+        #expect(report.runCount == 2)
     }
 
     @Test("Example 3: when no handler ran, the caller gets nil")
@@ -149,7 +149,7 @@ struct ChainOrderTests {
         pipes[0].on(\.tPing).when("never") { _ in false }.handle { _ in 1 }
         pipes[1].on(\.tPing).state(.error).handle { _ in 2 }
         #expect(pipes[1].with(state: .start).tPing(1) == nil)
-        #expect(pipes[1].with(state: .start).tPing.report(1).handlersRun == 0)
+        #expect(pipes[1].with(state: .start).tPing.report(1).runCount == 0)
         #expect(pipes[1].with(state: .error).tPing(1) == 2)
         pipes[1].on(\.tPing).when("never") { _ in false }.handle { _ in 2 }
         #expect(pipes[1].tPing(1) == nil)

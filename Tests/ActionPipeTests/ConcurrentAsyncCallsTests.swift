@@ -104,7 +104,7 @@ struct ConcurrentAsyncCallsTests {
 
         #expect(reports.count == count)
         let mismatches = reports.count { value, report in
-            report.value != InterleavingChain.expected(value) || report.handlersRun != 3
+            report.value != InterleavingChain.expected(value) || report.runCount != 3
                 || report.trace.steps.map(\.outcome) != [.ran, .ran, .ran] || report.error != nil
         }
         #expect(mismatches == 0)
@@ -256,7 +256,7 @@ struct ConcurrentAsyncCallsTests {
         for (argument, task) in tasks.enumerated() {
             let report = await task.value
             if report.error is CancellationError, report.thrownBy == nil,
-                report.handlersRun == 1,
+                report.runCount == 1,
                 report.trace.steps.map(\.outcome) == [
                     .ran, .skipped(.cancelled), .skipped(.cancelled),
                 ]

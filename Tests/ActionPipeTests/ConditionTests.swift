@@ -49,7 +49,7 @@ struct ConditionTests {
         #expect(example.log.take() == ["pipe1 _ return nil."])
 
         let report = example.pipe3.tSomeFunc.report(0, nil)
-        #expect(report.handlersRun == 1)
+        #expect(report.runCount == 1)
         #expect(
             report.trace.steps.map(\.outcome) == [
                 .ran, .skipped(.upstreamNotOfType("Date")), .skipped(.upstreamNil),
@@ -65,7 +65,7 @@ struct ConditionTests {
             example.log.take() == ["pipe1 _ return NSDate.", "pipe2 _ up steam return NSDate."])
 
         let report = example.pipe2.tSomeFunc.report(0, [1, 2])
-        #expect(report.handlersRun == 2)
+        #expect(report.runCount == 2)
         #expect(report.trace.steps.map(\.outcome) == [.ran, .ran, .skipped(.upstreamNil)])
     }
 
@@ -205,7 +205,7 @@ struct ConditionTests {
         #expect(pipe.tMaybe(41) == 42)
         #expect(pipe.tMaybe(nil) == nil)
         let report = pipe.tMaybe.report(nil)
-        #expect(report.handlersRun == 0)
+        #expect(report.runCount == 0)
         guard case .skipped(.argumentNil) = report.trace.steps[0].outcome else {
             Issue.record("expected argumentNil, got \(report.trace.steps[0].outcome)")
             return

@@ -243,7 +243,7 @@ struct LeakTests {
             for pipe in pipes.dropFirst() { try pipes[0].append(pipe) }
             #expect(pipes[10].removeFromChain())
             try pipes[11].append(pipes[10])
-            #expect(pipes[29].tPing.report(0).handlersRun == 30)
+            #expect(pipes[29].tPing.report(0).runCount == 30)
             #expect(alive.value == 30)
         }
         #expect(alive.value == 0)

@@ -11,7 +11,7 @@ struct MisuseTests {
         #expect(pipes[1].tOther(0) == nil)
         let report = pipes[1].tOther.report(0)
         #expect(report.value == nil)
-        #expect(report.handlersRun == 0)
+        #expect(report.runCount == 0)
         #expect(report.stoppedBy == nil)
         #expect(!report.wasStopped)
         #expect(report.trace.ran == [])
@@ -32,7 +32,7 @@ struct MisuseTests {
         #expect(pipe.tSomeFunc3() == nil)
         let report = pipe.tSomeFunc3.report()
         #expect(report.trace.description == "tSomeFunc3: empty skipped (not registered)")
-        #expect(report.handlersRun == 0)
+        #expect(report.runCount == 0)
     }
 
     @Test("A handler on a pipe outside the chain does not run")
@@ -139,6 +139,6 @@ struct MisuseTests {
         let pipe = ActionPipe(name: "p")
         pipe.on(\.tPing).state(.start).handle { _ in 1 }
         #expect(pipe.with(state: .end).tPing(0) == nil)
-        #expect(pipe.tPing.with(state: .end).report(0).handlersRun == 0)
+        #expect(pipe.tPing.with(state: .end).report(0).runCount == 0)
     }
 }

@@ -416,7 +416,7 @@ struct ProcessTests {
 
         let report = pipes[0].tPing.report(0)
         #expect(report.value == 2)
-        #expect(report.handlersRun == 2)
+        #expect(report.runCount == 2)
         #expect(report.stoppedBy == "p2")
         #expect(report.wasStopped)
         #expect(

@@ -17,7 +17,7 @@ struct RegistrationTests {
         }
         #expect(pipe.tPing(0) == 2)
         #expect(log.all == ["second"])
-        #expect(pipe.tPing.report(0).handlersRun == 1)
+        #expect(pipe.tPing.report(0).runCount == 1)
     }
 
     @Test("A replaced handler keeps its pipe's place in the chain")
@@ -73,7 +73,7 @@ struct RegistrationTests {
         pipe.on(\.tOther) { process in process.arguments - 100 }
         #expect(pipe.tPing(10) == 110)
         #expect(pipe.tOther(10) == -90)
-        #expect(pipe.tOther.report(10).handlersRun == 1)
+        #expect(pipe.tOther.report(10).runCount == 1)
         let token = pipe.on(\.tLoad) { process in process.arguments.uppercased() }
         #expect(token.cancel())
         #expect(!token.cancel())

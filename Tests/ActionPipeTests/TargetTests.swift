@@ -96,7 +96,7 @@ struct TargetTests {
 
         let report = pipes[1].tSomeFunc.report(2, "gone")
         #expect(report.value as? String == "p2 saw nil")
-        #expect(report.handlersRun == 1)
+        #expect(report.runCount == 1)
         #expect(report.trace.steps.map(\.outcome) == [.skipped(.targetReleased), .ran])
         #expect(log.take() == [])
         // The registration itself is still there, skipped while its target is gone.

@@ -86,7 +86,7 @@ struct ThrowingActionTests {
         let report = pipes[1].ttStep.report(1)
         #expect(report.value == nil)
         #expect(report.error == nil)
-        #expect(report.handlersRun == 0)
+        #expect(report.runCount == 0)
         #expect(
             report.trace.steps.map(\.outcome) == [
                 .skipped(.notRegistered), .skipped(.notRegistered),
@@ -130,10 +130,10 @@ struct ThrowingActionTests {
         #expect(report.value == nil, "a failed call has no value, not the upstream one")
         #expect(report.error as? TTFailure == .tooLarge(11))
         #expect(report.thrownBy == "p2")
-        #expect(report.failed)
+        #expect(report.isFailure)
         #expect(!report.wasStopped)
         #expect(report.stoppedBy == nil)
-        #expect(report.handlersRun == 2, "the thrower counts as a handler that ran")
+        #expect(report.runCount == 2, "the thrower counts as a handler that ran")
         #expect(
             report.trace.steps.map(\.outcome) == [
                 .ran, .threw("tooLarge(11)"), .skipped(.notRegistered),
@@ -150,8 +150,8 @@ struct ThrowingActionTests {
         #expect(success.value == 1111)
         #expect(success.error == nil)
         #expect(success.thrownBy == nil)
-        #expect(!success.failed)
-        #expect(success.handlersRun == 4)
+        #expect(!success.isFailure)
+        #expect(success.runCount == 4)
         #expect(success.trace.ran == ["p1", "p2", "p4", "p5"])
     }
 
@@ -166,7 +166,7 @@ struct ThrowingActionTests {
         let report = pipes[0].ttParse.report("x")
         #expect(report.value == nil)
         #expect(report.thrownBy == "p2")
-        #expect(report.handlersRun == 2)
+        #expect(report.runCount == 2)
         #expect(
             report.trace.steps.map(\.outcome) == [.ran, .threw("rejected(\"upstream was 7\")")])
     }

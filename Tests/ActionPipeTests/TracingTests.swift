@@ -35,7 +35,7 @@ struct TracingTests {
             dictionary.trace.description
                 == "tSomeFunc: pipe1 ran → pipe2 skipped (upstream is not Date) → pipe3 ran")
         #expect(dictionary.trace.ran == ["pipe1", "pipe3"])
-        #expect(dictionary.handlersRun == 2)
+        #expect(dictionary.runCount == 2)
     }
 
     @Test("Example 5 traces: the state mismatch reason names both states")
@@ -127,7 +127,7 @@ struct TracingTests {
         let report = pipe.tPing.report(1)
         #expect(report.trace.description == "tPing: p skipped (target released)")
         #expect(report.value == nil)
-        #expect(report.handlersRun == 0)
+        #expect(report.runCount == 0)
     }
 
     @Test("Condition failures are traced with readable reasons")
@@ -206,7 +206,7 @@ struct TracingTests {
         #expect(report.trace.steps.count == 10)
         #expect(report.trace.ran == ["n0", "n3", "n6", "n9"])
         #expect(report.value == 9)
-        #expect(report.handlersRun == 4)
+        #expect(report.runCount == 4)
     }
 
     @Test("Traces of the calling and process examples")
@@ -235,7 +235,7 @@ struct TracingTests {
         let report = pair[1].tSomeFunc.report(999, nil)
         #expect(report.trace.description == "tSomeFunc: pipe1 ran → pipe2 ran")
         #expect(report.value as? [Int] == [1, 2, 3])
-        #expect(report.handlersRun == 2)
+        #expect(report.runCount == 2)
         #expect(!report.wasStopped)
     }
 }

@@ -102,7 +102,7 @@ func registerOperationTreeBenchmarks() {
             for _ in benchmark.scaledIterations {
                 let report = await tree.run(1, options: options)
                 // The limit is checked on every measured run, not only in the tests.
-                guard report.succeeded == treeItemCount, report.peakConcurrency <= limit else {
+                guard report.succeededCount == treeItemCount, report.peakConcurrency <= limit else {
                     fatalError("operation tree: \(report)")
                 }
                 blackHole(report)

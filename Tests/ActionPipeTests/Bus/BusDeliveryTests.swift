@@ -11,9 +11,9 @@ struct BusDeliveryTests {
         bus.subscribe(busTestLogouts) { recorder.record("logout \($0.user)") }
         bus.subscribe(busTestPings) { _ in recorder.record("ping") }
 
-        #expect(bus.publish(BusTestLogin(subtype: .login, user: "ann")).handled == 1)
-        #expect(bus.publish(BusTestLogin(subtype: .logout, user: "bob")).handled == 1)
-        #expect(bus.publish(BusTestPing()).handled == 1)
+        #expect(bus.publish(BusTestLogin(subtype: .login, user: "ann")).handledCount == 1)
+        #expect(bus.publish(BusTestLogin(subtype: .logout, user: "bob")).handledCount == 1)
+        #expect(bus.publish(BusTestPing()).handledCount == 1)
         #expect(recorder.all == ["login ann", "logout bob", "ping"])
     }
 
@@ -77,7 +77,7 @@ struct BusDeliveryTests {
         let first = bus.subscribe(busTestPings, handler)
         let second = bus.subscribe(busTestPings, handler)
         #expect(first != second)
-        #expect(bus.publish(BusTestPing()).handled == 2)
+        #expect(bus.publish(BusTestPing()).handledCount == 2)
         #expect(recorder.all == ["ran", "ran"])
     }
 
@@ -118,8 +118,8 @@ struct BusDeliveryTests {
         bus.subscribe(busTestPings) { _ in throw BusTestError(reason: "no") }
         bus.subscribe(busTestPings) { _ in recorder.record("second") }
         let result = bus.publish(BusTestPing())
-        #expect(result == BusPublishResult(handled: 1, failed: 1, scheduled: 0))
-        #expect(result.reached == 2)
+        #expect(result == BusPublishResult(handledCount: 1, failedCount: 1, scheduledCount: 0))
+        #expect(result.reachedCount == 2)
         #expect(result.description == "handled 1, failed 1, scheduled 0")
         #expect(recorder.all == ["second"])
     }

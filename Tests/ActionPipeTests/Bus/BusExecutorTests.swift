@@ -24,7 +24,7 @@ struct BusExecutorTests {
         for user in ["a", "b", "c"] {
             #expect(
                 bus.publish(BusTestLogin(subtype: .login, user: user))
-                    == BusPublishResult(handled: 1, failed: 0, scheduled: 1))
+                    == BusPublishResult(handledCount: 1, failedCount: 0, scheduledCount: 1))
         }
         #expect(recorder.take() == ["sync a", "sync b", "sync c"])
         queue.drain()
@@ -52,7 +52,7 @@ struct BusExecutorTests {
             bus.subscribe(busTestPings, on: .mainActor) { _ in MainActor.assumeIsolated {} }
             return await bus.publishAndWait(BusTestPing())
         }.value
-        #expect(summary.handled.count == 1)
+        #expect(summary.successes.count == 1)
     }
 
     @Test("an actor executor runs handlers on that actor's executor")
@@ -63,7 +63,7 @@ struct BusExecutorTests {
             store.assumeIsolated { $0.users.append(event.user) }
         }
         let summary = await bus.publishAndWait(BusTestLogin(subtype: .login, user: "ann"))
-        #expect(summary.handled.count == 1)
+        #expect(summary.successes.count == 1)
         #expect(await store.users == ["ann"])
         #expect(BusExecutor.actor(store).description == "actor(BusTestStore)")
     }
@@ -84,9 +84,9 @@ struct BusExecutorTests {
     func taskExecutor() async {
         let bus = EventBus(name: "task")
         bus.subscribe(busTestPings, on: .task) { _ in }
-        #expect(bus.publish(BusTestPing()).scheduled == 1)
+        #expect(bus.publish(BusTestPing()).scheduledCount == 1)
         let summary = await bus.publishAndWait(BusTestPing())
-        #expect(summary.handled.count == 1)
+        #expect(summary.successes.count == 1)
         #expect(BusExecutor.task.description == "task")
         #expect(BusExecutor.mainActor.description == "mainActor")
     }

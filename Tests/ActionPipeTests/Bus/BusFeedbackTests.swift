@@ -19,11 +19,11 @@ struct BusFeedbackTests {
         let result = bus.publish(BusTestQuery(question: "q")) { feedback in
             reports.set(reports.value + [feedback])
         }
-        #expect(result == BusPublishResult(handled: 2, failed: 1, scheduled: 0))
+        #expect(result == BusPublishResult(handledCount: 2, failedCount: 1, scheduledCount: 0))
         let all = reports.value
         #expect(all.map(\.subscriber) == ["BusTestSubscriber", "Audit", "subscription"])
         #expect(all.map(\.value) == ["cache knows q", nil, "plain"])
-        #expect(all.map(\.handled) == [true, false, true])
+        #expect(all.map(\.isSuccess) == [true, false, true])
         #expect(all[1].error as? BusTestError == BusTestError(reason: "audit offline"))
         #expect(all[1].description == "Audit failed: refused: audit offline")
         #expect(all[0].description == "BusTestSubscriber handled: cache knows q")
@@ -48,10 +48,10 @@ struct BusFeedbackTests {
         }
         let summary = await bus.publishAndWait(BusTestQuery(question: "q"))
         #expect(summary.reports.map(\.subscriber) == ["sync", "onTask", "onMain", "failing"])
-        #expect(summary.handled.map(\.subscriber) == ["sync", "onTask", "onMain"])
-        #expect(summary.failed.map(\.subscriber) == ["failing"])
+        #expect(summary.successes.map(\.subscriber) == ["sync", "onTask", "onMain"])
+        #expect(summary.failures.map(\.subscriber) == ["failing"])
         #expect(summary.values == ["sync", "task", "main"])
-        #expect(summary.skipped == 0)
+        #expect(summary.skippedCount == 0)
         #expect(summary.duration >= .zero)
         #expect(
             summary.description == "3 handled (sync, onTask, onMain), 1 failed (failing), 0 skipped"
@@ -65,7 +65,7 @@ struct BusFeedbackTests {
         bus.subscribe(busTestPings, name: "plain") { _ in }
         bus.subscribe(anyOf: [busTestPings.key], name: "anyOf") { _ in }
         let summary = await bus.publishAndWait(BusTestPing())
-        #expect(summary.handled.map(\.subscriber) == ["plain", "anyOf"])
+        #expect(summary.successes.map(\.subscriber) == ["plain", "anyOf"])
         #expect(summary.reports[0].value != nil)  // Void: handled, with ()
         #expect(summary.reports[1].value == nil)  // a union answers nothing
         #expect(summary.reports[0].description == "plain handled")
@@ -80,7 +80,7 @@ struct BusFeedbackTests {
             "late"
         }
         let result = bus.publish(BusTestQuery(question: "q")) { reports.record("\($0)") }
-        #expect(result.scheduled == 1)
+        #expect(result.scheduledCount == 1)
         #expect(reports.all == [])
         queue.drain()
         #expect(reports.all == ["queued handled: late"])
@@ -107,7 +107,7 @@ struct BusFeedbackTests {
         subscriber = nil
         await gate.open()
         let result = await summary
-        #expect(result.skipped == 1)
+        #expect(result.skippedCount == 1)
         #expect(result.reports.isEmpty)
     }
 }

@@ -23,7 +23,7 @@ struct BusLifetimeTests {
         // "4 s": only B.
         let result = bus.publish(BusTestLogin(subtype: .login, user: "t=4"))
         #expect(recorder.take() == ["B got t=4"])
-        #expect(result.handled == 1)
+        #expect(result.handledCount == 1)
         #expect(bus.subscriptionCount == 1)
     }
 
@@ -83,7 +83,7 @@ struct BusLifetimeTests {
         }
         let result = bus.publish(BusTestPing())
         #expect(recorder.all == ["first releases late"])
-        #expect(result.handled == 1)
+        #expect(result.handledCount == 1)
         #expect(bus.subscriptionCount == 1)
     }
 
@@ -96,7 +96,7 @@ struct BusLifetimeTests {
         bus.subscribe(busTestPings, by: subscriber!, on: queue.executor) { subscriber, _ in
             recorder.record("\(subscriber.name) ran")
         }
-        #expect(bus.publish(BusTestPing()).scheduled == 1)
+        #expect(bus.publish(BusTestPing()).scheduledCount == 1)
         subscriber = nil  // the event is in flight
         queue.drain()
         #expect(recorder.all == [])

@@ -12,7 +12,7 @@ struct BusReentrancyTests {
         bus.subscribe(busTestLogins) { [unowned bus] event in
             recorder.record("login \(event.user): publishes ping")
             let nested = bus.publish(BusTestPing())
-            recorder.record("nested reached \(nested.reached)")
+            recorder.record("nested reached \(nested.reachedCount)")
         }
         bus.subscribe(busTestPings) { _ in recorder.record("ping") }
         bus.subscribe(busTestLogins) { _ in recorder.record("second login handler") }

@@ -28,7 +28,7 @@ struct BusRouteTableTests {
 
     /// Publishes one event of `BusNested<Inner>` and of the `depth - 1` types inside it.
     private func publishNested<Inner>(_ bus: EventBus, depth: Int, _: Inner.Type) -> Int {
-        let handled = bus.publish(BusNested<Inner>(depth: depth)).handled
+        let handled = bus.publish(BusNested<Inner>(depth: depth)).handledCount
         guard depth > 1 else { return handled }
         return handled + publishNested(bus, depth: depth - 1, BusNested<Inner>.self)
     }

@@ -164,8 +164,8 @@ struct ModelBusRunner {
         deliveries += actual.count
         return expect(actual == expected, "deliveries \(actual), model \(expected)")
             && expect(
-                result.handled == counts.handled && result.failed == counts.failed
-                    && result.scheduled == 0,
+                result.handledCount == counts.handled && result.failedCount == counts.failed
+                    && result.scheduledCount == 0,
                 "publish result \(result), model handled \(counts.handled) failed \(counts.failed)")
     }
 

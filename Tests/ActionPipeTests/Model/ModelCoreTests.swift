@@ -473,7 +473,7 @@ struct ModelCoreRunner {
 
     private static func outcome(of report: ActionReport<Int>) -> ModelCoreOutcome {
         ModelCoreOutcome(
-            value: report.value, handlersRun: report.handlersRun, stoppedBy: report.stoppedBy,
+            value: report.value, handlersRun: report.runCount, stoppedBy: report.stoppedBy,
             thrownBy: report.thrownBy,
             error: report.error.map { $0 as? ModelCoreError ?? ModelCoreError(handler: -1) },
             steps: report.trace.steps.map(ModelCoreStep.init))

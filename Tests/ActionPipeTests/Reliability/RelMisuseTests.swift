@@ -22,7 +22,7 @@ struct RelMisuseTests {
             try node.addChild(node)
         }
         #expect(node.childNames.isEmpty)
-        #expect(await node.run(1).succeeded == 1)
+        #expect(await node.run(1).succeededCount == 1)
     }
 
     @Test("the same child added twice to one parent runs twice under it")
@@ -36,7 +36,7 @@ struct RelMisuseTests {
         try parent.addChild(child)
         #expect(parent.childNames == ["child", "child"])
         let report = await parent.run(1)
-        #expect(report.isSuccess && report.succeeded == 3)
+        #expect(report.isSuccess && report.succeededCount == 3)
         #expect(calls.withLock { $0 } == 2)
     }
 
@@ -183,7 +183,7 @@ struct RelMisuseTests {
             bus.subscribe(BusTopic(RelMisuseEvent.self), by: subscriber) { _, _ in
                 seen.withLock { $0 += 1 }
             }
-            #expect(bus.publish(RelMisuseEvent(text: "alive")).handled == 1)
+            #expect(bus.publish(RelMisuseEvent(text: "alive")).handledCount == 1)
         }
         #expect(bus.publish(RelMisuseEvent(text: "gone")).isEmpty)
         #expect(seen.withLock { $0 } == 1)

@@ -74,7 +74,7 @@ struct RelNestingLimitTests {
         let reports = recordingReports { _ = pipe.nlDown(1) }
         #expect(reports.isEmpty)  // a report is the answer: nothing else is reported
         let report = innermost.withLock { $0 }
-        #expect(report?.handlersRun == 0)
+        #expect(report?.runCount == 0)
         #expect(report?.value == nil)
         let error = report?.error as? NestingLimitError
         #expect(error?.refused == .call(action: "nlDown"))
@@ -111,7 +111,7 @@ struct RelNestingLimitTests {
         #expect(results.first?.isEmpty == true)
         #expect(results.first?.nestingError?.depth == NestingLimitError.depthLimit + 1)
         // The depth is back to zero: the next publish reaches its subscriber.
-        #expect(bus.publish(NLEvent(level: NestingLimitError.depthLimit)).handled == 1)
+        #expect(bus.publish(NLEvent(level: NestingLimitError.depthLimit)).handledCount == 1)
     }
 
     @Test("calls and publishes that alternate count together")

@@ -234,12 +234,14 @@ struct RelTreeModelTests {
         // The report.
         relExpect(report.outcome == .completed, "\(context): outcome \(report.outcome)", seed: seed)
         relExpect(
-            report.succeeded == model.succeeded,
-            "\(context): succeeded \(report.succeeded), model \(model.succeeded)", seed: seed)
+            report.succeededCount == model.succeeded,
+            "\(context): succeeded \(report.succeededCount), model \(model.succeeded)", seed: seed)
         relExpect(
-            report.retries == model.retries,
-            "\(context): retries \(report.retries), model \(model.retries)", seed: seed)
-        relExpect(report.notStarted == 0, "\(context): notStarted \(report.notStarted)", seed: seed)
+            report.retryCount == model.retries,
+            "\(context): retries \(report.retryCount), model \(model.retries)", seed: seed)
+        relExpect(
+            report.notStartedCount == 0, "\(context): notStarted \(report.notStartedCount)",
+            seed: seed)
         relExpect(
             report.peakConcurrency <= limit,
             "\(context): peak \(report.peakConcurrency) > \(limit)", seed: seed)
@@ -375,7 +377,7 @@ struct RelTreeModelTests {
             }
             if model.failures.isEmpty {
                 relExpect(
-                    report.outcome == .completed && report.succeeded == model.succeeded
+                    report.outcome == .completed && report.succeededCount == model.succeeded
                         && failures.isEmpty,
                     "\(context): \(report)", seed: seed)
             } else {

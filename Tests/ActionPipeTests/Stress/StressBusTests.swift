@@ -54,15 +54,15 @@ struct StressBusTests {
                     if random.chance(2, in: 3) {
                         let result = bus.publish(ModelBusAlpha(subtype: 1, serial: serial))
                         alpha1Published.increment()
-                        if result.handled < stableAlpha1 || result.failed != 0
-                            || result.scheduled < 1
+                        if result.handledCount < stableAlpha1 || result.failedCount != 0
+                            || result.scheduledCount < 1
                         {
                             wrong.record("Alpha.1 publish result \(result)")
                         }
                     } else {
                         let result = bus.publish(ModelBusBeta(serial: serial))
                         betaPublished.increment()
-                        if result.handled < 2 || result.failed != 0 {
+                        if result.handledCount < 2 || result.failedCount != 0 {
                             wrong.record("Beta publish result \(result)")
                         }
                     }

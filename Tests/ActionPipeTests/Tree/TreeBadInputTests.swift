@@ -55,7 +55,7 @@ struct TreeBadInputTests {
         let report = await node.run(1, options: options)
         #expect(report.failures.count == 1)
         #expect(report.failures.first?.attempts == 100)
-        #expect(report.retries == 99)
+        #expect(report.retryCount == 99)
     }
 
     @Test("A timeout too large for the clock means no timeout; zero or less times out at once")
@@ -66,7 +66,7 @@ struct TreeBadInputTests {
         let node = OperationTreeNode("n", objects: { (n: Int) in [n] }, work: { $0 + 1 })
         let report = await node.run(1, options: options)
         #expect(report.outcome == .completed)
-        #expect(report.succeeded == 1)
+        #expect(report.succeededCount == 1)
         options.itemTimeout = .seconds(-1)
         let slow = OperationTreeNode(
             "slow", objects: { (n: Int) in [n] },

@@ -14,7 +14,7 @@ struct TreeBoundedResourcesTests {
         let node = OperationTreeNode("one", objects: { (n: Int) in [n] }, work: { $0 + 1 })
         let report = await node.run(1, options: OperationTreeOptions(concurrencyLimit: limit))
         #expect(report.outcome == .completed)
-        #expect(report.succeeded == 1)
+        #expect(report.succeededCount == 1)
         #expect(report.workersStarted == 1)
     }
 
@@ -28,10 +28,10 @@ struct TreeBoundedResourcesTests {
                 return n
             })
         let report = await node.run(40, options: OperationTreeOptions(concurrencyLimit: 1_000))
-        #expect(report.succeeded == 40)
+        #expect(report.succeededCount == 40)
         #expect(report.workersStarted <= 41)  // the root item, then 40 leaves
         let limited = await node.run(40, options: OperationTreeOptions(concurrencyLimit: 4))
-        #expect(limited.succeeded == 40)
+        #expect(limited.succeededCount == 40)
         #expect(limited.workersStarted <= 4)
         #expect(limited.peakConcurrency <= 4)
     }
@@ -42,7 +42,7 @@ struct TreeBoundedResourcesTests {
             "leaves", objects: { (n: Int) in Array(0..<n) }, work: { $0 })
         let run = node.start(5_000, buffering: .bufferingNewest(10))
         let report = await run.report
-        #expect(report.succeeded == 5_000)
+        #expect(report.succeededCount == 5_000)
         var events: [OperationTreeEvent] = []
         for await event in run.events { events.append(event) }
         #expect(events.count <= 10)

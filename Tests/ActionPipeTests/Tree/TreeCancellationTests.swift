@@ -28,8 +28,8 @@ struct TreeCancellationTests {
         #expect(started.value == 2)  // the two calls running when it was cancelled, no more
         #expect(cancelledSeen.value == 2)
         #expect(report.failures.isEmpty)  // a cancelled call is not a failure
-        #expect(report.retries == 0)
-        #expect(report.notStarted == 98)
+        #expect(report.retryCount == 0)
+        #expect(report.notStartedCount == 98)
         #expect(events.filter { if case .started = $0 { true } else { false } }.count == 2)
         #expect(!events.contains { if case .finished = $0 { true } else { false } })
     }
@@ -52,7 +52,7 @@ struct TreeCancellationTests {
         let report = await task.value
         #expect(report.outcome == .cancelled)
         #expect(started.value <= 1 + 3)  // the root, then at most the limit of level-1 calls
-        #expect(report.notStarted > 0)
+        #expect(report.notStartedCount > 0)
     }
 
     @Test("a run started from a cancelled task starts nothing")
@@ -100,7 +100,7 @@ struct TreeCancellationTests {
         #expect(report.failures.count == 1)
         #expect(report.failures.first?.error as? TreeTestError == TreeTestError(what: "zero"))
         #expect(cancelledSeen.value <= 1)  // at most the one call running beside it
-        #expect(report.notStarted >= 48)
+        #expect(report.notStartedCount >= 48)
     }
 
     @Test("without fail fast, every other item still runs")
@@ -113,7 +113,7 @@ struct TreeCancellationTests {
             })
         let report = await node.run(50, options: .init(retry: .never))
         #expect(report.outcome == .completed)
-        #expect(report.succeeded == 45)
+        #expect(report.succeededCount == 45)
         #expect(report.failures.count == 5)
     }
 

@@ -13,7 +13,7 @@ struct TreeConcurrencyTests {
             }
         }
         let report = await tree.run(1, options: .init(concurrencyLimit: limit))
-        #expect(report.succeeded == 1 + 6 + 36)
+        #expect(report.succeededCount == 1 + 6 + 36)
         #expect(gauge.peak <= limit)
         #expect(report.peakConcurrency <= limit)
         #expect(report.peakConcurrency >= gauge.peak)  // the run counts what the gauge sees
@@ -36,7 +36,7 @@ struct TreeConcurrencyTests {
         let report = await node.run(10, options: .init(concurrencyLimit: 3))
         #expect(gauge.peak == 3)
         #expect(report.peakConcurrency == 3)
-        #expect(report.succeeded == 10)
+        #expect(report.succeededCount == 10)
     }
 
     @Test("a node's own limit holds within the run's limit")
@@ -60,10 +60,10 @@ struct TreeConcurrencyTests {
             })
         try root.addChild(limited)
         let report = await root.run(8, options: .init(concurrencyLimit: 6))
-        #expect(report.succeeded == 8 + 24)
+        #expect(report.succeededCount == 8 + 24)
         #expect(gauge.peak <= 2)
         #expect(report.peakConcurrency <= 6)
-        #expect(report.notStarted == 0)
+        #expect(report.notStartedCount == 0)
     }
 
     @Test("pipelined: a child starts before a slow sibling of its parent finishes")
@@ -102,7 +102,7 @@ struct TreeConcurrencyTests {
             return value
         }
         let report = await tree.run(1, options: .init(concurrencyLimit: 1, order: .breadthFirst))
-        #expect(report.succeeded == 13)
+        #expect(report.succeededCount == 13)
         // One worker takes ready items first in, first out: level by level, siblings in order.
         #expect(
             log.all == [
@@ -121,7 +121,7 @@ struct TreeConcurrencyTests {
         let options = OperationTreeOptions(concurrencyLimit: 1)
         #expect(options.order == .depthFirst)  // the default
         let report = await tree.run(1, options: options)
-        #expect(report.succeeded == 7)
+        #expect(report.succeededCount == 7)
         #expect(log.all == ["0:1", "1:2", "2:4", "2:5", "1:3", "2:6", "2:7"])
     }
 
@@ -139,7 +139,7 @@ struct TreeConcurrencyTests {
         #expect(reports.count == 12)
         for report in reports {
             #expect(report.isSuccess)
-            #expect(report.succeeded == 1 + 4 + 16 + 64)
+            #expect(report.succeededCount == 1 + 4 + 16 + 64)
         }
     }
 }

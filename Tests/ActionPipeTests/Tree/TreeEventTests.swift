@@ -126,8 +126,8 @@ struct TreeEventTests {
             ])
         #expect(attempts.value == 3)
         #expect(report.failures.count == 1)
-        #expect(report.succeeded == 2)
-        #expect(report.retries == 2)
+        #expect(report.succeededCount == 2)
+        #expect(report.retryCount == 2)
         #expect(
             report.failures[0].description
                 == "node 'root': work on 2 failed after 3 attempts: test failure: item 2; its subtree "
@@ -145,7 +145,7 @@ struct TreeEventTests {
         try root.addChild(fine)
         let report = await root.run(7, options: .init(retry: .init(maxAttempts: 2)))
         #expect(report.outcome == .completed)
-        #expect(report.succeeded == 2)  // root and fine
+        #expect(report.succeededCount == 2)  // root and fine
         let failure = try #require(report.failures.first)
         #expect(failure.node == "broken")
         #expect(failure.stage == .objects)
@@ -159,7 +159,7 @@ struct TreeEventTests {
             "root", objects: { (_: Int) -> [Int] in throw TreeTestError(what: "listing") },
             work: { $0 })
         let report = await root.run(5, options: .init(retry: .init(maxAttempts: 1)))
-        #expect(report.succeeded == 0)
+        #expect(report.succeededCount == 0)
         let failure = try #require(report.failures.first)
         #expect(failure.node == "root")
         #expect(failure.stage == .objects)
@@ -204,7 +204,7 @@ struct TreeEventTests {
         let node = OperationTreeNode("n", objects: { (n: Int) in Array(0..<n) }, work: { $0 })
         let run = node.start(100)
         let report = await run.report
-        #expect(report.succeeded == 100)
+        #expect(report.succeededCount == 100)
         var count = 0
         for await _ in run.events { count += 1 }
         #expect(count == 300)  // started, produced, finished per item

@@ -87,7 +87,7 @@ struct TreeNodeTests {
         let node = OperationTreeNode("none", objects: { (_: Int) in [Int]() }, work: { $0 })
         let report = await node.run(1)
         #expect(report.outcome == .completed)
-        #expect(report.succeeded == 0)
+        #expect(report.succeededCount == 0)
         #expect(report.peakConcurrency == 1)  // objects(for:) of the root itself
     }
 
@@ -118,7 +118,7 @@ struct TreeNodeTests {
                     try root.addChild(late)
                     #expect(root.childNames == ["nested", "late"])
                     let report = await root.run(2)
-                    inner.append("inner run: \(report.succeeded)")
+                    inner.append("inner run: \(report.succeededCount)")
                 }
                 return n
             })
@@ -126,7 +126,7 @@ struct TreeNodeTests {
         let report = await root.run(1)
         #expect(report.isSuccess)
         // The outer run planned before `late` was added, so only the inner run has it.
-        #expect(report.succeeded == 2)
+        #expect(report.succeededCount == 2)
         #expect(inner.all.contains("late 2"))
         #expect(!inner.all.contains("late 1"))
         #expect(inner.all.contains("inner run: 3"))

@@ -16,7 +16,7 @@ struct TreeOriginalTests {
         let report = await node.run("hello")
         #expect(log.all == ["hello"])
         #expect(report.outcome == .completed)
-        #expect(report.succeeded == 1)
+        #expect(report.succeededCount == 1)
         #expect(report.isSuccess)
     }
 
@@ -29,7 +29,7 @@ struct TreeOriginalTests {
         let report = await node.run(nil)
         #expect(log.all.isEmpty)
         #expect(report.outcome == .completed)
-        #expect(report.succeeded == 0)
+        #expect(report.succeededCount == 0)
         #expect(report.failures.isEmpty)
     }
 
@@ -54,7 +54,7 @@ struct TreeOriginalTests {
         try root.addChild(child).addChild(grandchild)
         let report = await root.run(1)
         #expect(report.isSuccess)
-        #expect(report.succeeded == 7)
+        #expect(report.succeededCount == 7)
         #expect(
             Set(log.all)
                 == [
@@ -87,7 +87,7 @@ struct TreeOriginalTests {
         #expect(failure.attempts == 3)
         #expect(failure.error as? TreeTestError == TreeTestError(what: "fetch 5"))
         #expect(failure.object as? Int == 5)
-        #expect(report.retries == 2)
+        #expect(report.retryCount == 2)
         #expect(!report.isSuccess)
     }
 }
