@@ -6,7 +6,7 @@
 ///
 /// ```swift
 /// let keys = [BusTopic(Login.self, .login).key, BusTopic(Ping.self).key]
-/// bus.subscribe(allOf: keys, by: screen) { screen, union in print(union.events) }
+/// bus.subscribe(allOf: keys, owner: screen) { screen, union in print(union.events) }
 /// ```
 public struct BusEventKey: Hashable, Sendable, CustomStringConvertible {
     let type: ObjectIdentifier

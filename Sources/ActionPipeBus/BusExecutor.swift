@@ -5,7 +5,7 @@
 /// and goes on; the handler runs later (if its subscriber still exists then).
 ///
 /// ```swift
-/// bus.subscribe(BusTopic(Login.self, .login), by: screen, on: .mainActor) { screen, event in
+/// bus.subscribe(BusTopic(Login.self, .login), owner: screen, on: .mainActor) { screen, event in
 ///     MainActor.assumeIsolated { screen.show(event.user) }
 /// }
 /// bus.subscribe(BusTopic(Ping.self), on: .custom { job in queue.async(execute: job) }) { _ in }
@@ -23,7 +23,7 @@ public struct BusExecutor: Sendable, CustomStringConvertible {
     /// The main actor: each handler call becomes a main-actor job.
     ///
     /// ```swift
-    /// bus.subscribe(topic, by: screen, on: .mainActor) { screen, event in }
+    /// bus.subscribe(topic, owner: screen, on: .mainActor) { screen, event in }
     /// ```
     public static let mainActor = BusExecutor(kind: .mainActor)
 

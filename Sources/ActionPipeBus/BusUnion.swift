@@ -1,8 +1,8 @@
-/// What a union (``EventBus/subscribe(allOf:by:name:on:_:)``) or any-of subscription
+/// What a union (``EventBus/subscribe(allOf:owner:retention:name:on:_:)``) or any-of subscription
 /// receives: the event that completed it, and the latest event of each of its keys.
 ///
 /// ```swift
-/// bus.subscribe(allOf: [loginKey, dataKey], by: screen) { screen, union in
+/// bus.subscribe(allOf: [loginKey, dataKey], owner: screen) { screen, union in
 ///     union.last                      // the event that arrived last
 ///     union.events                    // the latest of each key, in the order of the keys
 ///     union.event(Login.self)?.user   // a typed event of the union

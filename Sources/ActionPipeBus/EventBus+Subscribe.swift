@@ -2,13 +2,15 @@ extension EventBus {
     /// Subscribes `subscriber` to `topic`: `handler` gets the subscriber and each matching
     /// event, until the subscription is cancelled or the subscriber object goes away.
     ///
-    /// The bus holds `subscriber` weakly and passes it to the handler, so the handler need
-    /// not capture it; the subscription ends by itself when the object is released (events
-    /// published afterwards do not reach it; one already being delivered does no harm).
+    /// The bus holds `subscriber` weakly (``Retention/weak``, the default) and passes it to
+    /// the handler, so the handler need not capture it; the subscription ends by itself when
+    /// the object is released (events published afterwards do not reach it; one already
+    /// being delivered does no harm). With ``Retention/strong`` the subscription keeps the
+    /// subscriber alive until it is cancelled.
     /// Subscribing the same handler twice makes two subscriptions: it runs twice.
     ///
     /// ```swift
-    /// bus.subscribe(BusTopic(Login.self, .login), by: screen) { screen, event in
+    /// bus.subscribe(BusTopic(Login.self, .login), owner: screen) { screen, event in
     ///     screen.greet(event.user)
     /// }
     /// ```
@@ -16,6 +18,7 @@ extension EventBus {
     /// - Parameters:
     ///   - topic: The event type and subtype (or any subtype) to receive.
     ///   - subscriber: The object whose lifetime bounds the subscription.
+    ///   - retention: How the bus holds `subscriber`: weakly (the default) or strongly.
     ///   - name: The subscriber's name in feedback; by default its type's name.
     ///   - executor: Where the handler runs; by default synchronously during the publish.
     ///   - handler: Handles one event and returns the event's feedback (nothing for `Void`).
@@ -26,14 +29,22 @@ extension EventBus {
     @inlinable
     @discardableResult
     public func subscribe<Event: BusEvent, Subscriber: AnyObject & Sendable>(
-        _ topic: BusTopic<Event>, by subscriber: Subscriber, name: String? = nil,
-        on executor: BusExecutor? = nil,
+        _ topic: BusTopic<Event>, owner subscriber: Subscriber, retention: Retention = .weak,
+        name: String? = nil, on executor: BusExecutor? = nil,
         _ handler: @escaping @Sendable (Subscriber, Event) throws -> Event.Feedback
     ) -> RegistrationToken {
         // Inlinable, so that this adapting closure is specialised in the caller: compiled
         // here, generically, it wrapped every feedback in an `Optional` through value
         // witnesses, a tenth of a publish to one subscriber.
-        _subscribe(
+        guard retention == .weak else {
+            // `.strong`: the handler keeps the subscriber; the entry still knows it as its
+            // owner, for `unsubscribe(_:from:)` and `unsubscribeAll(_:)`.
+            return _subscribe(
+                topic, owner: subscriber, name: name ?? String(describing: Subscriber.self),
+                executor: executor
+            ) { _, event in try handler(subscriber, event) }
+        }
+        return _subscribe(
             topic, owner: subscriber, name: name ?? String(describing: Subscriber.self),
             executor: executor
         ) { object, event in
@@ -43,7 +54,7 @@ extension EventBus {
     }
 
     /// Subscribes `handler` to `topic` until the returned token is cancelled (or the bus
-    /// is gone). Prefer ``subscribe(_:by:name:on:_:)`` when an object owns the handler.
+    /// is gone). Prefer ``subscribe(_:owner:retention:name:on:_:)`` when an object owns the handler.
     ///
     /// ```swift
     /// let subscription = bus.subscribe(BusTopic(Ping.self)) { _ in print("ping") }

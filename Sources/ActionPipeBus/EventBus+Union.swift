@@ -9,7 +9,7 @@ extension EventBus {
     /// subscription is already inactive.
     ///
     /// ```swift
-    /// bus.subscribe(allOf: [loginKey, profileKey], by: screen) { screen, union in
+    /// bus.subscribe(allOf: [loginKey, profileKey], owner: screen) { screen, union in
     ///     screen.show(union.event(Login.self)!, union.event(Profile.self)!)
     /// }
     /// ```
@@ -24,20 +24,22 @@ extension EventBus {
     /// - Returns: A token that cancels the subscription (under every key).
     @discardableResult
     public func subscribe<Subscriber: AnyObject & Sendable>(
-        allOf keys: [BusEventKey], by subscriber: Subscriber, name: String? = nil,
-        on executor: BusExecutor? = nil,
+        allOf keys: [BusEventKey], owner subscriber: Subscriber,
+        retention: Retention = .weak, name: String? = nil, on executor: BusExecutor? = nil,
         _ handler: @escaping @Sendable (Subscriber, BusUnion) throws -> Void
     ) -> RegistrationToken {
-        _subscribeUnion(
+        let kept = retention == .strong ? subscriber : nil  // `.strong`: the handler keeps it
+        return _subscribeUnion(
             keys, all: true, owner: subscriber,
             name: name ?? String(describing: Subscriber.self), executor: executor
         ) { object, union in
+            withExtendedLifetime(kept) {}
             try handler(unsafeDowncast(object.unsafelyUnwrapped, to: Subscriber.self), union)
         }
     }
 
     /// Subscribes `handler` to the union of `keys`, until the token is cancelled; see
-    /// ``subscribe(allOf:by:name:on:_:)``.
+    /// ``subscribe(allOf:owner:retention:name:on:_:)``.
     ///
     /// ```swift
     /// let both = bus.subscribe(allOf: [loginKey, profileKey]) { union in print(union) }
@@ -59,7 +61,7 @@ extension EventBus {
     /// twice.
     ///
     /// ```swift
-    /// bus.subscribe(anyOf: [loginKey, logoutKey], by: log) { log, union in
+    /// bus.subscribe(anyOf: [loginKey, logoutKey], owner: log) { log, union in
     ///     log.write("\(union.lastKey)")
     /// }
     /// ```
@@ -67,20 +69,22 @@ extension EventBus {
     /// - Returns: A token that cancels the subscription (under every key).
     @discardableResult
     public func subscribe<Subscriber: AnyObject & Sendable>(
-        anyOf keys: [BusEventKey], by subscriber: Subscriber, name: String? = nil,
-        on executor: BusExecutor? = nil,
+        anyOf keys: [BusEventKey], owner subscriber: Subscriber,
+        retention: Retention = .weak, name: String? = nil, on executor: BusExecutor? = nil,
         _ handler: @escaping @Sendable (Subscriber, BusUnion) throws -> Void
     ) -> RegistrationToken {
-        _subscribeUnion(
+        let kept = retention == .strong ? subscriber : nil  // `.strong`: the handler keeps it
+        return _subscribeUnion(
             keys, all: false, owner: subscriber,
             name: name ?? String(describing: Subscriber.self), executor: executor
         ) { object, union in
+            withExtendedLifetime(kept) {}
             try handler(unsafeDowncast(object.unsafelyUnwrapped, to: Subscriber.self), union)
         }
     }
 
     /// Subscribes `handler` to each of `keys`, until the token is cancelled; see
-    /// ``subscribe(anyOf:by:name:on:_:)``.
+    /// ``subscribe(anyOf:owner:retention:name:on:_:)``.
     ///
     /// ```swift
     /// bus.subscribe(anyOf: [loginKey, logoutKey]) { union in print(union.lastKey) }

@@ -7,7 +7,7 @@ import Synchronization
 /// to a ``BusTopic`` (an event type and, exactly, a subtype, or any subtype); a publish
 /// calls, synchronously on the publisher's thread and in subscription order, every
 /// handler whose topic matches, unless the subscription named an ``BusExecutor`` to run
-/// on. A subscription made `by:` an object ends by itself when that object goes away.
+/// on. A subscription made with an `owner:` object ends by itself when that object goes away.
 ///
 /// ```swift
 /// struct Login: BusEvent {
@@ -16,7 +16,7 @@ import Synchronization
 ///     let user: String
 /// }
 /// let bus = EventBus(name: "session")
-/// bus.subscribe(BusTopic(Login.self, .login), by: screen) { screen, event in
+/// bus.subscribe(BusTopic(Login.self, .login), owner: screen) { screen, event in
 ///     screen.greet(event.user)
 /// }
 /// bus.publish(Login(subtype: .login, user: "ann"))   // screen.greet("ann")
@@ -97,7 +97,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
     /// delivered at once (depth first); a subscription made during a publish does not get
     /// the event being delivered; one cancelled during a publish does not get it either, if
     /// it has not yet. A handler that throws does not stop the others; it is counted in
-    /// ``BusPublishResult/failed`` (ask for feedback to see the error). A publish nested
+    /// ``BusPublishResult/failedCount`` (ask for feedback to see the error). A publish nested
     /// deeper than ``NestingLimitError/depthLimit`` (counted with synchronous core calls)
     /// reaches nobody: it is reported, and returned in ``BusPublishResult/nestingError``.
     ///

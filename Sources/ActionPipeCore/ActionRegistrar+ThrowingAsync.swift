@@ -14,7 +14,7 @@ extension ActionRegistrar {
             @escaping @Sendable (Target) -> (repeat each Argument) throws(Kind.Failure) -> Result?
     ) {
         tokens.append(
-            conditions(pipe.on(action)).handle(target: target, retention: retention) {
+            conditions(pipe.on(action)).handle(owner: target, retention: retention) {
                 (target, process) throws(Kind.Failure) in
                 try method(target)(repeat each process._arguments)
             })
@@ -36,7 +36,7 @@ extension ActionRegistrar {
             -> Result?
     ) {
         tokens.append(
-            conditions(pipe.on(action)).handle(target: target, retention: retention, method: method)
+            conditions(pipe.on(action)).handle(owner: target, retention: retention, method: method)
         )
     }
 
@@ -58,6 +58,6 @@ extension ActionRegistrar {
             ) async throws -> Result?
     ) {
         tokens.append(
-            conditions(pipe.on(action)).handle(target: target, retention: retention, body))
+            conditions(pipe.on(action)).handle(owner: target, retention: retention, body))
     }
 }

@@ -11,7 +11,7 @@ public struct ActionRegistrar<Target: AnyObject & Sendable> {
     /// The pipe the actions are registered on.
     public let pipe: ActionPipe
     let target: Target
-    let retention: TargetRetention
+    let retention: Retention
     /// The tokens of the handlers registered so far.
     public internal(set) var tokens: [RegistrationToken] = []
 
@@ -23,7 +23,7 @@ public struct ActionRegistrar<Target: AnyObject & Sendable> {
     public typealias Conditions<Kind, each Argument, Result> =
         HandlerRegistration<Kind, repeat each Argument, Result>
 
-    init(pipe: ActionPipe, target: Target, retention: TargetRetention) {
+    init(pipe: ActionPipe, target: Target, retention: Retention) {
         self.pipe = pipe
         self.target = target
         self.retention = retention
@@ -41,7 +41,7 @@ public struct ActionRegistrar<Target: AnyObject & Sendable> {
         method: @escaping @Sendable (Target) -> (repeat each Argument) -> Result?
     ) {
         tokens.append(
-            conditions(pipe.on(action)).handle(target: target, retention: retention, method: method)
+            conditions(pipe.on(action)).handle(owner: target, retention: retention, method: method)
         )
     }
 
@@ -60,6 +60,6 @@ public struct ActionRegistrar<Target: AnyObject & Sendable> {
             ) -> Result?
     ) {
         tokens.append(
-            conditions(pipe.on(action)).handle(target: target, retention: retention, body))
+            conditions(pipe.on(action)).handle(owner: target, retention: retention, body))
     }
 }

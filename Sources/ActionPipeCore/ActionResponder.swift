@@ -38,7 +38,7 @@ extension ActionPipe {
     /// - Returns: One token per registered action, in registration order.
     @discardableResult
     public func register<Responder: ActionResponder>(
-        _ responder: Responder, retention: TargetRetention = .weak
+        _ responder: Responder, retention: Retention = .weak
     ) -> [RegistrationToken] {
         var registrar = ActionRegistrar(pipe: self, target: responder, retention: retention)
         Responder.registerActions(in: &registrar)

@@ -60,7 +60,7 @@ extension HandlerRegistration where Kind == ActionKind.Async {
     /// the target is gone the handler is skipped. An actor works as a target:
     ///
     /// ```swift
-    /// pipe.on(\.fetchTitle).handle(target: cache) { cache, process in
+    /// pipe.on(\.fetchTitle).handle(owner: cache) { cache, process in
     ///     await cache.title(for: process.arguments)
     /// }
     /// ```
@@ -69,7 +69,7 @@ extension HandlerRegistration where Kind == ActionKind.Async {
     ///   changed, and its next call rebuilds its snapshot once.
     @discardableResult
     public func handle<Target: AnyObject & Sendable>(
-        target: Target, retention: TargetRetention = .weak,
+        owner target: Target, retention: Retention = .weak,
         _ body:
             nonisolated(nonsending) @escaping @Sendable (
                 Target, inout ActionProcess<Kind, repeat each Argument, Result>
@@ -87,14 +87,14 @@ extension HandlerRegistration where Kind == ActionKind.Async {
     /// final class Server: Sendable {
     ///     func fetchTitle(_ id: Int) async throws -> String? { "Document \(id)" }
     /// }
-    /// pipe.on(\.fetchTitle).handle(target: server, method: Server.fetchTitle)
+    /// pipe.on(\.fetchTitle).handle(owner: server, method: Server.fetchTitle)
     /// ```
     ///
     /// - Complexity: Amortised O(1) in the number of handlers and pipes: the chain is marked
     ///   changed, and its next call rebuilds its snapshot once.
     @discardableResult
     public func handle<Target: AnyObject & Sendable>(
-        target: Target, retention: TargetRetention = .weak,
+        owner target: Target, retention: Retention = .weak,
         method:
             @escaping @Sendable (Target) ->
             nonisolated(nonsending) (repeat each Argument) async throws

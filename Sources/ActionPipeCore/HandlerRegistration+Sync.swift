@@ -27,7 +27,7 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
     /// target is gone the handler is skipped (traced as `targetReleased`).
     ///
     /// ```swift
-    /// pipe.on(\.someFunc).handle(target: robot) { robot, process in
+    /// pipe.on(\.someFunc).handle(owner: robot) { robot, process in
     ///     robot.someFunc(process.arguments.0, process.arguments.1)
     /// }
     /// ```
@@ -36,7 +36,7 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
     ///   changed, and its next call rebuilds its snapshot once.
     @discardableResult
     public func handle<Target: AnyObject & Sendable>(
-        target: Target, retention: TargetRetention = .weak,
+        owner target: Target, retention: Retention = .weak,
         _ body:
             @escaping @Sendable (Target, inout ActionProcess<Kind, repeat each Argument, Result>)
             -> Result?
@@ -53,11 +53,11 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
     /// final class Robot: Sendable {
     ///     func someFunc(_ number: Int, _ object: String?) -> Double? { Double(number) }
     /// }
-    /// pipe.on(\.someFunc).handle(target: robot, method: Robot.someFunc)
+    /// pipe.on(\.someFunc).handle(owner: robot, method: Robot.someFunc)
     /// ```
     @discardableResult
     public func handle<Target: AnyObject & Sendable>(
-        target: Target, retention: TargetRetention = .weak,
+        owner target: Target, retention: Retention = .weak,
         method: @escaping @Sendable (Target) -> (repeat each Argument) -> Result?
     ) -> RegistrationToken {
         register(Self.target(target, retention)) { object, process in

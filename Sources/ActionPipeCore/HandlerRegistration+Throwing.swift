@@ -25,7 +25,7 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
     /// the target is gone the handler is skipped.
     ///
     /// ```swift
-    /// pipe.on(\.parse).handle(target: parser) { (parser, process) throws(ParseError) in
+    /// pipe.on(\.parse).handle(owner: parser) { (parser, process) throws(ParseError) in
     ///     try parser.parse(process.arguments)
     /// }
     /// ```
@@ -34,7 +34,7 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
     ///   changed, and its next call rebuilds its snapshot once.
     @discardableResult
     public func handle<Target: AnyObject & Sendable>(
-        target: Target, retention: TargetRetention = .weak,
+        owner target: Target, retention: Retention = .weak,
         _ body:
             @escaping @Sendable (Target, inout ActionProcess<Kind, repeat each Argument, Result>)
             throws(Kind.Failure) -> Result?
@@ -44,7 +44,7 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
         }
     }
 
-    // No `handle(target:method:)` for throwing actions: with it, the type checker fails
+    // No `handle(owner:method:)` for throwing actions: with it, the type checker fails
     // to infer `argumentNotNil(\.self)` earlier in the same expression (Swift 6.3). Use
     // the closure form, or `ActionRegistrar.add(_:method:)`, which wraps the method.
 

@@ -149,7 +149,7 @@ public struct HandlerRegistration<Kind, each Argument, Result>: Sendable {
         return copy
     }
 
-    static func target(_ object: AnyObject & Sendable, _ retention: TargetRetention)
+    static func target(_ object: AnyObject & Sendable, _ retention: Retention)
         -> _Target
     {
         switch retention {

@@ -73,18 +73,18 @@ private func busLoginFlow() async {
     let screenB = BusDemoScreen("B")
     let cache = BusDemoScreen("cache")
     for screen in [screenA!, screenB] {
-        bus.subscribe(busDemoLogins, by: screen, name: screen.name) { screen, event in
+        bus.subscribe(busDemoLogins, owner: screen, name: screen.name) { screen, event in
             screen.show("welcome \(event.user)")
             return "\(screen.name) greeted"
         }
     }
-    bus.subscribe(BusTopic(anySubtypeOf: BusDemoSession.self), by: cache, name: "cache") {
+    bus.subscribe(BusTopic(anySubtypeOf: BusDemoSession.self), owner: cache, name: "cache") {
         cache, event in
         say("cache sees \(event.subtype) of \(event.user)")
         return event.subtype == .logout ? "cache cleared" : "cache warmed"
     }
     bus.subscribe(
-        allOf: [busDemoLogins.key, BusTopic(BusDemoProfile.self).key], by: screenB,
+        allOf: [busDemoLogins.key, BusTopic(BusDemoProfile.self).key], owner: screenB,
         name: "B's dashboard"
     ) { screen, union in
         let user = union.event(BusDemoSession.self)?.user ?? "?"
@@ -118,11 +118,11 @@ private func busLoginFlow() async {
 private func busUnion() {
     let bus = EventBus(name: "union")
     let screen = BusDemoScreen("dashboard")
-    bus.subscribe(allOf: [busDemoLogins.key, BusTopic(BusDemoProfile.self).key], by: screen) {
+    bus.subscribe(allOf: [busDemoLogins.key, BusTopic(BusDemoProfile.self).key], owner: screen) {
         screen, union in
         screen.show("fired by \(union.lastKey), events: \(union)")
     }
-    bus.subscribe(anyOf: [busDemoLogins.key, busDemoLogouts.key], by: screen, name: "log") {
+    bus.subscribe(anyOf: [busDemoLogins.key, busDemoLogouts.key], owner: screen, name: "log") {
         _, union in say("anyOf: \(union.lastKey)")
     }
     say("login(ann): the union waits for the profile")
@@ -148,10 +148,10 @@ private func busFeedback() async {
     let bus = EventBus(name: "feedback")
     let cache = BusDemoScreen("cache")
     let audit = BusDemoScreen("audit")
-    bus.subscribe(busDemoLogouts, by: cache, name: "cache") { _, event in
+    bus.subscribe(busDemoLogouts, owner: cache, name: "cache") { _, event in
         "dropped \(event.user)'s cache"
     }
-    bus.subscribe(busDemoLogouts, by: audit, name: "audit") { _, _ in throw Offline() }
+    bus.subscribe(busDemoLogouts, owner: audit, name: "audit") { _, _ in throw Offline() }
     bus.subscribe(busDemoLogouts, name: "uploader", on: .task) { event in
         "uploaded \(event.user)'s drafts"
     }
@@ -168,14 +168,14 @@ private func busFeedback() async {
 private func busReentrant() {
     let bus = EventBus(name: "reentrant")
     let screen = BusDemoScreen("screen")
-    bus.subscribe(busDemoLogouts, by: screen) { screen, event in
+    bus.subscribe(busDemoLogouts, owner: screen) { screen, event in
         say("screen: logout(\(event.user)) → publishes login(guest) on the same bus")
         bus.publish(BusDemoSession(subtype: .login, user: "guest"))
         say("screen: back from the nested publish; unsubscribes itself")
         bus.unsubscribeAll(screen)
         return "screen done"
     }
-    bus.subscribe(busDemoLogins, by: screen) { screen, event in
+    bus.subscribe(busDemoLogins, owner: screen) { screen, event in
         screen.show("welcome \(event.user)")
         return "greeted"
     }
@@ -195,7 +195,7 @@ private func busExecutors() async {
         say("inline, during the publish: \(event.user)")
         return "inline"
     }
-    bus.subscribe(busDemoLogins, by: screen, on: .mainActor) { screen, event in
+    bus.subscribe(busDemoLogins, owner: screen, on: .mainActor) { screen, event in
         MainActor.assumeIsolated { screen.show("on the main actor: welcome \(event.user)") }
         return "shown"
     }

@@ -67,7 +67,7 @@ private final class DemoInterestingnessStore: StateLayer, Sendable {
     let imageStore: DemoTopImageStore
     init(state: DemoScreenState) {
         imageStore = DemoTopImageStore(state: state.image)
-        state.photoList.$selectedIndex.observe(by: state) { state, index in
+        state.photoList.$selectedIndex.observe(owner: state) { state, index in
             let photoID = state.photoList.photos[index]
             say(
                 "[InterestingnessStore]  saw list.selectedIndex = \(index): "
@@ -176,7 +176,7 @@ private final class DemoObserver: Sendable {
 private func stateLifetimes() {
     let image = DemoImageState()
     var view: DemoObserver? = DemoObserver("view")
-    image.$url.observe(by: view!) { view, url in say("\(view.name) saw \(url ?? "nil")") }
+    image.$url.observe(owner: view!) { view, url in say("\(view.name) saw \(url ?? "nil")") }
     let token = image.$url.observe { say("token observer saw \($0 ?? "nil")") }
     image.url = "1.jpg"
     say("drop the view; cancel the token")
@@ -215,7 +215,7 @@ private final class DemoGreetingState: ObservableState, @unchecked Sendable {
 
 private final class DemoGreetingStore: StateLayer, Sendable {
     init(state: DemoGreetingState) {
-        state.$name.observe(by: state) { state, name in state.greeting = "Hello, \(name)" }
+        state.$name.observe(owner: state) { state, name in state.greeting = "Hello, \(name)" }
     }
 }
 

@@ -299,7 +299,7 @@ private func delegateObject() {
     do {
         let delegate = TestObject(name: "testObject")
         // A method reference as the handler; the pipe holds `delegate` weakly by default.
-        pipe1.on(\.someFunc).handle(target: delegate, method: TestObject.someFunc)
+        pipe1.on(\.someFunc).handle(owner: delegate, method: TestObject.someFunc)
         show(pipe1.someFunc.report(999, "in instance object"))
     }
     say("the delegate is gone; the pipe held it weakly, so its handler is skipped")
@@ -307,7 +307,7 @@ private func delegateObject() {
 
     let kept = ActionPipe(name: "pipe2")
     kept.on(\.someFunc).handle(
-        target: TestObject(name: "kept object"), retention: .strong, method: TestObject.someFunc)
+        owner: TestObject(name: "kept object"), retention: .strong, method: TestObject.someFunc)
     say("with retention: .strong the pipe keeps the object alive")
     show(kept.someFunc.report(1, "strong"))
 }

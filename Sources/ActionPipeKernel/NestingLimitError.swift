@@ -11,7 +11,7 @@
 /// handlers, come back to it without end.
 ///
 /// The refused call runs no handler and returns `nil` (a publish reaches no subscriber);
-/// the error is in ``ActionReport/error`` when the call was made with `report`, in
+/// the error is in `ActionReport.error` when the call was made with `report`, in
 /// `BusPublishResult.nestingError` for a publish, and always goes to ``Diagnostics`` (kind
 /// ``Diagnostic/Kind/nestingLimit``). The calls above it carry on, so the thread unwinds
 /// normally instead of overflowing its stack.

@@ -38,7 +38,7 @@ extension ObservableState {
     /// owner, so it need not capture it.
     ///
     /// ```swift
-    /// list.observe(\.$selectedIndex, by: store) { store, index in store.select(index) }
+    /// list.observe(\.$selectedIndex, owner: store) { store, index in store.select(index) }
     /// ```
     ///
     /// - Returns: A token that ends the observation earlier.
@@ -46,10 +46,11 @@ extension ObservableState {
     public func observe<Value, Owner: AnyObject & Sendable>(
         _ keyPath: KeyPath<Self, ObservedProperty<Value>>,
         _ options: ObservationOptions = [],
-        by owner: Owner,
+        owner: Owner,
+        retention: Retention = .weak,
         _ handler: @escaping @Sendable (Owner, Value) -> Void
     ) -> RegistrationToken {
-        self[keyPath: keyPath].observe(options, by: owner, handler)
+        self[keyPath: keyPath].observe(options, owner: owner, retention: retention, handler)
     }
 
     /// A path from this state through its sub-states, starting at the property at `keyPath`.

@@ -23,22 +23,23 @@ extension ObservedPath {
     }
 
     /// Calls `handler` with `owner` and each new value for as long as `owner` lives; the
-    /// observer is held weakly, so observing never keeps it alive.
+    /// owner is held weakly by default (``Retention/weak``), so observing never keeps it
+    /// alive. With ``Retention/strong`` the observation keeps it until cancelled.
     ///
     /// Once `owner` is released the handler is never called again, and the observation is
     /// removed at the next assignment.
     ///
     /// ```swift
-    /// screen.$image.then(\.$url).observe(by: view) { view, value in view.show(value) }
+    /// screen.$image.then(\.$url).observe(owner: view) { view, value in view.show(value) }
     /// ```
     ///
     /// - Returns: A token that ends the observation earlier.
     @discardableResult
     public func observe<Owner: AnyObject & Sendable>(
-        _ options: ObservationOptions = [], by owner: Owner,
+        _ options: ObservationOptions = [], owner: Owner, retention: Retention = .weak,
         _ handler: @escaping @Sendable (Owner, Value) -> Void
     ) -> RegistrationToken {
-        _observe(options, label: label, by: owner, handler)
+        _observe(options, label: label, owner: owner, retention: retention, handler)
     }
 
     /// Delivers each new value on `actor` (e.g. `MainActor.shared`), in assignment order,

@@ -26,13 +26,14 @@ extension ObservedProperty {
     }
 
     /// Calls `handler` with `owner` and each new value for as long as `owner` lives; the
-    /// observer is held weakly, so observing never keeps it alive.
+    /// owner is held weakly by default (``Retention/weak``), so observing never keeps it
+    /// alive. With ``Retention/strong`` the observation keeps it until cancelled.
     ///
     /// Once `owner` is released the handler is never called again, and the observation is
     /// removed at the next assignment.
     ///
     /// ```swift
-    /// image.$url.observe(by: view) { view, value in view.show(value) }
+    /// image.$url.observe(owner: view) { view, value in view.show(value) }
     /// ```
     ///
     /// - Returns: A token that ends the observation earlier.
@@ -41,10 +42,10 @@ extension ObservedProperty {
     ///   by the next set, once for a burst of changes.
     @discardableResult
     public func observe<Owner: AnyObject & Sendable>(
-        _ options: ObservationOptions = [], by owner: Owner,
+        _ options: ObservationOptions = [], owner: Owner, retention: Retention = .weak,
         _ handler: @escaping @Sendable (Owner, Value) -> Void
     ) -> RegistrationToken {
-        _observe(options, label: label, by: owner, handler)
+        _observe(options, label: label, owner: owner, retention: retention, handler)
     }
 
     /// Delivers each new value on `actor` (e.g. `MainActor.shared`), in assignment order,

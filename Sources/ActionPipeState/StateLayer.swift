@@ -12,7 +12,7 @@
 /// }
 /// final class CounterStore: StateLayer, Sendable {
 ///     init(state: CounterState) {
-///         state.$taps.observe(by: state) { state, taps in state.text = "\(taps) taps" }
+///         state.$taps.observe(owner: state) { state, taps in state.text = "\(taps) taps" }
 ///     }
 /// }
 /// ```

@@ -14,7 +14,7 @@
 /// }
 /// final class GreetingStore: StateLayer, Sendable {
 ///     init(state: GreetingState) {
-///         state.$name.observe(by: state) { state, name in state.greeting = "Hello, \(name)" }
+///         state.$name.observe(owner: state) { state, name in state.greeting = "Hello, \(name)" }
 ///     }
 /// }
 /// final class GreetingController: StateLayer, Sendable {

@@ -55,9 +55,13 @@ extension _ObsSource {
     }
 
     func _observe<Owner: AnyObject & Sendable>(
-        _ options: ObservationOptions, label: String, by owner: Owner,
+        _ options: ObservationOptions, label: String, owner: Owner, retention: Retention,
         _ handler: @escaping @Sendable (Owner, Value) -> Void
     ) -> RegistrationToken {
+        if retention == .strong {
+            // The observer keeps its owner: a plain observer that captures it.
+            return _observePlain(options, label: label) { value in handler(owner, value) }
+        }
         let weakOwner = WeakBox(owner)
         return _observe(options, label: label) { value in
             guard let owner = weakOwner.object else { return false }

@@ -1,7 +1,7 @@
 import ActionPipe
 import Testing
 
-/// A server whose async method is registered with `handle(target:method:)` and through a
+/// A server whose async method is registered with `handle(owner:method:)` and through a
 /// responder.
 private final class TitleServer: ActionResponder {
     let fetches = Counter()
@@ -557,14 +557,14 @@ struct AsyncActionTests {
 
     // MARK: Targets and responders
 
-    @Test("handle(target:method:) registers an async method; a responder registers several")
+    @Test("handle(owner:method:) registers an async method; a responder registers several")
     func asyncMethodsAndResponders() async throws {
         let pipes = try makeChain("p1", "p2")
         weak var weakServer: TitleServer?
         do {
             let server = TitleServer()
             weakServer = server
-            pipes[0].on(\.taInner).handle(target: server, method: TitleServer.title)
+            pipes[0].on(\.taInner).handle(owner: server, method: TitleServer.title)
             let tokens = pipes[1].register(server)
             #expect(tokens.count == 2)
 

@@ -11,7 +11,7 @@ private final class Document: Sendable {
 
     init(captured: Tracked, arrived: TAGate? = nil, gate: TAGate? = nil) throws {
         try head.append(store)
-        head.on(\.taOwned).handle(target: self) { document, process in
+        head.on(\.taOwned).handle(owner: self) { document, process in
             document.runs.increment()
             await arrived?.open()
             await gate?.wait()
@@ -21,7 +21,7 @@ private final class Document: Sendable {
             await Task.yield()
             return "\(process.upstream ?? "") stored with \(captured.name)"
         }
-        store.on(\.taStep).handle(target: self, method: Document.count)
+        store.on(\.taStep).handle(owner: self, method: Document.count)
     }
 
     func count(_ value: Int) async throws -> Int? {
@@ -38,12 +38,12 @@ private final class Controller: ActionResponder {
 
     init() {
         pipe.register(self)
-        pipe.on(\.taOwned).handle(target: self) { controller, process in
+        pipe.on(\.taOwned).handle(owner: self) { controller, process in
             controller.loads.increment()
             await Task.yield()
             return "controller \(process.arguments)"
         }
-        pipe.on(\.taStep).handle(target: self, method: Controller.step)
+        pipe.on(\.taStep).handle(owner: self, method: Controller.step)
     }
 
     func step(_ value: Int) async throws -> Int? { value * 2 }

@@ -89,10 +89,10 @@ struct IsolationTests {
         let pipes = try makeChain("cache", "server")
         let cache = TitleCache()
         let fetches = TACounter()
-        pipes[0].on(\.taInner).handle(target: cache) { cache, process in
+        pipes[0].on(\.taInner).handle(owner: cache) { cache, process in
             await cache.title(for: process.arguments)
         }
-        pipes[1].on(\.taInner).handle(target: cache) { cache, process in
+        pipes[1].on(\.taInner).handle(owner: cache) { cache, process in
             if let cached = process.upstream { return cached }
             await fetches.increment()
             let title = "Document \(process.arguments)"
@@ -115,7 +115,7 @@ struct IsolationTests {
             let cache = TitleCache()
             weakCache = cache
             await cache.store("cached", for: 1)
-            pipes[0].on(\.taInner).handle(target: cache) { cache, process in
+            pipes[0].on(\.taInner).handle(owner: cache) { cache, process in
                 await cache.title(for: process.arguments)
             }
             pipes[1].on(\.taInner) { process in process.upstream ?? "fallback" }
@@ -131,12 +131,12 @@ struct IsolationTests {
     func mainActorClassTarget() async throws {
         let pipes = try makeChain("isolated", "hopping")
         let screen = await MainActor.run { Screen() }
-        pipes[0].on(\.taIsolated).handle(target: screen) { @MainActor screen, process in
+        pipes[0].on(\.taIsolated).handle(owner: screen) { @MainActor screen, process in
             MainActor.assertIsolated()
             screen.show("isolated \(process.arguments)")
             return ["isolated saw \(screen.shown.count)"]
         }
-        pipes[1].on(\.taIsolated).handle(target: screen) { screen, process in
+        pipes[1].on(\.taIsolated).handle(owner: screen) { screen, process in
             await screen.show("hopping \(process.arguments)")
             return (process.upstream ?? []) + ["hopping saw \(await screen.shown.count)"]
         }
@@ -183,7 +183,7 @@ struct IsolationTests {
             process.sideData[Keys.counter] = (process.sideData[Keys.counter] ?? 0) + 1
             return "\(process.upstream ?? "-") > global(\(label))"
         }
-        pipes[3].on(\.taPair).handle(target: cache) { cache, process in
+        pipes[3].on(\.taPair).handle(owner: cache) { cache, process in
             await cache.store(process.upstream ?? "", for: process.arguments.0)
             return "\(process.upstream ?? "-") > actor(\(process.sideData[Keys.counter] ?? 0))"
         }

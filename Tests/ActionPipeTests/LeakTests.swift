@@ -137,8 +137,8 @@ struct LeakTests {
         do {
             let robot = TestRobot("r", log: Log())
             weakRobot = robot
-            pipe.on(\.tPing).handle(target: robot, method: TestRobot.ping)
-            pipe.on(\.tOther).handle(target: robot) { robot, process in
+            pipe.on(\.tPing).handle(owner: robot, method: TestRobot.ping)
+            pipe.on(\.tOther).handle(owner: robot) { robot, process in
                 robot.ping(process.arguments)
             }
             #expect(pipe.tPing(1) == 2)
@@ -215,7 +215,7 @@ struct LeakTests {
             let pipes = try makeChain("p1", "p2")
             let robot = TestRobot("r", log: Log())
             weakRobot = robot
-            pipes[1].on(\.tPing).handle(target: robot, retention: .strong, method: TestRobot.ping)
+            pipes[1].on(\.tPing).handle(owner: robot, retention: .strong, method: TestRobot.ping)
         }
         #expect(weakRobot == nil)
     }

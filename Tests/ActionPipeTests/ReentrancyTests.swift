@@ -274,7 +274,7 @@ struct ReentrancyTests {
             let pipe = ActionPipe(name: "p")
             let other = pipe.on(\.tOther) { _ in 1 }
             let token = pipe.on(\.tPing).handle(
-                target: CancelsOnDeinit(other), retention: .strong
+                owner: CancelsOnDeinit(other), retention: .strong
             ) { _, _ in 2 }
             token.cancel()
             if pipe.handles(\.tOther) { exit(1) }

@@ -57,7 +57,7 @@ struct TargetTests {
         let log = Log()
         let pipe1 = ActionPipe(name: "pipe1")
         let delegate = TestRobot("delegate", log: log)
-        pipe1.on(\.tSomeFunc).handle(target: delegate, method: TestRobot.someFunc)
+        pipe1.on(\.tSomeFunc).handle(owner: delegate, method: TestRobot.someFunc)
 
         let result = pipe1.tSomeFunc(999, "in instance object")
 
@@ -71,7 +71,7 @@ struct TargetTests {
         let pipes = try makeChain("p1", "p2")
         let robot = TestRobot("robot", log: log)
         pipes[0].on(\.tPing) { _ in 5 }
-        pipes[1].on(\.tPing).handle(target: robot) { robot, process in
+        pipes[1].on(\.tPing).handle(owner: robot) { robot, process in
             (robot.ping(process.arguments) ?? 0) + (process.upstream ?? 0)
         }
         #expect(pipes[0].tPing(1) == 7)
@@ -87,7 +87,7 @@ struct TargetTests {
         do {
             let robot = TestRobot("robot", log: log)
             weakRobot = robot
-            token = pipes[0].on(\.tSomeFunc).handle(target: robot, method: TestRobot.someFunc)
+            token = pipes[0].on(\.tSomeFunc).handle(owner: robot, method: TestRobot.someFunc)
             pipes[1].on(\.tSomeFunc) { process in "p2 saw \(show(process.upstream))" }
             #expect(pipes[0].tSomeFunc(1, "alive") as? String == "p2 saw object of robot")
         }
@@ -110,7 +110,7 @@ struct TargetTests {
         let ran = Counter()
         do {
             let robot = TestRobot("robot", log: Log())
-            pipe.on(\.tPing).handle(target: robot) { _, _ in
+            pipe.on(\.tPing).handle(owner: robot) { _, _ in
                 ran.increment()
                 return 1
             }
@@ -131,7 +131,7 @@ struct TargetTests {
             let robot = TestRobot("strong", log: log)
             weakRobot = robot
             token = pipe.on(\.tPing).handle(
-                target: robot, retention: .strong, method: TestRobot.ping)
+                owner: robot, retention: .strong, method: TestRobot.ping)
         }
         #expect(weakRobot != nil)
         #expect(pipe.tPing(1) == 2)
@@ -152,7 +152,7 @@ struct TargetTests {
             do {
                 let robot = TestRobot("strong", log: Log())
                 weakRobot = robot
-                pipe.on(\.tPing).handle(target: robot, retention: .strong) { robot, process in
+                pipe.on(\.tPing).handle(owner: robot, retention: .strong) { robot, process in
                     robot.ping(process.arguments)
                 }
             }
@@ -170,7 +170,7 @@ struct TargetTests {
         do {
             let robot = TestRobot("strong", log: Log())
             weakRobot = robot
-            pipe.on(\.tPing).handle(target: robot, retention: .strong, method: TestRobot.ping)
+            pipe.on(\.tPing).handle(owner: robot, retention: .strong, method: TestRobot.ping)
         }
         #expect(weakRobot != nil)
         pipe.on(\.tPing) { _ in 0 }
@@ -256,7 +256,7 @@ struct TargetTests {
         let pipes = try makeChain("p1", "robot", "p3")
         let robot = TestRobot("robot", log: log)
         pipes[0].on(\.tPing) { process in process.arguments }
-        pipes[1].on(\.tPing).upstreamNotNil().handle(target: robot, method: TestRobot.ping)
+        pipes[1].on(\.tPing).upstreamNotNil().handle(owner: robot, method: TestRobot.ping)
         pipes[2].on(\.tPing) { process in (process.upstream ?? -100) * 2 }
         #expect(pipes[2].tPing(20) == 42)
         #expect(log.take() == ["robot ping 20"])

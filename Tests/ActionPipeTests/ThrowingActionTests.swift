@@ -440,7 +440,7 @@ struct ThrowingActionTests {
             let checker = Checker("checker")
             weakChecker = checker
             calls = checker.calls
-            pipes[0].on(\.ttStep).handle(target: checker) { (checker, process) throws(TTFailure) in
+            pipes[0].on(\.ttStep).handle(owner: checker) { (checker, process) throws(TTFailure) in
                 try checker.check(process.arguments)
             }
             pipes[1].on(\.ttStep).handle { process in (process.upstream ?? 0) + 1 }
@@ -466,7 +466,7 @@ struct ThrowingActionTests {
         do {
             let checker = Checker("strong")
             weakChecker = checker
-            pipe.on(\.ttStep).handle(target: checker, retention: .strong) {
+            pipe.on(\.ttStep).handle(owner: checker, retention: .strong) {
                 (checker, process) throws(TTFailure) in
                 try checker.check(process.arguments)
             }

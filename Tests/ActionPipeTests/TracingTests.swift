@@ -122,7 +122,7 @@ struct TracingTests {
         let pipe = ActionPipe(name: "p")
         do {
             let robot = TestRobot("r", log: Log())
-            pipe.on(\.tPing).handle(target: robot, method: TestRobot.ping)
+            pipe.on(\.tPing).handle(owner: robot, method: TestRobot.ping)
         }
         let report = pipe.tPing.report(1)
         #expect(report.trace.description == "tPing: p skipped (target released)")

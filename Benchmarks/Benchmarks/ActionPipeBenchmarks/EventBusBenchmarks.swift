@@ -85,7 +85,7 @@ func registerEventBusBenchmarks() {
     let sinkOwned = BusBenchSink()
     let owners = (0..<100).map { _ in BusBenchOwner() }
     for owner in owners {
-        busOwned.subscribe(tick, by: owner) { _, event in sinkOwned.add(event.value) }
+        busOwned.subscribe(tick, owner: owner) { _, event in sinkOwned.add(event.value) }
     }
     busOwned.publish(BusBenchEvent(subtype: .tick, value: 1))
     check(sinkOwned.total, 100, "bus, 100 owned subscribers")
@@ -171,7 +171,7 @@ func registerEventBusBenchmarks() {
     let busOwned1 = EventBus(name: "benchOwned1")
     let sinkOwned1 = BusBenchSink()
     let owner1 = BusBenchOwner()
-    busOwned1.subscribe(tick, by: owner1) { _, event in sinkOwned1.add(event.value) }
+    busOwned1.subscribe(tick, owner: owner1) { _, event in sinkOwned1.add(event.value) }
     busOwned1.publish(BusBenchEvent(subtype: .tick, value: 1))
     check(sinkOwned1.total, 1, "bus, 1 owned subscriber")
 

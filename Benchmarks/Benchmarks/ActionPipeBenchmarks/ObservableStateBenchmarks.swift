@@ -55,7 +55,7 @@ func registerObservableStateBenchmarks() {
 
     let owned = identity(ObservedProperty(0, label: "owned"))
     let owner = StateBenchOwner()
-    owned.observe(by: owner) { _, value in blackHole(value) }
+    owned.observe(owner: owner) { _, value in blackHole(value) }
     Benchmark("State set, 1 observer by owner") { benchmark in
         for i in benchmark.scaledIterations {
             owned.value = i

@@ -12,7 +12,7 @@ struct BusConcurrencyTests {
         let counter = BusTestBox(0)
         let stable = (0..<4).map { BusTestSubscriber("stable\($0)") }
         for subscriber in stable {
-            bus.subscribe(busTestPings, by: subscriber) { _, _ in
+            bus.subscribe(busTestPings, owner: subscriber) { _, _ in
                 counter.set(counter.value)  // touches shared state under its own lock
             }
         }
@@ -31,7 +31,7 @@ struct BusConcurrencyTests {
             default:
                 for index in 0..<500 {
                     var owner: BusTestSubscriber? = BusTestSubscriber("churn\(index)")
-                    bus.subscribe(allOf: [busTestPings.key, busTestLogins.key], by: owner!) {
+                    bus.subscribe(allOf: [busTestPings.key, busTestLogins.key], owner: owner!) {
                         _, _ in
                     }
                     bus.unsubscribe(owner!, from: busTestLogins)
@@ -51,7 +51,9 @@ struct BusConcurrencyTests {
         let bus = EventBus(name: "release")
         let holders = (0..<200).map { BusTestHolder(BusTestSubscriber("s\($0)")) }
         for holder in holders {
-            bus.subscribe(busTestPings, by: holder.object!) { subscriber, _ in _ = subscriber.name }
+            bus.subscribe(busTestPings, owner: holder.object!) { subscriber, _ in
+                _ = subscriber.name
+            }
         }
         DispatchQueue.concurrentPerform(iterations: 2) { worker in
             if worker == 0 {

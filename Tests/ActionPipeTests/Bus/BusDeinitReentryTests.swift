@@ -42,7 +42,7 @@ struct BusDeinitReentryTests {
             if thread == 0 {
                 for round in 0..<Self.rounds {
                     let owner = ReentrantOwner(bus)
-                    bus.subscribe(BusTopic(ReentryEvent.self, 1), by: owner) { _, _ in }
+                    bus.subscribe(BusTopic(ReentryEvent.self, 1), owner: owner) { _, _ in }
                     if round % 2 == 0 { bus.publish(ReentryEvent(subtype: 1)) }
                 }
                 done.store(true, ordering: .releasing)

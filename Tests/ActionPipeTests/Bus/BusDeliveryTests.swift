@@ -129,7 +129,7 @@ struct BusDeliveryTests {
         let bus = EventBus(name: "payload")
         let recorder = BusTestRecorder()
         let screen = BusTestSubscriber("screen")
-        bus.subscribe(busTestLogins, by: screen) { screen, event in
+        bus.subscribe(busTestLogins, owner: screen) { screen, event in
             recorder.record("\(screen.name) greets \(event.user)")
         }
         bus.publish(BusTestLogin(subtype: .login, user: "ann"))

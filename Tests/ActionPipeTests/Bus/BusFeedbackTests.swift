@@ -8,10 +8,10 @@ struct BusFeedbackTests {
         let bus = EventBus(name: "feedback")
         let cache = BusTestSubscriber("cache")
         let audit = BusTestSubscriber("audit")
-        bus.subscribe(BusTopic(BusTestQuery.self), by: cache) { cache, query in
+        bus.subscribe(BusTopic(BusTestQuery.self), owner: cache) { cache, query in
             "\(cache.name) knows \(query.question)"
         }
-        bus.subscribe(BusTopic(BusTestQuery.self), by: audit, name: "Audit") { _, _ in
+        bus.subscribe(BusTopic(BusTestQuery.self), owner: audit, name: "Audit") { _, _ in
             throw BusTestError(reason: "audit offline")
         }
         bus.subscribe(BusTopic(BusTestQuery.self)) { _ in "plain" }
@@ -37,7 +37,7 @@ struct BusFeedbackTests {
         let bus = EventBus(name: "summary")
         let store = BusTestSubscriber("store")
         bus.subscribe(BusTopic(BusTestQuery.self), name: "sync") { _ in "sync" }
-        bus.subscribe(BusTopic(BusTestQuery.self), by: store, name: "onTask", on: .task) {
+        bus.subscribe(BusTopic(BusTestQuery.self), owner: store, name: "onTask", on: .task) {
             _, _ in "task"
         }
         bus.subscribe(BusTopic(BusTestQuery.self), name: "onMain", on: .mainActor) { _ in
@@ -93,7 +93,7 @@ struct BusFeedbackTests {
         let gate = BusTestGate()
         var subscriber: BusTestSubscriber? = BusTestSubscriber("s")
         bus.subscribe(
-            BusTopic(BusTestQuery.self), by: subscriber!,
+            BusTopic(BusTestQuery.self), owner: subscriber!,
             on: .custom { job in
                 Task {
                     await enqueued.open()

@@ -10,7 +10,7 @@ struct BusLifetimeTests {
         var a: BusTestSubscriber? = BusTestSubscriber("A")
         let b = BusTestSubscriber("B")
         for subscriber in [a!, b] {
-            bus.subscribe(busTestLogins, by: subscriber) { subscriber, event in
+            bus.subscribe(busTestLogins, owner: subscriber) { subscriber, event in
                 recorder.record("\(subscriber.name) got \(event.user)")
             }
         }
@@ -32,7 +32,7 @@ struct BusLifetimeTests {
         let bus = EventBus(name: "weak")
         var subscriber: BusTestSubscriber? = BusTestSubscriber("s")
         weak let weakSubscriber = subscriber
-        let subscription = bus.subscribe(busTestPings, by: subscriber!) { _, _ in }
+        let subscription = bus.subscribe(busTestPings, owner: subscriber!) { _, _ in }
         #expect(subscription.isActive)
         subscriber = nil
         #expect(weakSubscriber == nil)
@@ -78,7 +78,7 @@ struct BusLifetimeTests {
             recorder.record("first releases late")
             holder.release()
         }
-        bus.subscribe(busTestPings, by: holder.object!) { subscriber, _ in
+        bus.subscribe(busTestPings, owner: holder.object!) { subscriber, _ in
             recorder.record("\(subscriber.name) ran")
         }
         let result = bus.publish(BusTestPing())
@@ -93,7 +93,7 @@ struct BusLifetimeTests {
         let queue = BusTestManualQueue()
         let recorder = BusTestRecorder()
         var subscriber: BusTestSubscriber? = BusTestSubscriber("s")
-        bus.subscribe(busTestPings, by: subscriber!, on: queue.executor) { subscriber, _ in
+        bus.subscribe(busTestPings, owner: subscriber!, on: queue.executor) { subscriber, _ in
             recorder.record("\(subscriber.name) ran")
         }
         #expect(bus.publish(BusTestPing()).scheduledCount == 1)

@@ -52,7 +52,7 @@ struct BusReentrancyTests {
             bus.unsubscribe(screen, from: busTestPings)
         }
         tokens.set([first])
-        bus.subscribe(busTestPings, by: screen) { _, _ in recorder.record("screen") }
+        bus.subscribe(busTestPings, owner: screen) { _, _ in recorder.record("screen") }
         bus.subscribe(busTestPings) { _ in recorder.record("third") }
         bus.publish(BusTestPing())
         #expect(recorder.take() == ["first", "third"])  // screen removed before its turn

@@ -66,7 +66,7 @@ struct BusUnionTests {
         let bus = EventBus(name: "anyOf")
         let recorder = BusTestRecorder()
         let log = BusTestSubscriber("log")
-        bus.subscribe(anyOf: [busTestLogins.key, busTestLogouts.key], by: log) { log, union in
+        bus.subscribe(anyOf: [busTestLogins.key, busTestLogouts.key], owner: log) { log, union in
             recorder.record("\(log.name): \(union.lastKey) \(union.events.count)")
         }
         bus.publish(BusTestLogin(subtype: .login, user: "a"))
@@ -84,7 +84,7 @@ struct BusUnionTests {
         let recorder = BusTestRecorder()
         var screen: BusTestSubscriber? = BusTestSubscriber("screen")
         bus.subscribe(
-            allOf: [busTestLogins.key, busTestPings.key], by: screen!, on: queue.executor
+            allOf: [busTestLogins.key, busTestPings.key], owner: screen!, on: queue.executor
         ) {
             screen, union in recorder.record("\(screen.name): \(union.events.count)")
         }

@@ -21,12 +21,12 @@ struct BusUnsubscribeTests {
         let recorder = BusTestRecorder()
         let screen = BusTestSubscriber("screen")
         let other = BusTestSubscriber("other")
-        bus.subscribe(busTestLogins, by: screen) { _, _ in recorder.record("screen login") }
-        bus.subscribe(busTestLogouts, by: screen) { _, _ in recorder.record("screen logout") }
-        bus.subscribe(BusTopic(anySubtypeOf: BusTestLogin.self), by: screen) { _, _ in
+        bus.subscribe(busTestLogins, owner: screen) { _, _ in recorder.record("screen login") }
+        bus.subscribe(busTestLogouts, owner: screen) { _, _ in recorder.record("screen logout") }
+        bus.subscribe(BusTopic(anySubtypeOf: BusTestLogin.self), owner: screen) { _, _ in
             recorder.record("screen any")
         }
-        bus.subscribe(busTestLogins, by: other) { _, _ in recorder.record("other login") }
+        bus.subscribe(busTestLogins, owner: other) { _, _ in recorder.record("other login") }
 
         #expect(bus.unsubscribe(screen, from: busTestLogins) == 1)
         #expect(bus.unsubscribe(screen, from: busTestLogins) == 0)  // twice: nothing left
@@ -47,10 +47,10 @@ struct BusUnsubscribeTests {
         let bus = EventBus(name: "unions")
         let recorder = BusTestRecorder()
         let screen = BusTestSubscriber("screen")
-        let union = bus.subscribe(allOf: [busTestLogins.key, busTestPings.key], by: screen) {
+        let union = bus.subscribe(allOf: [busTestLogins.key, busTestPings.key], owner: screen) {
             _, _ in recorder.record("union")
         }
-        bus.subscribe(anyOf: [busTestLogouts.key, busTestPings.key], by: screen) { _, _ in
+        bus.subscribe(anyOf: [busTestLogouts.key, busTestPings.key], owner: screen) { _, _ in
             recorder.record("anyOf")
         }
         #expect(bus.unsubscribe(screen, from: busTestPings) == 2)
@@ -68,7 +68,7 @@ struct BusUnsubscribeTests {
         let bus = EventBus(name: "a")
         let other = EventBus(name: "b")
         let screen = BusTestSubscriber("screen")
-        other.subscribe(busTestPings, by: screen) { _, _ in }
+        other.subscribe(busTestPings, owner: screen) { _, _ in }
         #expect(bus.unsubscribe(screen, from: busTestPings) == 0)
         #expect(bus.unsubscribeAll(screen) == 0)
         #expect(other.subscriptionCount == 1)

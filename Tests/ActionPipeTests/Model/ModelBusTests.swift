@@ -208,7 +208,8 @@ struct ModelBusRunner {
                     ? BusTopic(anySubtypeOf: ModelBusAlpha.self)
                     : BusTopic(ModelBusAlpha.self, key.rawValue)
                 if let owner {
-                    token = bus.subscribe(topic, by: owner) { _, event in try body(event.serial) }
+                    token = bus.subscribe(topic, owner: owner) { _, event in try body(event.serial)
+                    }
                 } else {
                     token = bus.subscribe(topic) { event in try body(event.serial) }
                 }
@@ -217,7 +218,8 @@ struct ModelBusRunner {
                     key == .betaAny
                     ? BusTopic(anySubtypeOf: ModelBusBeta.self) : BusTopic(ModelBusBeta.self)
                 if let owner {
-                    token = bus.subscribe(topic, by: owner) { _, event in try body(event.serial) }
+                    token = bus.subscribe(topic, owner: owner) { _, event in try body(event.serial)
+                    }
                 } else {
                     token = bus.subscribe(topic) { event in try body(event.serial) }
                 }
@@ -236,10 +238,12 @@ struct ModelBusRunner {
             let libraryKeys = keys.map(\.key)
             switch (all, owner) {
             case (true, let owner?):
-                return bus.subscribe(allOf: libraryKeys, by: owner) { _, union in try body(union) }
+                return bus.subscribe(allOf: libraryKeys, owner: owner) { _, union in try body(union)
+                }
             case (true, nil): return bus.subscribe(allOf: libraryKeys) { union in try body(union) }
             case (false, let owner?):
-                return bus.subscribe(anyOf: libraryKeys, by: owner) { _, union in try body(union) }
+                return bus.subscribe(anyOf: libraryKeys, owner: owner) { _, union in try body(union)
+                }
             case (false, nil): return bus.subscribe(anyOf: libraryKeys) { union in try body(union) }
             }
         }

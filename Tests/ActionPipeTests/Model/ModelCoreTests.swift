@@ -352,7 +352,7 @@ struct ModelCoreRunner {
         return registration
     }
 
-    private static func retention(_ spec: ModelCoreSpec) -> TargetRetention {
+    private static func retention(_ spec: ModelCoreSpec) -> Retention {
         spec.target == .strong ? .strong : .weak
     }
 
@@ -365,7 +365,7 @@ struct ModelCoreRunner {
                 spec.run(&process, canThrow: false, log: log).result
             }
         }
-        return registration.handle(target: target, retention: retention(spec)) { _, process in
+        return registration.handle(owner: target, retention: retention(spec)) { _, process in
             spec.run(&process, canThrow: false, log: log).result
         }
     }
@@ -381,7 +381,7 @@ struct ModelCoreRunner {
                 return output.result
             }
         }
-        return registration.handle(target: target, retention: retention(spec)) {
+        return registration.handle(owner: target, retention: retention(spec)) {
             (_, process) throws(ModelCoreError) in
             let output = spec.run(&process, canThrow: true, log: log)
             if output.throwsError { throw ModelCoreError(handler: spec.id) }
@@ -406,7 +406,7 @@ struct ModelCoreRunner {
                 return output.result
             }
         }
-        return registration.handle(target: target, retention: retention(spec)) { _, process in
+        return registration.handle(owner: target, retention: retention(spec)) { _, process in
             if spec.suspends { await Task.yield() }
             let output = spec.run(&process, canThrow: true, log: log)
             if output.throwsError { throw ModelCoreError(handler: spec.id) }

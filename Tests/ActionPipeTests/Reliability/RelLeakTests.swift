@@ -175,7 +175,7 @@ struct RelLeakTests {
             weakOldMid = root.mid.value
             weakOldLeaf = root.mid.value.leaf.value
             root.mid.then(\.leaf).then(\.c).observe { _ in _ = captured.name }
-            root.mid.then(\.b).observe(by: owner) { _, _ in }
+            root.mid.then(\.b).observe(owner: owner) { _, _ in }
             root.mid.value = RelMidState(id: 1, b: 1, leaf: RelLeafState(id: 1, c: 1))
             #expect(weakOldMid == nil)  // the path's links hold the old sub-state weakly
             #expect(weakOldLeaf == nil)
@@ -219,9 +219,9 @@ struct RelLeakTests {
             let subscriber = RelMisuseObject()
             (weakBus, weakCaptured, weakSubscriber) = (bus, captured, subscriber)
             let key = BusTopic(RelMisuseEvent.self).key
-            bus.subscribe(allOf: [key], by: subscriber) { _, _ in _ = captured.name }
+            bus.subscribe(allOf: [key], owner: subscriber) { _, _ in _ = captured.name }
             bus.subscribe(
-                BusTopic(RelMisuseEvent.self), by: subscriber, on: .task
+                BusTopic(RelMisuseEvent.self), owner: subscriber, on: .task
             ) { _, _ in _ = captured.name }
             _ = await bus.publishAndWait(RelMisuseEvent(text: "x"))
         }

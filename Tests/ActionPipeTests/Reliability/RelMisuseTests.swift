@@ -180,7 +180,7 @@ struct RelMisuseTests {
         let seen = RelLocked(0)
         do {
             let subscriber = RelMisuseObject()
-            bus.subscribe(BusTopic(RelMisuseEvent.self), by: subscriber) { _, _ in
+            bus.subscribe(BusTopic(RelMisuseEvent.self), owner: subscriber) { _, _ in
                 seen.withLock { $0 += 1 }
             }
             #expect(bus.publish(RelMisuseEvent(text: "alive")).handledCount == 1)

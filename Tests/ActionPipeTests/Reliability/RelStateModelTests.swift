@@ -364,7 +364,7 @@ struct RelStateModelTests {
             -> RegistrationToken
         {
             if let owner {
-                return property.observe(options, by: owner) { _, value in
+                return property.observe(options, owner: owner) { _, value in
                     log.record(id, show(value))
                 }
             }
@@ -372,7 +372,8 @@ struct RelStateModelTests {
         }
         func on(_ path: ObservedPath<Int>) -> RegistrationToken {
             if let owner {
-                return path.observe(options, by: owner) { _, value in log.record(id, "\(value)") }
+                return path.observe(options, owner: owner) { _, value in log.record(id, "\(value)")
+                }
             }
             return path.observe(options) { log.record(id, "\($0)") }
         }

@@ -34,7 +34,7 @@ struct ObservLifetimeTests {
         do {
             let owner = ObservOwner("store")
             weakOwner = owner
-            token = list.$selectedIndex.observe(by: owner) { owner, index in
+            token = list.$selectedIndex.observe(owner: owner) { owner, index in
                 log.append("\(owner.name) \(index)")
             }
             list.selectedIndex = 1
@@ -71,7 +71,7 @@ struct ObservLifetimeTests {
             let state: ObservScreenState
             init(state: ObservScreenState) {
                 self.state = state
-                state.photoList.$selectedIndex.observe(by: self) { store, index in
+                state.photoList.$selectedIndex.observe(owner: self) { store, index in
                     store.state.image.photoID = "photo-\(index)"
                 }
             }

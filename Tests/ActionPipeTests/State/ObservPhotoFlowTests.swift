@@ -16,7 +16,7 @@ final class ObservInterestingnessStore: StateLayer, Sendable {
     let imageStore: ObservTopImageStore
     init(state: ObservScreenState) {
         imageStore = ObservTopImageStore(state: state.image)
-        state.photoList.$selectedIndex.observe(by: state) { state, index in
+        state.photoList.$selectedIndex.observe(owner: state) { state, index in
             state.image.photoID = state.photoList.photos[index]
         }
     }
@@ -26,7 +26,7 @@ final class ObservInterestingnessStore: StateLayer, Sendable {
 final class ObservTopImageStore: Sendable {
     let fetches = Log()
     init(state: ObservImageState) {
-        state.$photoID.observe(by: self) { [weak state] store, photoID in
+        state.$photoID.observe(owner: self) { [weak state] store, photoID in
             store.fetches.append(photoID)
             Task {
                 try? await Task.sleep(for: .milliseconds(10))  // the network
@@ -40,7 +40,7 @@ final class ObservTopImageStore: Sendable {
 final class ObservTopImageView: Sendable {
     let shown = Log()
     init(state: ObservImageState) {
-        state.$url.observe(by: self) { view, url in view.shown.append(url ?? "nil") }
+        state.$url.observe(owner: self) { view, url in view.shown.append(url ?? "nil") }
     }
 }
 

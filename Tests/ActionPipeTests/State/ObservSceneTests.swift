@@ -10,7 +10,7 @@ final class ObservGreetingState: ObservableState, @unchecked Sendable {
 
 final class ObservGreetingStore: StateLayer, Sendable {
     init(state: ObservGreetingState) {
-        state.$name.observe(by: state) { state, name in state.greeting = "Hello, \(name)" }
+        state.$name.observe(owner: state) { state, name in state.greeting = "Hello, \(name)" }
     }
 }
 
@@ -26,7 +26,7 @@ final class ObservGreetingView: StateLayer, Sendable {
     let shown = Log()
     init(state: ObservGreetingState) {
         self.state = state
-        state.$greeting.observe(by: self) { view, text in view.shown.append(text) }
+        state.$greeting.observe(owner: self) { view, text in view.shown.append(text) }
     }
     func type(_ name: String) { state.name = name }
 }
@@ -37,7 +37,7 @@ final class ObservShoutingView: StateLayer, Sendable {
     let shown = Log()
     init(state: ObservGreetingState) {
         self.state = state
-        state.$greeting.observe(by: self) { view, text in view.shown.append(text.uppercased()) }
+        state.$greeting.observe(owner: self) { view, text in view.shown.append(text.uppercased()) }
     }
 }
 

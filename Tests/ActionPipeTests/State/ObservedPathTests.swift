@@ -84,7 +84,7 @@ struct ObservedPathTests {
         #expect(log.take() == ["x"])
 
         var owner: ObservOwner? = ObservOwner("view")
-        path.observe(by: owner!) { owner, url in log.append("\(owner.name) \(url ?? "nil")") }
+        path.observe(owner: owner!) { owner, url in log.append("\(owner.name) \(url ?? "nil")") }
         screen?.image.url = "y"
         owner = nil
         screen?.image.url = "z"

@@ -28,7 +28,7 @@ struct StressBusTests {
         bus.subscribe(anyOf: [alpha1.key, beta.key]) { _ in either.increment() }
         let owner = ModelBusOwner(generation: 0)
         let betas = Counter()
-        bus.subscribe(beta, by: owner) { _, _ in betas.increment() }
+        bus.subscribe(beta, owner: owner) { _, _ in betas.increment() }
         // A re-entrant subscriber: every Alpha.1 publishes a Beta from inside its handler.
         bus.subscribe(alpha1) { [weak bus] event in
             bus?.publish(ModelBusBeta(serial: -event.serial))
@@ -88,8 +88,8 @@ struct StressBusTests {
                 case 2:
                     let object = ModelBusOwner(generation: thread)
                     owners.append(object)
-                    bus.subscribe(beta, by: object) { _, _ in churnRuns.increment() }
-                    bus.subscribe(alpha1, by: object) { _, _ in churnRuns.increment() }
+                    bus.subscribe(beta, owner: object) { _, _ in churnRuns.increment() }
+                    bus.subscribe(alpha1, owner: object) { _, _ in churnRuns.increment() }
                 case 3:
                     if !tokens.isEmpty {
                         let token = tokens.remove(at: random.below(tokens.count))
@@ -123,7 +123,7 @@ struct StressBusTests {
                     // Nothing reaches a subscriber after its release has finished.
                     let got = Counter()
                     var object: ModelBusOwner? = ModelBusOwner(generation: thread)
-                    bus.subscribe(BusTopic(ModelBusAlpha.self, privateA), by: object!) { _, _ in
+                    bus.subscribe(BusTopic(ModelBusAlpha.self, privateA), owner: object!) { _, _ in
                         got.increment()
                     }
                     publishPrivate(privateA)
