@@ -5,11 +5,14 @@
 /// and goes on; the handler runs later (if its subscriber still exists then).
 ///
 /// ```swift
-/// bus.subscribe(BusTopic(Login.self, .login), owner: screen, on: .mainActor) { screen, event in
-///     MainActor.assumeIsolated { screen.show(event.user) }
-/// }
+/// bus.subscribe(BusTopic(Ping.self), on: .task) { _ in }
 /// bus.subscribe(BusTopic(Ping.self), on: .custom { job in queue.async(execute: job) }) { _ in }
 /// ```
+///
+/// An executor decides where a handler runs, not what it is isolated to. To handle events
+/// isolated to an actor (the main actor included), subscribe on the actor itself:
+/// ``EventBus/subscribe(_:on:name:_:)`` hands the handler an `isolated` actor, as an
+/// observer `on:` an actor gets in observable state.
 public struct BusExecutor: Sendable, CustomStringConvertible {
     enum Kind: Sendable {
         case mainActor
@@ -35,14 +38,26 @@ public struct BusExecutor: Sendable, CustomStringConvertible {
     /// ```
     public static let task = BusExecutor(kind: .task)
 
-    /// On `actor`'s executor (serially with its other work); the handler is not isolated to
-    /// it, so it reaches the actor's state with `actor.assumeIsolated { }` or `await`.
+    /// On `actor`'s executor (serially with its other work), without isolation: to use the
+    /// actor's state, subscribe with ``EventBus/subscribe(_:on:name:_:)`` instead, whose
+    /// handler is isolated to it.
     ///
     /// ```swift
     /// bus.subscribe(topic, on: .actor(store)) { event in }
     /// ```
     public static func actor(_ actor: any Actor) -> BusExecutor {
         BusExecutor(kind: .actor(actor))
+    }
+
+    /// On `actor`'s executor, holding the actor weakly: once it is gone a job runs where it
+    /// is (it finds its subscriber gone and does nothing), so every job still runs once.
+    static func weakActor(_ actor: some Actor) -> BusExecutor {
+        BusExecutor(
+            kind: .custom { [weak actor] job in
+                Task {
+                    if let actor { await _busRun(on: actor, job) } else { job() }
+                }
+            })
     }
 
     /// Through `enqueue`, which must run each job it gets exactly once, e.g. on a dispatch

@@ -195,8 +195,8 @@ private func busExecutors() async {
         say("inline, during the publish: \(event.user)")
         return "inline"
     }
-    bus.subscribe(busDemoLogins, owner: screen, on: .mainActor) { screen, event in
-        MainActor.assumeIsolated { screen.show("on the main actor: welcome \(event.user)") }
+    bus.subscribe(busDemoLogins, on: MainActor.shared) { [screen] _, event in
+        screen.show("on the main actor: welcome \(event.user)")  // isolated to it
         return "shown"
     }
     bus.subscribe(busDemoLogins, name: "log", on: .custom { queue.async(execute: $0) }) { event in
