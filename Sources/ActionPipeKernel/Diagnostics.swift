@@ -1,9 +1,12 @@
-#if canImport(os)
-    import os
+#if canImport(Darwin)
+    import Darwin
 #elseif canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#endif
+#if canImport(os)
+    import os
 #endif
 
 /// The one channel through which every part of ActionPipe reports a ``Diagnostic``.
@@ -29,23 +32,31 @@ public enum Diagnostics {
         set { _handler.withLock { $0 = newValue } }
     }
 
-    /// Runs `operation` with `handler` receiving the diagnostics that `operation` reports
-    /// from its own task (and the synchronous code it calls), instead of ``handler``.
-    /// Diagnostics from other threads (an executor's jobs) still go to ``handler``.
+    /// Runs `operation` with `handler` receiving the diagnostics reported on this thread
+    /// while it runs (by `operation` and the synchronous code it calls), instead of
+    /// ``handler``. Diagnostics from other threads (an executor's jobs) still go to
+    /// ``handler``. Scopes nest: the innermost handler receives.
     ///
     /// ```swift
     /// Diagnostics.withHandler({ logger.warning("\($0)") }, operation: runImport)
     /// ```
+    ///
+    /// Synchronous on purpose: a scope bound to the thread ends exactly when `operation`
+    /// returns, with no task-local storage involved.
     @discardableResult
     public static func withHandler<Result>(
         _ handler: @escaping @Sendable (Diagnostic) -> Void,
         operation: () throws -> Result
     ) rethrows -> Result {
-        try $_scoped.withValue(handler) { try operation() }
+        let scope = _Scope(handler)
+        let outer = pthread_getspecific(_scopeKey)
+        pthread_setspecific(_scopeKey, Unmanaged.passUnretained(scope).toOpaque())
+        defer { pthread_setspecific(_scopeKey, outer) }
+        return try withExtendedLifetime(scope) { try operation() }
     }
 
-    /// Runs `operation` and returns what it reported from its own task (and the synchronous
-    /// code it calls), instead of sending it on: the way to test a diagnostic.
+    /// Runs `operation` and returns what was reported on this thread while it ran, instead
+    /// of sending it on: the way to test a diagnostic.
     ///
     /// ```swift
     /// let reported = Diagnostics.record {
@@ -59,31 +70,31 @@ public enum Diagnostics {
         return recorder.diagnostics
     }
 
-    /// The async form of `record(_:)`.
-    public static func record(_ operation: () async throws -> Void) async rethrows -> [Diagnostic] {
-        let recorder = _Recorder()
-        try await withHandler(recorder.append, operation: operation)
-        return recorder.diagnostics
-    }
-
-    /// The async form of `withHandler(_:operation:)`.
-    @discardableResult
-    public static func withHandler<Result>(
-        _ handler: @escaping @Sendable (Diagnostic) -> Void,
-        operation: () async throws -> Result
-    ) async rethrows -> Result {
-        try await $_scoped.withValue(handler) { try await operation() }
-    }
-
-    /// Sends `diagnostic` to the scoped handler, else ``handler``, else the default.
+    /// Sends `diagnostic` to this thread's innermost scoped handler, else ``handler``, else
+    /// the default.
     package static func report(_ diagnostic: Diagnostic) {
-        if let scoped = _scoped { return scoped(diagnostic) }
+        if let scope = pthread_getspecific(_scopeKey) {
+            return Unmanaged<_Scope>.fromOpaque(scope).takeUnretainedValue().handler(diagnostic)
+        }
         if let handler { return handler(diagnostic) }
         _warn(diagnostic)
     }
 
-    @TaskLocal private static var _scoped: (@Sendable (Diagnostic) -> Void)?
     private static let _handler = LockedValue<(@Sendable (Diagnostic) -> Void)?>(nil)
+
+    /// The thread's innermost `withHandler` scope (unretained: the scope's frame keeps it).
+    private static let _scopeKey: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key, nil)
+        precondition(status == 0, "ActionPipe: cannot create a thread key (\(status))")
+        return key
+    }()
+
+    /// A scoped handler, in an object so the thread's slot can point at it.
+    private final class _Scope: Sendable {
+        let handler: @Sendable (Diagnostic) -> Void
+        init(_ handler: @escaping @Sendable (Diagnostic) -> Void) { self.handler = handler }
+    }
 
     /// The default: a runtime warning.
     private static func _warn(_ diagnostic: Diagnostic) {
