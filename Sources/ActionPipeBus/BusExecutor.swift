@@ -49,17 +49,6 @@ public struct BusExecutor: Sendable, CustomStringConvertible {
         BusExecutor(kind: .actor(actor))
     }
 
-    /// On `actor`'s executor, holding the actor weakly: once it is gone a job runs where it
-    /// is (it finds its subscriber gone and does nothing), so every job still runs once.
-    static func weakActor(_ actor: some Actor) -> BusExecutor {
-        BusExecutor(
-            kind: .custom { [weak actor] job in
-                Task {
-                    if let actor { await _busRun(on: actor, job) } else { job() }
-                }
-            })
-    }
-
     /// Through `enqueue`, which must run each job it gets exactly once, e.g. on a dispatch
     /// queue or an operation queue. A serial `enqueue` keeps publish order.
     ///

@@ -5,8 +5,8 @@ extension EventBus {
     ///
     /// Each event is handed to the actor and handled there after the publish returns (each
     /// in its own job on the actor: like `.task`, no order between events is promised). The
-    /// bus holds the actor weakly: the subscription ends when the actor goes away (or the
-    /// token is cancelled).
+    /// subscription keeps the actor alive until the token is cancelled or the bus goes:
+    /// store the token in a ``RegistrationBag`` to end it with an owner.
     ///
     /// ```swift
     /// actor Inbox {
@@ -20,7 +20,7 @@ extension EventBus {
     ///
     /// - Parameters:
     ///   - topic: The event type and subtype (or any subtype) to receive.
-    ///   - actor: The actor the handler runs isolated to; held weakly.
+    ///   - actor: The actor the handler runs isolated to; kept until the subscription ends.
     ///   - name: The subscriber's name in feedback; by default the actor's type's name.
     ///   - handler: Handles one event on the actor and returns the event's feedback.
     /// - Returns: A token that cancels the subscription.
@@ -33,7 +33,7 @@ extension EventBus {
     ) -> RegistrationToken {
         _subscribe(
             topic, owner: actor, name: name ?? String(describing: A.self),
-            executor: .weakActor(actor)
+            executor: .actor(actor)
         ) { object, event in
             // The executor runs this job on the actor's executor: the assumption holds.
             try unsafeDowncast(object.unsafelyUnwrapped, to: A.self).assumeIsolated { actor in

@@ -1,3 +1,5 @@
+import ActionPipeKernel
+
 extension OperationTreeNode {
     /// Sends `input` to this node and runs the whole tree below it; returns when every item
     /// has run or failed, or when the run stops.
@@ -57,6 +59,12 @@ extension OperationTreeNode {
         let (events, continuation) = AsyncStream.makeStream(
             of: OperationTreeEvent.self, bufferingPolicy: buffering)
         let runner = _TreeRunner(root: self, options: options, events: continuation)
-        return OperationTreeRun(events: events, task: Task { await runner.run(input) })
+        let status = LockedValue(OperationTreeRun.Status.running)
+        let task = Task {
+            let report = await runner.run(input)
+            status.withLock { if $0 == .running { $0 = .ended } }
+            return report
+        }
+        return OperationTreeRun(events: events, task: task, status: status)
     }
 }

@@ -47,6 +47,32 @@ struct RegistrationTokenTests {
         #expect(log.all.isEmpty)
     }
 
+    @Test(
+        "A tree run is a registration too: its token cancels it once, and is inactive once it ends")
+    func treeRunToken() async {
+        let slow = OperationTreeNode(
+            "slow", objects: { (n: Int) in [n] },
+            work: { n in
+                try await Task.sleep(for: .seconds(60))
+                return n
+            })
+        let run = slow.start(1)
+        let bag = RegistrationBag()
+        run.token.store(in: bag)
+        #expect(run.token.isActive)
+        #expect(run.token == run.token)
+        bag.cancelAll()  // cancels the run
+        #expect(!run.token.isActive)
+        #expect(!run.cancel())
+        #expect(await run.report.outcome == .cancelled)
+
+        let quick = OperationTreeNode("quick", objects: { (n: Int) in [n] }, work: { $0 })
+        let done = quick.start(1)
+        #expect(await done.report.isSuccess)
+        #expect(!done.token.isActive)
+        #expect(!done.cancel())
+    }
+
     @Test("A token equals only itself: ids are unique across parts and instances")
     func tokensCompareByRegistration() {
         let first = ActionPipe(name: "p")
