@@ -120,7 +120,7 @@ extension EventBus {
         }
         return BusFeedback(
             subscription: RegistrationToken(
-                registry: self, id: entry.id, label: "\(self.name)/\(entry.name)"),
+                registry: self, id: entry.id, scope: self.name, joiner: "/", label: entry.name),
             subscriber: entry.name, outcome: outcome, duration: duration)
     }
 }

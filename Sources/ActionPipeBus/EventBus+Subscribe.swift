@@ -102,6 +102,6 @@ extension EventBus {
         }
         withExtendedLifetime(released) {}
         _pruneGoneIfDue(count: count, threshold: threshold)
-        return RegistrationToken(registry: self, id: id, label: "\(self.name)/\(name)")
+        return RegistrationToken(registry: self, id: id, scope: self.name, joiner: "/", label: name)
     }
 }

@@ -157,6 +157,6 @@ extension EventBus {
             return (id, released)
         }
         withExtendedLifetime(released) {}
-        return RegistrationToken(registry: self, id: id, label: "\(self.name)/\(name)")
+        return RegistrationToken(registry: self, id: id, scope: self.name, joiner: "/", label: name)
     }
 }

@@ -96,6 +96,7 @@ extension ActionPipe {
             _currentChain.changed()
         }
         return RegistrationToken(
-            registry: _member, id: handler.id, detail: key.rawValue, label: "\(name).\(key.name)")
+            registry: _member, id: handler.id, detail: key.rawValue, scope: name, joiner: ".",
+            label: key.name)
     }
 }

@@ -21,15 +21,25 @@ public struct RegistrationToken: Sendable, Hashable, CustomStringConvertible {
     /// What the registry needs besides the id to find the registration (the core: the
     /// action's key).
     private let detail: Int
+    /// What ``description`` names: `scope`, then `joiner` (an ASCII character, or 0 for
+    /// none), then `label`. Kept apart, not joined, so a registration allocates no string:
+    /// both are strings the part already holds (a pipe's and an action's names).
+    private let scope: String
     private let label: String
+    private let joiner: UInt8
 
-    /// A token for the registration `id` held by `registry`. `label` names it in
-    /// ``description`` (a pipe and action, a bus and subscription).
-    package init(registry: any _Registry, id: UInt64, detail: Int = 0, label: String) {
+    /// A token for the registration `id` held by `registry`, named `scope` + `joiner` +
+    /// `label` in ``description`` (`pipe` `.` `action`, `bus` `/` `subscriber`).
+    package init(
+        registry: any _Registry, id: UInt64, detail: Int = 0, scope: String,
+        joiner: Unicode.Scalar? = nil, label: String = ""
+    ) {
         self.registry = registry
         self.id = id
         self.detail = detail
+        self.scope = scope
         self.label = label
+        self.joiner = joiner.map { UInt8(truncatingIfNeeded: $0.value) } ?? 0
     }
 
     /// A new registration id, unique in the process.
@@ -82,7 +92,10 @@ public struct RegistrationToken: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What the registration is and its id, such as `login.tPing#12` or `bus/Ping#3`.
-    public var description: String { "\(label)#\(id)" }
+    public var description: String {
+        guard joiner != 0 else { return "\(scope)\(label)#\(id)" }
+        return "\(scope)\(Character(Unicode.Scalar(joiner)))\(label)#\(id)"
+    }
 
     /// Whether the two tokens name the same registration.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.id == rhs.id }

@@ -232,7 +232,7 @@ extension ObservedProperty: _ObsSource {
             state.listIsStale = true
             return state.value
         }
-        return (RegistrationToken(registry: self, id: id, label: "observation"), value)
+        return (RegistrationToken(registry: self, id: id, scope: "observation"), value)
     }
 }
 

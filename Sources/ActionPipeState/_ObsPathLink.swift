@@ -62,7 +62,7 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry 
         // The outer property may have been replaced between the two subscriptions.
         let now = outer.current()
         if now !== sub { _ = replace() }
-        return (RegistrationToken(registry: self, id: id, label: "observation"), value)
+        return (RegistrationToken(registry: self, id: id, scope: "observation"), value)
     }
 
     /// The observer on the current sub-state's property: delivers while its generation is

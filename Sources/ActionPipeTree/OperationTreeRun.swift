@@ -38,7 +38,7 @@ public final class OperationTreeRun: Sendable {
     /// cookbook.start("a-cookbook").token.store(in: registrations)
     /// ```
     public var token: RegistrationToken {
-        RegistrationToken(registry: self, id: id, label: "tree run")
+        RegistrationToken(registry: self, id: id, scope: "tree run")
     }
 
     /// The report, once the run has ended.
