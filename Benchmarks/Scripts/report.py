@@ -71,6 +71,21 @@ def load(path, calls_per_iteration):
     return results
 
 
+def part_name(title, subject):
+    """The part a row belongs to, for the Markdown table."""
+    lowered = (title + " " + subject).lower()
+    for key, name in (("baseline closure recursion", "stack floor"),
+                      ("core", "core"), ("bus", "event bus"), ("tree", "operation tree"),
+                      ("plumb", "plumbing"), ("state", "observable state")):
+        if key in subject.lower():
+            return name
+    for key, name in (("core", "core"), ("event bus", "event bus"), ("tree", "operation tree"),
+                      ("plumbing", "plumbing"), ("observable state", "observable state")):
+        if key in lowered:
+            return name
+    return "other"
+
+
 def duration(ns):
     return f"{ns / 1000:.2f} µs" if ns >= 10_000 else f"{ns:.1f} ns"
 
@@ -78,6 +93,9 @@ def duration(ns):
 def main():
     args = [arg for arg in sys.argv[1:] if not arg.startswith("--")]
     strict = "--strict" in sys.argv
+    # `--markdown`: also print the table of Docs/Performance.md ("Latest figures").
+    markdown = "--markdown" in sys.argv
+    table = []
     sections = load_targets()
     calls_per_iteration = {}
     for _, _, calls in sections:
@@ -141,6 +159,8 @@ def main():
             elif ok is False:
                 failed += 1
             print(f"{number:<2} {what:<44} {measured:>30} {ratio_text:>9} {limit:>10}  {result}")
+            label = f"{number}. {what}" if number not in ("i", "-") else f"info: {what}"
+            table.append((part_name(title, subject), label, measured, ratio_text, limit, result))
 
     one, two = get("T7 Baseline 1 thread, 3 closures"), get("T7 Baseline 2 threads, 3 closures")
     if one and two and one["wall"] / two["wall"] < 1.8:
@@ -160,6 +180,12 @@ def main():
               f"{1e3 / r['wall']:>10.4f} {r['samples']:>8}")
     print()
     print(f"Targets met: {passed} of {passed + failed}")
+    if markdown:
+        print()
+        print("| Part | Target | Measured | Ratio | Threshold | Result |")
+        print("|---|---|---|---|---|---|")
+        for row in table:
+            print("| " + " | ".join(row) + " |")
     if strict and failed:
         sys.exit(1)
 
