@@ -19,7 +19,7 @@ extension EventBus {
     ///   - subscriber: The object whose lifetime bounds the subscription.
     ///   - name: The subscriber's name in feedback; by default its type's name.
     ///   - executor: Where the handler runs; by default synchronously, during the publish
-    ///     that completes the union. (Errors thrown on an executor are dropped.)
+    ///     that completes the union. (An error thrown on an executor goes to `Diagnostics`.)
     ///   - handler: Handles each completed union.
     /// - Returns: A token that cancels the subscription (under every key).
     @discardableResult
@@ -28,14 +28,9 @@ extension EventBus {
         retention: Retention = .weak, name: String? = nil, on executor: BusExecutor? = nil,
         _ handler: @escaping @Sendable (Subscriber, BusUnion) throws -> Void
     ) -> RegistrationToken {
-        let kept = retention == .strong ? subscriber : nil  // `.strong`: the handler keeps it
-        return _subscribeUnion(
-            keys, all: true, owner: subscriber,
-            name: name ?? String(describing: Subscriber.self), executor: executor
-        ) { object, union in
-            withExtendedLifetime(kept) {}
-            try handler(unsafeDowncast(object.unsafelyUnwrapped, to: Subscriber.self), union)
-        }
+        _subscribeOwnedUnion(
+            keys, all: true, owner: subscriber, retention: retention, name: name,
+            executor: executor, handler)
     }
 
     /// Subscribes `handler` to the union of `keys`, until the token is cancelled; see
@@ -73,9 +68,21 @@ extension EventBus {
         retention: Retention = .weak, name: String? = nil, on executor: BusExecutor? = nil,
         _ handler: @escaping @Sendable (Subscriber, BusUnion) throws -> Void
     ) -> RegistrationToken {
-        let kept = retention == .strong ? subscriber : nil  // `.strong`: the handler keeps it
+        _subscribeOwnedUnion(
+            keys, all: false, owner: subscriber, retention: retention, name: name,
+            executor: executor, handler)
+    }
+
+    /// The owner-bound union subscriptions (`allOf:` and `anyOf:`): the owner is held weakly,
+    /// and with `.strong` also captured by the handler, which keeps it alive.
+    private func _subscribeOwnedUnion<Subscriber: AnyObject & Sendable>(
+        _ keys: [BusEventKey], all: Bool, owner subscriber: Subscriber, retention: Retention,
+        name: String?, executor: BusExecutor?,
+        _ handler: @escaping @Sendable (Subscriber, BusUnion) throws -> Void
+    ) -> RegistrationToken {
+        let kept = retention == .strong ? subscriber : nil
         return _subscribeUnion(
-            keys, all: false, owner: subscriber,
+            keys, all: all, owner: subscriber,
             name: name ?? String(describing: Subscriber.self), executor: executor
         ) { object, union in
             withExtendedLifetime(kept) {}
