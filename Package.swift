@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "ActionPipeState", targets: ["ActionPipeState"]),
         .library(name: "ActionPipeTree", targets: ["ActionPipeTree"]),
         .library(name: "ActionPipePlumbing", targets: ["ActionPipePlumbing"]),
+        // Tools for an app's tests: a manual clock, recorders, a manual bus executor.
+        .library(name: "ActionPipeTesting", targets: ["ActionPipeTesting"]),
     ],
     targets: [
         // The concurrency kernel: the one lock, lock-protected box, read-mostly snapshot,
@@ -37,6 +39,8 @@ let package = Package(
                 "ActionPipeTree", "ActionPipePlumbing",
             ]
         ),
+        // Test tools, for apps and for the package's own tests; no dependency either.
+        .target(name: "ActionPipeTesting", dependencies: ["ActionPipeKernel", "ActionPipe"]),
         .executableTarget(name: "ActionPipeDemo", dependencies: ["ActionPipe"]),
         .executableTarget(name: "DocSnippetExtractor"),
         .plugin(
@@ -44,10 +48,12 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["DocSnippetExtractor"]
         ),
-        .testTarget(name: "ActionPipeTests", dependencies: ["ActionPipe", "ActionPipeTree"]),
+        .testTarget(
+            name: "ActionPipeTests",
+            dependencies: ["ActionPipe", "ActionPipeTree", "ActionPipeTesting"]),
         .testTarget(
             name: "ActionPipeDocTests",
-            dependencies: ["ActionPipe"],
+            dependencies: ["ActionPipe", "ActionPipeTesting"],
             plugins: ["DocSnippetsPlugin"]
         ),
     ],

@@ -52,4 +52,31 @@ public struct Observed<Value: Sendable>: Sendable {
         get { projectedValue.value }
         nonmutating set { projectedValue.set(newValue) }
     }
+
+    /// The value of the property as a class declares it: what `object.name` reads and
+    /// writes when `object` is an instance of a class (structs use ``wrappedValue``).
+    ///
+    /// When the class conforms to `Observable`, the property takes part in Swift
+    /// Observation: a read is recorded for the tracking running on the thread (a SwiftUI
+    /// view's body, `withObservationTracking`), and the next store, made any way (this
+    /// setter, `$name.set`, `$name.modify`), tells the trackers before and after it.
+    ///
+    /// ```swift
+    /// final class Profile: ObservableState, Observable, @unchecked Sendable {
+    ///     @Observed var name = ""   // a SwiftUI view reading `profile.name` re-renders
+    /// }
+    /// ```
+    ///
+    /// - Complexity: O(1) to read; a store is ``ObservedProperty/set(_:)``.
+    @inlinable
+    public static subscript<EnclosingSelf: AnyObject>(
+        _enclosingInstance object: EnclosingSelf,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>
+    ) -> Value {
+        get {
+            object[keyPath: storageKeyPath].projectedValue._value(readThrough: object)
+        }
+        set { object[keyPath: storageKeyPath].projectedValue.set(newValue) }
+    }
 }

@@ -100,12 +100,63 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     @inlinable
     public func set(_ newValue: Value) {
         lock.lock()
-        if state.pointee.listIsStale {
-            // Observers changed since the list was built (rare): rebuild it first.
+        if state.pointee.storeNeedsSlowPath {
             lock.unlock()
-            _rebuildList()
-            lock.lock()
+            _ = _storeSlowly(newValue, ifVersion: nil)
+            return
         }
+        _storeLocked(newValue)
+    }
+
+    /// Changes the value in place, atomically: no store made meanwhile, on any thread, is
+    /// lost. Then delivers the new value, as ``set(_:)`` does.
+    ///
+    /// `body` runs with no lock held, on a copy of the current value. If another store comes
+    /// first, the copy is discarded and `body` runs again on the newer value, so it must
+    /// only compute (no side effects it would not repeat). A `body` that throws changes
+    /// nothing.
+    ///
+    /// ```swift
+    /// let hits = ObservedProperty(0, label: "hits")
+    /// hits.modify { $0 += 1 }           // from any number of threads: no lost update
+    /// let old = hits.modify { value -> Int in
+    ///     defer { value = 0 }
+    ///     return value                  // read and reset in one step
+    /// }
+    /// ```
+    ///
+    /// - Returns: What `body` returned on the run whose value was stored.
+    /// - Complexity: O(observers) plus the runs of `body`: one, and one more per store that
+    ///   another thread made while `body` ran.
+    @inlinable
+    @discardableResult
+    public func modify<Result, Failure: Error>(
+        _ body: (inout Value) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        while true {
+            lock.lock()
+            var value = state.pointee.value
+            let version = state.pointee.version
+            lock.unlock()
+            let result = try body(&value)
+            lock.lock()
+            if state.pointee.storeNeedsSlowPath {
+                lock.unlock()
+                if _storeSlowly(value, ifVersion: version) { return result }
+            } else if state.pointee.version == version {
+                _storeLocked(value)
+                return result
+            } else {
+                lock.unlock()
+            }
+        }
+    }
+
+    /// Stores `newValue` and delivers it to the observers. Call with the lock held; returns
+    /// with it released.
+    @inlinable @inline(__always)
+    func _storeLocked(_ newValue: Value) {
+        state.pointee.version &+= 1
         var old = newValue
         swap(&state.pointee.value, &old)
         guard observers.hasSnapshot else {
@@ -130,6 +181,33 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
         if let list = pin.snapshot { deliver(newValue, list) }
         depth.pointee = level
         observers.unpin(pin)
+    }
+
+    /// A store that must first rebuild the observer list, or tell Swift Observation (before
+    /// the store and after the delivery, as `withMutation` does). With `expected`, stores
+    /// only if no other store came since that version was read.
+    ///
+    /// Inlinable, so a client specialises it for its value type; never inlined, so the fast
+    /// path of a set stays small.
+    @inlinable @inline(never)
+    func _storeSlowly(_ newValue: Value, ifVersion expected: UInt64?) -> Bool {
+        _rebuildList()
+        lock.lock()
+        let tracking = state.pointee.readSinceStore ? state.pointee.tracking : nil
+        state.pointee.readSinceStore = false
+        if let tracking {
+            lock.unlock()
+            tracking.willSet(self)
+            lock.lock()
+        }
+        if let expected, state.pointee.version != expected {
+            lock.unlock()
+            tracking?.didSet(self)
+            return false
+        }
+        _storeLocked(newValue)
+        tracking?.didSet(self)
+        return true
     }
 
     /// Whether anyone observes the property.

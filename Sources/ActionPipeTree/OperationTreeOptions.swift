@@ -1,4 +1,5 @@
-/// How a run of an operation tree behaves: concurrency limit, retries, fail-fast, timeout.
+/// How a run of an operation tree behaves: concurrency limit, retries, fail-fast, timeout,
+/// and the clock they wait on.
 ///
 /// ```swift
 /// var options = OperationTreeOptions(concurrencyLimit: 4)
@@ -45,6 +46,17 @@ public struct OperationTreeOptions: Sendable {
     public var itemTimeout: Duration?
     /// Which ready item starts first; default ``Order/depthFirst``.
     public var order: Order
+    /// The clock that retry backoffs and ``itemTimeout`` wait on; default a
+    /// `ContinuousClock`. Tests pass a manual clock (`TestClock` of the `ActionPipeTesting`
+    /// product) to run retries and timeouts in virtual time:
+    ///
+    /// ```swift
+    /// let clock = TestClock()
+    /// var options = OperationTreeOptions(clock: clock)
+    /// options.retry = OperationTreeRetryPolicy(maxAttempts: 3, backoff: .constant(.seconds(60)))
+    /// // ... start the run, then `await clock.advance(by: .seconds(60))` per retry
+    /// ```
+    public var clock: any Clock<Duration>
 
     /// Options with the given values; `concurrencyLimit` below 1 counts as 1.
     ///
@@ -55,12 +67,14 @@ public struct OperationTreeOptions: Sendable {
     /// ```
     public init(
         concurrencyLimit: Int = 8, retry: OperationTreeRetryPolicy = .init(),
-        failFast: Bool = false, itemTimeout: Duration? = nil, order: Order = .depthFirst
+        failFast: Bool = false, itemTimeout: Duration? = nil, order: Order = .depthFirst,
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.concurrencyLimit = max(1, concurrencyLimit)
         self.retry = retry
         self.failFast = failFast
         self.itemTimeout = itemTimeout
         self.order = order
+        self.clock = clock
     }
 }

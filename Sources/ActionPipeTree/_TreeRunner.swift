@@ -202,7 +202,9 @@ final class _TreeRunner: Sendable {
                 do {
                     let value: Value
                     if let limit = options.itemTimeout, limit < _treeLongestWait {
-                        value = try await _treeWithTimeout(limit, node: node.name) {
+                        value = try await _treeWithTimeout(
+                            limit, node: node.name, clock: options.clock
+                        ) {
                             try await job(object)
                         }
                     } else {
@@ -235,7 +237,7 @@ final class _TreeRunner: Sendable {
             events?.yield(.retrying(failure, delay: delay))
             if delay > .zero {
                 do {
-                    try await Task.sleep(for: Swift.min(delay, _treeLongestWait))
+                    try await options.clock.sleep(for: Swift.min(delay, _treeLongestWait))
                 } catch {
                     outcome.cancelled = true
                     return nil

@@ -5,12 +5,13 @@ import ActionPipeKernel
 /// 2^32 seconds is over a century.)
 let _treeLongestWait = Duration.seconds(Int64(1) << 32)
 
-/// Runs `operation` with a time limit; when the limit passes first, throws
+/// Runs `operation` with a time limit measured by `clock`; when the limit passes first, throws
 /// `OperationTreeError.timedOut` at once and cancels the operation. The operation runs in its
 /// own task so that one ignoring cancellation cannot hold the run: it is left running
 /// detached and its result is dropped.
 func _treeWithTimeout<T: Sendable>(
-    _ limit: Duration, node: String, _ operation: @escaping @Sendable () async throws -> T
+    _ limit: Duration, node: String, clock: any Clock<Duration>,
+    _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let race = _TreeTimeoutRace<T>()
     return try await withTaskCancellationHandler {
@@ -24,7 +25,7 @@ func _treeWithTimeout<T: Sendable>(
                 }
             }
             let timer = Task {
-                try? await Task.sleep(for: limit)
+                try? await clock.sleep(for: limit)
                 race.finish(.failure(OperationTreeError.timedOut(node: node, after: limit)))
             }
             race.track(work, timer)
@@ -76,7 +77,9 @@ final class _TreeTimeoutRace<T: Sendable>: @unchecked Sendable {
             state.continuation = nil
             return (continuation, state.tasks)
         }
-        continuation?.resume(with: result)
+        // The losers are cancelled before the caller resumes, so a timer's sleep is over
+        // (and gone from its clock) by the time the caller sees the result.
         for task in tasks { task.cancel() }
+        continuation?.resume(with: result)
     }
 }

@@ -3,10 +3,17 @@
 
 import ActionPipe
 import Benchmark
+import Observation
 import OpenCombine
 
 /// A state object as an app declares it.
 final class StateBenchImage: ObservableState, @unchecked Sendable {
+    @Observed("url") var url = 0
+}
+
+/// A state object a SwiftUI app declares: `Observable`, so its properties take part in
+/// Swift Observation.
+final class StateBenchObservable: ObservableState, Observable, @unchecked Sendable {
     @Observed("url") var url = 0
 }
 
@@ -102,6 +109,43 @@ func registerObservableStateBenchmarks() {
     Benchmark("State get") { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(getter.value)
+        }
+    }
+
+    // Reads through the wrapper: of a plain class, and of an `Observable` one (each read
+    // checks for a tracking on this thread; none runs here).
+    Benchmark("State get @Observed") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(image.url)
+        }
+    }
+    let observable = identity(StateBenchObservable())
+    observable.$url.observe { value in blackHole(value) }
+    Benchmark("State get @Observed, Observable class") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(observable.url)
+        }
+    }
+    // A read before every set: each set then tells Observation (willSet, didSet), as in an
+    // app whose views read the property between changes.
+    Benchmark("State read then set @Observed, Observable class, 1 observer") { benchmark in
+        for i in benchmark.scaledIterations {
+            blackHole(observable.url)
+            observable.url = i
+        }
+    }
+    Benchmark("State read then set @Observed, 1 observer") { benchmark in
+        for i in benchmark.scaledIterations {
+            blackHole(image.url)
+            image.url = i
+        }
+    }
+
+    let counter = identity(ObservedProperty(0, label: "counter"))
+    counter.observe { value in blackHole(value) }
+    Benchmark("State modify, 1 observer") { benchmark in
+        for _ in benchmark.scaledIterations {
+            counter.modify { $0 &+= 1 }
         }
     }
 

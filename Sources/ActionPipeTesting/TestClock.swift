@@ -1,0 +1,172 @@
+import ActionPipeKernel
+
+/// A clock that only moves when a test says so: retries, backoffs and timeouts that wait on
+/// it run in virtual time, instantly and deterministically.
+///
+/// Pass it wherever a part takes a clock (``OperationTreeOptions/clock``). Sleepers wait
+/// until ``advance(by:)`` or ``advance(to:)`` moves ``now`` to or past their deadline; they
+/// resume in deadline order. A test waits for the code under test to reach its sleep with
+/// ``waitForSleepers(_:)`` before advancing, so nothing depends on timing.
+///
+/// ```swift
+/// let clock = TestClock()
+/// let woke = Task { try await clock.sleep(for: .seconds(3600)) }
+/// await clock.waitForSleepers(1)        // the task is asleep
+/// clock.advance(by: .seconds(3600))     // an hour passes, at once
+/// try await woke.value
+/// ```
+///
+/// `@unchecked Sendable`: every stored value is inside a `LockedValue`.
+public final class TestClock: Clock, @unchecked Sendable {
+    /// A moment of a ``TestClock``: the time since the clock was made.
+    public struct Instant: InstantProtocol, Hashable, Sendable, CustomStringConvertible {
+        /// How long after the clock's start this instant is.
+        public let offset: Duration
+
+        /// The instant `offset` after the clock's start.
+        public init(offset: Duration) { self.offset = offset }
+
+        /// The instant `duration` later.
+        public func advanced(by duration: Duration) -> Instant {
+            Instant(offset: offset + duration)
+        }
+
+        /// The time from this instant to `other`.
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+
+        /// Whether `lhs` comes before `rhs`.
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+
+        /// `+5.0 seconds`: the offset from the clock's start.
+        public var description: String { "+\(offset)" }
+    }
+
+    private struct Sleeper {
+        let id: UInt64
+        let deadline: Instant
+        let continuation: UnsafeContinuation<Void, any Error>
+    }
+
+    private struct State {
+        var now = Instant(offset: .zero)
+        var nextID: UInt64 = 0
+        var sleepers: [Sleeper] = []
+        /// Tests waiting for a number of sleepers.
+        var waiters: [(count: Int, continuation: UnsafeContinuation<Void, Never>)] = []
+        /// Ids of sleeps cancelled before they were registered.
+        var cancelledEarly: Set<UInt64> = []
+    }
+
+    private let state = LockedValue(State())
+
+    /// A clock at its start (``now`` is `Instant(offset: .zero)`).
+    public init() {}
+
+    /// The current instant; moves only with ``advance(by:)`` and ``advance(to:)``.
+    public var now: Instant { state.withLock { $0.now } }
+
+    /// Zero: the clock moves by exactly what a test asks.
+    public var minimumResolution: Duration { .zero }
+
+    /// How many tasks are asleep on this clock now.
+    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+
+    /// Suspends until the clock reaches `deadline` (at once if it has), or throws
+    /// `CancellationError` when the task is cancelled first.
+    ///
+    /// - Complexity: O(s) for s sleepers.
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        try Task.checkCancellation()
+        let id = state.withLock { state -> UInt64 in
+            state.nextID += 1
+            return state.nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { continuation in
+                let (resume, cancelled, wake) = state.withLock {
+                    state -> (Bool, Bool, [UnsafeContinuation<Void, Never>]) in
+                    if state.cancelledEarly.remove(id) != nil { return (false, true, []) }
+                    if deadline <= state.now { return (true, false, []) }
+                    state.sleepers.append(
+                        Sleeper(id: id, deadline: deadline, continuation: continuation))
+                    return (false, false, Self.takeSatisfiedWaiters(&state))
+                }
+                if cancelled {
+                    continuation.resume(throwing: CancellationError())
+                } else if resume {
+                    continuation.resume()
+                }
+                for waiter in wake { waiter.resume() }
+            }
+        } onCancel: {
+            let sleeper = state.withLock { state -> Sleeper? in
+                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else {
+                    state.cancelledEarly.insert(id)
+                    return nil
+                }
+                return state.sleepers.remove(at: index)
+            }
+            sleeper?.continuation.resume(throwing: CancellationError())
+        }
+        // A sleep that finished normally leaves no early-cancellation mark behind.
+        state.withLock { _ = $0.cancelledEarly.remove(id) }
+    }
+
+    /// Moves the clock `duration` forward and resumes every sleeper whose deadline it
+    /// reached, earliest first. A negative duration is treated as zero: the clock never
+    /// goes back.
+    ///
+    /// - Complexity: O(s log s) for s sleepers.
+    public func advance(by duration: Duration) {
+        let due = state.withLock { state -> [Sleeper] in
+            state.now = state.now.advanced(by: max(duration, .zero))
+            return Self.takeDue(&state)
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+
+    /// Moves the clock to `instant` (if it is later than ``now``) and resumes every sleeper
+    /// whose deadline it reached, earliest first.
+    ///
+    /// - Complexity: O(s log s) for s sleepers.
+    public func advance(to instant: Instant) {
+        let due = state.withLock { state -> [Sleeper] in
+            state.now = max(state.now, instant)
+            return Self.takeDue(&state)
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+
+    /// Suspends until at least `count` tasks are asleep on this clock: call it before
+    /// ``advance(by:)`` so the code under test has reached its sleep.
+    ///
+    /// - Complexity: O(w) for w waiting tests.
+    public func waitForSleepers(_ count: Int = 1) async {
+        await withUnsafeContinuation { continuation in
+            let ready = state.withLock { state -> Bool in
+                if state.sleepers.count >= count { return true }
+                state.waiters.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// Removes and returns the sleepers whose deadline has come, earliest first.
+    private static func takeDue(_ state: inout State) -> [Sleeper] {
+        let now = state.now
+        let due = state.sleepers.filter { $0.deadline <= now }
+        state.sleepers.removeAll { $0.deadline <= now }
+        return due.sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
+    }
+
+    /// Removes and returns the waiters whose count of sleepers is reached.
+    private static func takeSatisfiedWaiters(
+        _ state: inout State
+    ) -> [UnsafeContinuation<Void, Never>] {
+        let count = state.sleepers.count
+        let ready = state.waiters.filter { $0.count <= count }.map(\.continuation)
+        state.waiters.removeAll { $0.count <= count }
+        return ready
+    }
+}

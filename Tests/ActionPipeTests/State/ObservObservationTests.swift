@@ -1,0 +1,179 @@
+#if canImport(Observation)
+    import ActionPipe
+    import Foundation
+    import Observation
+    import Testing
+
+    /// A state class as a SwiftUI app declares it: `Observable`, so views that read it
+    /// re-render when it changes.
+    final class ObservationProfile: ObservableState, Observable, @unchecked Sendable {
+        @Observed("name") var name = ""
+        @Observed("age") var age = 0
+    }
+
+    /// A state class that does not conform to `Observable`.
+    final class PlainProfile: ObservableState, @unchecked Sendable {
+        @Observed("name") var name = ""
+    }
+
+    @Suite("ObservableState: Swift Observation (withObservationTracking, SwiftUI)")
+    struct ObservObservationTests {
+        @Test("a read inside withObservationTracking fires onChange at the next set, once")
+        func trackingFires() {
+            let profile = ObservationProfile()
+            let changes = Counter()
+            let seen = withObservationTracking {
+                profile.name
+            } onChange: {
+                changes.increment()
+            }
+            #expect(seen == "")
+            #expect(changes.value == 0)
+            profile.name = "Ada"
+            #expect(changes.value == 1)
+            profile.name = "Grace"  // the tracking ended at the first change
+            #expect(changes.value == 1)
+        }
+
+        @Test("onChange runs before the store (willSet), as with @Observable")
+        func onChangeBeforeStore() {
+            let profile = ObservationProfile()
+            profile.name = "old"
+            let valueAtChange = Box<String?>(nil)
+            _ = withObservationTracking {
+                profile.name
+            } onChange: {
+                valueAtChange.set(profile.$name.value)
+            }
+            profile.name = "new"
+            #expect(valueAtChange.value == "old")
+        }
+
+        @Test("every way of storing tells Observation: $name.set, $name.value, modify")
+        func everyStoreTells() {
+            let profile = ObservationProfile()
+            let changes = Counter()
+            func track() {
+                _ = withObservationTracking {
+                    profile.age
+                } onChange: {
+                    changes.increment()
+                }
+            }
+            track()
+            profile.$age.set(1)
+            track()
+            profile.$age.value = 2
+            track()
+            profile.$age.modify { $0 += 1 }
+            #expect(changes.value == 3)
+            #expect(profile.age == 3)
+        }
+
+        @Test("only the property read is tracked: changing another one does not fire")
+        func onlyReadPropertiesFire() {
+            let profile = ObservationProfile()
+            let changes = Counter()
+            _ = withObservationTracking {
+                profile.name
+            } onChange: {
+                changes.increment()
+            }
+            profile.age = 30
+            #expect(changes.value == 0)
+            profile.name = "Ada"
+            #expect(changes.value == 1)
+        }
+
+        @Test("two objects of the same class are tracked apart")
+        func objectsApart() {
+            let first = ObservationProfile()
+            let second = ObservationProfile()
+            let changes = Counter()
+            _ = withObservationTracking {
+                first.name
+            } onChange: {
+                changes.increment()
+            }
+            second.name = "other"
+            #expect(changes.value == 0)
+            first.name = "mine"
+            #expect(changes.value == 1)
+        }
+
+        @Test("observers still get every set, tracked or not")
+        func observersUnaffected() {
+            let profile = ObservationProfile()
+            let received = Log()
+            let token = profile.$name.observe { received.append($0) }
+            _ = withObservationTracking {
+                profile.name
+            } onChange: {
+            }
+            profile.name = "a"
+            profile.name = "b"
+            #expect(received.all == ["a", "b"])
+            token.cancel()
+        }
+
+        @Test("a class that is not Observable is never tracked")
+        func plainClassNotTracked() {
+            let profile = PlainProfile()
+            let changes = Counter()
+            _ = withObservationTracking {
+                profile.name
+            } onChange: {
+                changes.increment()
+            }
+            profile.name = "Ada"
+            #expect(changes.value == 0)
+            #expect(profile.name == "Ada")
+        }
+
+        @Test("the tracking does not keep the object alive")
+        func noRetainCycle() {
+            weak var weakProfile: ObservationProfile?
+            do {
+                let profile = ObservationProfile()
+                weakProfile = profile
+                _ = withObservationTracking {
+                    profile.name
+                } onChange: {
+                }
+                profile.name = "gone soon"
+            }
+            #expect(weakProfile == nil)
+        }
+
+        @Test("reads and tracked sets from 4 threads: every tracking fires, no value is lost")
+        func concurrentTracking() {
+            let profile = ObservationProfile()
+            let fired = Counter()
+            let rounds = 500
+            DispatchQueue.concurrentPerform(iterations: 4) { thread in
+                for _ in 0..<rounds {
+                    if thread % 2 == 0 {
+                        _ = withObservationTracking {
+                            profile.age
+                        } onChange: {
+                            fired.increment()
+                        }
+                    } else {
+                        profile.$age.modify { $0 += 1 }
+                    }
+                }
+            }
+            #expect(profile.age == 2 * rounds)
+            // Every tracking registered before the last set has fired, at most once each.
+            #expect(fired.value <= 2 * rounds)
+            let before = fired.value
+            _ = withObservationTracking {
+                profile.age
+            } onChange: {
+                fired.increment()
+            }
+            profile.age = 0
+            #expect(fired.value == before + 1)
+        }
+    }
+#endif
