@@ -89,38 +89,37 @@ private func makePlumbShareFlow(
     let shareEventPort = PlumbShareEventPort()
     let linkable: Set<Int> = [111111]
     let sharers: [Int: Set<Int>] = [111111: [22222]]
-    let plumber = try PipelinePlumber<PlumbShareEvent>(name: "share")
-        .addPort(shareEventPort.port)
-        .addStage(PlumbCheckLogin(loggedIn: [22222, 33333]))
-        .addStage("check-document") { packet in
-            guard linkable.contains(packet.docId) else {
-                say("check-document _ document \(packet.docId) cannot make a link: stop")
-                return .stop("document \(packet.docId) cannot make a link")
-            }
-            say("check-document _ document \(packet.docId) can make a link: pass")
-            return .pass
+    let plumber = try PipelinePlumber<PlumbShareEvent>(name: "share").addPort(shareEventPort.port)
+    plumber.addStage(PlumbCheckLogin(loggedIn: [22222, 33333]))
+    plumber.addStage("check-document") { packet in
+        guard linkable.contains(packet.docId) else {
+            say("check-document _ document \(packet.docId) cannot make a link: stop")
+            return .stop("document \(packet.docId) cannot make a link")
         }
-        .addStage("check-permission") { packet in
-            guard sharers[packet.docId, default: []].contains(packet.userId) else {
-                say("check-permission _ user \(packet.userId) may not share \(packet.docId): stop")
-                return .stop("user \(packet.userId) may not share document \(packet.docId)")
-            }
-            say("check-permission _ user \(packet.userId) may share \(packet.docId): pass")
-            return .pass
+        say("check-document _ document \(packet.docId) can make a link: pass")
+        return .pass
+    }
+    plumber.addStage("check-permission") { packet in
+        guard sharers[packet.docId, default: []].contains(packet.userId) else {
+            say("check-permission _ user \(packet.userId) may not share \(packet.docId): stop")
+            return .stop("user \(packet.userId) may not share document \(packet.docId)")
         }
-        .addStage("request-link") { packet in
-            say("request-link _ packet from port \(packet.port): asking the server (20 ms)...")
-            try await Task.sleep(for: .milliseconds(20))
-            packet.linkString = "www.link.com"
-            say("request-link _ the server answered www.link.com: pass")
-            return .pass
-        }
-        .sink { packet in
-            // The article's `throwPacketBlock`: `self.generateLinkBlock(packet.linkString)`.
-            say("sink _ port \(packet.port) delivered link \(packet.linkString ?? "nil")")
-            links.append(packet.linkString ?? "nil")
-        }
-        .onStop { stop in say("onStop _ \(stop)") }
+        say("check-permission _ user \(packet.userId) may share \(packet.docId): pass")
+        return .pass
+    }
+    plumber.addStage("request-link") { packet in
+        say("request-link _ packet from port \(packet.port): asking the server (20 ms)...")
+        try await Task.sleep(for: .milliseconds(20))
+        packet.linkString = "www.link.com"
+        say("request-link _ the server answered www.link.com: pass")
+        return .pass
+    }
+    plumber.sink { packet in
+        // The article's `throwPacketBlock`: `self.generateLinkBlock(packet.linkString)`.
+        say("sink _ port \(packet.port) delivered link \(packet.linkString ?? "nil")")
+        links.append(packet.linkString ?? "nil")
+    }
+    plumber.onStop { stop in say("onStop _ \(stop)") }
     return (plumber, shareEventPort)
 }
 
@@ -184,22 +183,27 @@ private func plumbHazards() async throws {
     say("1. a port added after the sink is set still feeds the stages")
     let late = PlumbingPort<String>(7)
     let plumber = PipelinePlumber<String>(name: "late")
-        .addStage(PlumbDemoTrim())
-        .sink { say("   sink _ \($0)") }
+    plumber.addStage(PlumbDemoTrim())
+    plumber.sink { say("   sink _ \($0)") }
     try plumber.addPort(late)
     late.emit("  hello  ")
 
     say("2. a plumber with no stages hands packets to the sink unchanged")
-    let bare = PipelinePlumber<String>(name: "bare").sink { say("   sink _ \($0)") }
+    let bare = PipelinePlumber<String>(name: "bare")
+    bare.sink { say("   sink _ \($0)") }
     showPlumbing(bare.send("  as is  ", from: 1))
 
     say("3. one stage object serves two plumbers; each keeps its own next stage")
     let trim = PlumbDemoTrim()
-    let upper = PipelinePlumber<String>(name: "upper").addStage(trim).addStage("upper") { packet in
+    let upper = PipelinePlumber<String>(name: "upper")
+    upper.addStage(trim)
+    upper.addStage("upper") { packet in
         packet.payload = packet.payload.uppercased()
         return .pass
     }
-    let count = PipelinePlumber<String>(name: "count").addStage(trim).addStage("count") { packet in
+    let count = PipelinePlumber<String>(name: "count")
+    count.addStage(trim)
+    count.addStage("count") { packet in
         packet.payload = "\(packet.payload.count) characters"
         return .pass
     }
@@ -211,16 +215,15 @@ private func plumbHazards() async throws {
     say("   it into a port, where it waits for the packet in the stages")
     let (echoes, echoed) = AsyncStream.makeStream(of: String.self)
     let port = PlumbingPort<String>(9)
-    let echo = try PipelinePlumber<String>(name: "echo")
-        .addPort(port)
-        .addStage("echo") { [weak port] packet in
-            if !packet.payload.hasPrefix("echo") { port?.emit("echo of \(packet.payload)") }
-            return .pass
-        }
-        .sink { packet in
-            say("   sink _ \(packet)")
-            echoed.yield(packet.payload)
-        }
+    let echo = try PipelinePlumber<String>(name: "echo").addPort(port)
+    echo.addStage("echo") { [weak port] packet in
+        if !packet.payload.hasPrefix("echo") { port?.emit("echo of \(packet.payload)") }
+        return .pass
+    }
+    echo.sink { packet in
+        say("   sink _ \(packet)")
+        echoed.yield(packet.payload)
+    }
     port.emit("ping")
     for await _ in echoes.prefix(2) {}
     say("   \(echo.name): both packets went through the stage, the first one first")
@@ -233,21 +236,19 @@ private func plumbPortOrder() async throws {
     let received = Mutex<[String]>([])
     let taps = PlumbingPort<Int>(100)
     let pushes = PlumbingPort<Int>(200)
-    let plumber = try PipelinePlumber<Int>(name: "events")
-        .addPort(taps)
-        .addPort(pushes)
-        .addStage("slow-for-odd") { packet in
-            // Odd packets take longer: run unordered, they would overtake the even ones.
-            if packet.payload % 2 == 1 { try await Task.sleep(for: .milliseconds(5)) }
-            return .pass
+    let plumber = try PipelinePlumber<Int>(name: "events").addPort(taps).addPort(pushes)
+    plumber.addStage("slow-for-odd") { packet in
+        // Odd packets take longer: run unordered, they would overtake the even ones.
+        if packet.payload % 2 == 1 { try await Task.sleep(for: .milliseconds(5)) }
+        return .pass
+    }
+    plumber.sink { packet in
+        let count = received.withLock {
+            $0.append("\(packet.port):\(packet.payload)")
+            return $0.count
         }
-        .sink { packet in
-            let count = received.withLock {
-                $0.append("\(packet.port):\(packet.payload)")
-                return $0.count
-            }
-            if count == 8 { finished.yield() }
-        }
+        if count == 8 { finished.yield() }
+    }
     say("ports \(plumber.portNumbers) each emit 1, 2, 3, 4 without waiting (fire and forget)")
     for value in 1...4 {
         taps.emit(value)

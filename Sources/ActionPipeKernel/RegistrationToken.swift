@@ -55,8 +55,9 @@ public struct RegistrationToken: Sendable, Hashable, CustomStringConvertible {
     /// ```
     ///
     /// - Returns: Whether there was a registration to remove.
-    /// - Complexity: Amortised O(1) in every part; what the registration captured is
-    ///   released before it returns (or by the last delivery still running with it).
+    /// - Complexity: Amortised O(1) in every part, except a plumbing stage: O(s) for its
+    ///   plumber's s stages. What the registration captured is released before it returns
+    ///   (or by the last delivery still running with it).
     @discardableResult
     public func cancel() -> Bool {
         registry?._cancelRegistration(id, detail: detail) ?? false
@@ -69,7 +70,7 @@ public struct RegistrationToken: Sendable, Hashable, CustomStringConvertible {
     /// if token.isActive { token.cancel() }
     /// ```
     ///
-    /// - Complexity: O(1).
+    /// - Complexity: O(1); O(s) for a plumbing stage, for its plumber's s stages.
     public var isActive: Bool {
         registry?._isRegistrationActive(id, detail: detail) ?? false
     }

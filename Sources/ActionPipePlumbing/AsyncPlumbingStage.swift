@@ -12,7 +12,8 @@
 ///         return .pass
 ///     }
 /// }
-/// let plumber = PipelinePlumber<String>().addStage(PlumbLinkRequest())
+/// let plumber = PipelinePlumber<String>()
+/// plumber.addStage(PlumbLinkRequest())
 /// #expect(await plumber.process("doc", from: 100).delivered?.payload == "www.link.com")
 /// ```
 public protocol AsyncPlumbingStage<Payload>: Sendable {
@@ -26,7 +27,9 @@ public protocol AsyncPlumbingStage<Payload>: Sendable {
     ///     var name: String { "remote" }
     ///     func receive(_ packet: inout PlumbingPacket<Int>) async -> PlumbingVerdict { .pass }
     /// }
-    /// #expect(PipelinePlumber<Int>().addStage(PlumbAsyncNamed()).stageNames == ["remote"])
+    /// let plumber = PipelinePlumber<Int>()
+    /// plumber.addStage(PlumbAsyncNamed())
+    /// #expect(plumber.stageNames == ["remote"])
     /// ```
     var name: String { get }
 
@@ -40,7 +43,8 @@ public protocol AsyncPlumbingStage<Payload>: Sendable {
     ///         return packet.payload > 0 ? .pass : .stop("closed")
     ///     }
     /// }
-    /// let plumber = PipelinePlumber<Int>().addStage(PlumbAsyncGate())
+    /// let plumber = PipelinePlumber<Int>()
+    /// plumber.addStage(PlumbAsyncGate())
     /// #expect(await plumber.process(0, from: 1).stop?.reason.refusal == "closed")
     /// ```
     func receive(_ packet: inout PlumbingPacket<Payload>) async throws -> PlumbingVerdict

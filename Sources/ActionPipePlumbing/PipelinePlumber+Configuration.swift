@@ -9,10 +9,16 @@ extension PipelinePlumber {
     ///
     /// ```swift
     /// let port = PlumbingPort<Int>(100)
-    /// let plumber = try PipelinePlumber<Int>().sink { _ in }.addPort(port)  // after the sink
+    /// let plumber = PipelinePlumber<Int>()
+    /// plumber.sink { _ in }
+    /// try plumber.addPort(port)  // after the sink
     /// #expect(port.isConnected && plumber.portNumbers == [100])
     /// ```
+    /// - Returns: The plumber, so that `try PipelinePlumber<Int>().addPort(port)` makes and
+    ///   connects it in one expression. The port itself is the handle: remove it with
+    ///   ``removePort(_:)``.
     /// - Throws: ``PlumbingError/portInUse(port:plumber:)``.
+    /// - Complexity: O(p) for the plumber's p ports.
     @discardableResult
     public func addPort(_ port: PlumbingPort<Payload>) throws(PlumbingError) -> Self {
         if try port._connect(to: self) {
@@ -36,6 +42,7 @@ extension PipelinePlumber {
     /// #expect(!plumber.removePort(port))
     /// #expect(!port.isConnected)
     /// ```
+    /// - Complexity: O(p) for the plumber's p ports.
     @discardableResult
     public func removePort(_ port: PlumbingPort<Payload>) -> Bool {
         guard port._disconnect(from: self) else { return false }
@@ -49,23 +56,30 @@ extension PipelinePlumber {
     ///
     /// ```swift
     /// let plumber = PipelinePlumber<Int>()
-    ///     .addStage("double") { packet in
-    ///         packet.payload *= 2
-    ///         return .pass
-    ///     }
-    ///     .addStage("small") { packet in packet.payload < 100 ? .pass : .stop("too big") }
+    /// plumber.addStage("double") { packet in
+    ///     packet.payload *= 2
+    ///     return .pass
+    /// }
+    /// let small = plumber.addStage("small") { packet in packet.payload < 100 ? .pass : .stop("too big") }
     /// #expect(plumber.send(21, from: 1).delivered?.payload == 42)
     /// #expect(plumber.send(60, from: 1).stop?.reason.refusal == "too big")
+    /// small.cancel()
+    /// #expect(plumber.send(60, from: 1).delivered?.payload == 120)
     /// ```
     /// - Parameters:
     ///   - name: The stage's name in stops.
     ///   - body: The stage. It runs with no lock held, on the thread of the packet.
+    /// - Returns: The token that removes the stage. Packets already in the stages finish
+    ///   with the stages they started with; the stage (and what it captured) is released
+    ///   once the last of them is done.
+    /// - Complexity: Amortised O(1); cancelling the token is O(s) for the plumber's s
+    ///   stages.
     @discardableResult
     public func addStage(
         _ name: String,
         _ body: @escaping @Sendable (inout PlumbingPacket<Payload>) throws -> PlumbingVerdict
-    ) -> Self {
-        _update { $0.append(name: name, body: .sync(body)) }
+    ) -> RegistrationToken {
+        _addStage(name, .sync(body))
     }
 
     /// Appends an asynchronous stage, one that may await (a request, an actor) before it
@@ -73,7 +87,8 @@ extension PipelinePlumber {
     /// `await process(_:from:)` or through ports.
     ///
     /// ```swift
-    /// let plumber = PipelinePlumber<String>().addStage("request-link") { packet in
+    /// let plumber = PipelinePlumber<String>()
+    /// plumber.addStage("request-link") { packet in
     ///     try await Task.sleep(for: .milliseconds(1))
     ///     packet.payload = "www.link.com"
     ///     return .pass
@@ -81,14 +96,17 @@ extension PipelinePlumber {
     /// #expect(!plumber.isSynchronous)
     /// #expect(await plumber.process("doc", from: 100).delivered?.payload == "www.link.com")
     /// ```
+    /// - Returns: The token that removes the stage; see the synchronous `addStage(_:_:)`.
+    /// - Complexity: Amortised O(1); cancelling the token is O(s) for the plumber's s
+    ///   stages.
     @discardableResult
     public func addStage(
         _ name: String,
         _ body:
             nonisolated(nonsending) @escaping @Sendable (inout PlumbingPacket<Payload>) async throws
             -> PlumbingVerdict
-    ) -> Self {
-        _update { $0.append(name: name, body: .async(body)) }
+    ) -> RegistrationToken {
+        _addStage(name, .async(body))
     }
 
     /// Appends a stage object (the original's `addPipeline(pipeline)`). One object may
@@ -100,10 +118,15 @@ extension PipelinePlumber {
     ///         packet.payload > 0 ? .pass : .stop("not positive")
     ///     }
     /// }
-    /// #expect(PipelinePlumber<Int>().addStage(PlumbPositive()).send(0, from: 1).stop != nil)
+    /// let plumber = PipelinePlumber<Int>()
+    /// plumber.addStage(PlumbPositive())
+    /// #expect(plumber.send(0, from: 1).stop != nil)
     /// ```
+    /// - Returns: The token that removes the stage; see the closure form.
+    /// - Complexity: Amortised O(1); cancelling the token is O(s) for the plumber's s
+    ///   stages.
     @discardableResult
-    public func addStage<Stage: PlumbingStage>(_ stage: Stage) -> Self
+    public func addStage<Stage: PlumbingStage>(_ stage: Stage) -> RegistrationToken
     where Stage.Payload == Payload {
         addStage(stage.name) { packet in try stage.receive(&packet) }
     }
@@ -117,28 +140,50 @@ extension PipelinePlumber {
     ///         return packet.payload > 0 ? .pass : .stop("not positive")
     ///     }
     /// }
-    /// let plumber = PipelinePlumber<Int>().addStage(PlumbSlowPositive())
+    /// let plumber = PipelinePlumber<Int>()
+    /// plumber.addStage(PlumbSlowPositive())
     /// #expect(await plumber.process(1, from: 1).wasDelivered)
     /// ```
+    /// - Returns: The token that removes the stage; see the closure form.
+    /// - Complexity: Amortised O(1); cancelling the token is O(s) for the plumber's s
+    ///   stages.
     @discardableResult
-    public func addStage<Stage: AsyncPlumbingStage>(_ stage: Stage) -> Self
+    public func addStage<Stage: AsyncPlumbingStage>(_ stage: Stage) -> RegistrationToken
     where Stage.Payload == Payload {
         addStage(stage.name) { packet in try await stage.receive(&packet) }
     }
 
     /// Sets the sink, which receives every packet that all stages pass (the original's
     /// `throwPacketBlock`). Setting it again replaces it. With no stages, packets reach the
-    /// sink unchanged; with no sink, delivered packets are only returned to the caller.
+    /// sink unchanged.
+    ///
+    /// With no sink (none set yet, or its token cancelled), a packet that every stage
+    /// passes is still delivered: `send` and `process` return it as
+    /// ``PlumbingOutcome/delivered(_:)``, and a packet a port emitted goes nowhere (it did
+    /// not stop, so `onStop` is not told).
     ///
     /// ```swift
     /// let seen = Mutex<[Int]>([])
-    /// let plumber = PipelinePlumber<Int>().sink { packet in seen.withLock { $0.append(packet.payload) } }
+    /// let plumber = PipelinePlumber<Int>()
+    /// let sink = plumber.sink { packet in seen.withLock { $0.append(packet.payload) } }
     /// plumber.send(7, from: 1)
+    /// sink.cancel()
+    /// #expect(plumber.send(8, from: 1).wasDelivered)  // returned, not sunk
     /// #expect(seen.withLock { $0 } == [7])
     /// ```
+    /// - Returns: The token that removes this sink. Once another sink replaces it, the
+    ///   token is inactive and cancelling it removes nothing (it returns `false`).
+    /// - Complexity: O(1), and so is cancelling the token.
     @discardableResult
-    public func sink(_ body: @escaping @Sendable (PlumbingPacket<Payload>) -> Void) -> Self {
-        _update { $0.sink = body }
+    public func sink(_ body: @escaping @Sendable (PlumbingPacket<Payload>) -> Void)
+        -> RegistrationToken
+    {
+        let id = RegistrationToken.nextID()
+        _update { configuration in
+            configuration.sink = body
+            configuration.sinkID = id
+        }
+        return _token(id, .sink, label: "sink")
     }
 
     /// Sets an observer told about every packet that stops, however it was sent (also
@@ -147,26 +192,80 @@ extension PipelinePlumber {
     /// ```swift
     /// let reasons = Mutex<[String]>([])
     /// let plumber = PipelinePlumber<Int>()
-    ///     .addStage("gate") { _ in .stop("closed") }
-    ///     .onStop { stop in reasons.withLock { $0.append("\(stop.stage ?? "?"): \(stop.reason)") } }
+    /// plumber.addStage("gate") { _ in .stop("closed") }
+    /// plumber.onStop { stop in reasons.withLock { $0.append("\(stop.stage ?? "?"): \(stop.reason)") } }
     /// plumber.send(1, from: 1)
     /// #expect(reasons.withLock { $0 } == ["gate: refused: closed"])
     /// ```
+    /// - Returns: The token that removes this observer. Once another observer replaces
+    ///   it, the token is inactive and cancelling it removes nothing.
+    /// - Complexity: O(1), and so is cancelling the token.
     @discardableResult
-    public func onStop(_ body: @escaping @Sendable (PlumbingStop<Payload>) -> Void) -> Self {
-        _update { $0.onStop = body }
+    public func onStop(_ body: @escaping @Sendable (PlumbingStop<Payload>) -> Void)
+        -> RegistrationToken
+    {
+        let id = RegistrationToken.nextID()
+        _update { configuration in
+            configuration.onStop = body
+            configuration.onStopID = id
+        }
+        return _token(id, .stopObserver, label: "onStop")
     }
 
-    /// Changes the configuration and publishes a new snapshot, under the lock. Runs no
-    /// user code.
-    private func _update(_ change: (inout _PlumbingConfiguration<Payload>) -> Void) -> Self {
-        let replaced = _configuration.withLock { configuration in
-            change(&configuration)
-            return _current.store(configuration.snapshot(plumber: name))
+    private func _addStage(_ name: String, _ body: _PlumbingStageBody<Payload>)
+        -> RegistrationToken
+    {
+        let id = RegistrationToken.nextID()
+        _update { $0.append(name: name, body: body, id: id) }
+        return _token(id, .stage, label: name)
+    }
+
+    /// A token named `plumber/label#id`, from strings the plumber already holds.
+    private func _token(_ id: UInt64, _ kind: _PlumbingRegistration, label: String)
+        -> RegistrationToken
+    {
+        RegistrationToken(
+            registry: self, id: id, detail: kind.rawValue, scope: name, joiner: "/", label: label)
+    }
+
+    /// Changes the configuration and publishes a new snapshot, under the lock; runs no
+    /// user code. `change` returns what it removed (`nil`: nothing changed, nothing is
+    /// published), which is released after unlocking. What it overwrote (a replaced sink)
+    /// the current snapshot still holds, so it is released with that snapshot, unlocked too.
+    @discardableResult
+    private func _update<Removed>(
+        _ change: (inout _PlumbingConfiguration<Payload>) -> Removed?
+    ) -> Removed? {
+        let (removed, replaced) = _configuration.withLock {
+            configuration -> (Removed?, [_PlumbingSnapshot<Payload>]) in
+            guard let removed = change(&configuration) else { return (nil, []) }
+            return (removed, _current.store(configuration.snapshot(plumber: name)))
         }
-        // The snapshots no packet runs on any more, and the sink or stop observer only they
-        // held, are released here, unlocked.
+        // The snapshots no packet runs on any more, and the stages, sink or stop observer
+        // only they held, are released here, unlocked.
         withExtendedLifetime(replaced) {}
-        return self
+        return removed
+    }
+}
+
+extension PipelinePlumber: _Registry {
+    /// Removes the stage, sink or stop observer `id` if it is still installed; what it
+    /// captured is released after unlocking, or by the last packet still running with it.
+    package func _cancelRegistration(_ id: UInt64, detail: Int) -> Bool {
+        guard let kind = _PlumbingRegistration(rawValue: detail) else { return false }
+        switch kind {
+        case .stage:
+            return _update { $0.removeStage(id) } != nil
+        case .sink:
+            return _update { $0.removeSink(id) } != nil
+        case .stopObserver:
+            return _update { $0.removeStopObserver(id) } != nil
+        }
+    }
+
+    /// Whether the stage, sink or stop observer `id` is still installed.
+    package func _isRegistrationActive(_ id: UInt64, detail: Int) -> Bool {
+        guard let kind = _PlumbingRegistration(rawValue: detail) else { return false }
+        return _configuration.withLock { $0.holds(id, kind) }
     }
 }

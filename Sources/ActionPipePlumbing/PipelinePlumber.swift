@@ -10,17 +10,20 @@ import Synchronization
 /// what became of each packet: ``send(_:from:)`` and ``process(_:from:)`` return a
 /// ``PlumbingOutcome``, and ``onStop(_:)`` observes every stopped packet.
 ///
+/// Stages, the sink and the stop observer are registrations: adding one returns a
+/// `RegistrationToken` that removes it (`token.cancel()`, or a `RegistrationBag`). Ports are
+/// their own handles (``removePort(_:)``).
+///
 /// ```swift
 /// struct PlumbShare: Sendable { var docId: Int; var userId: Int; var link: String? }
 /// let port = PlumbingPort<PlumbShare>(100)
-/// let plumber = try PipelinePlumber<PlumbShare>(name: "share")
-///     .addPort(port)
-///     .addStage("check-login") { packet in packet.userId != 0 ? .pass : .stop("not logged in") }
-///     .addStage("request-link") { packet in
-///         packet.link = "www.link.com"
-///         return .pass
-///     }
-///     .sink { packet in print(packet.port, packet.link ?? "") }
+/// let plumber = try PipelinePlumber<PlumbShare>(name: "share").addPort(port)
+/// plumber.addStage("check-login") { packet in packet.userId != 0 ? .pass : .stop("not logged in") }
+/// plumber.addStage("request-link") { packet in
+///     packet.link = "www.link.com"
+///     return .pass
+/// }
+/// plumber.sink { packet in print(packet.port, packet.link ?? "") }
 /// let outcome = await port.process(PlumbShare(docId: 111111, userId: 22222))
 /// #expect(outcome.delivered?.link == "www.link.com")
 /// #expect(plumber.stageNames == ["check-login", "request-link"])
@@ -59,7 +62,9 @@ public final class PipelinePlumber<Payload: Sendable>: Sendable {
     /// The names of the stages, in order.
     ///
     /// ```swift
-    /// let plumber = PipelinePlumber<Int>().addStage("a") { _ in .pass }.addStage("b") { _ in .pass }
+    /// let plumber = PipelinePlumber<Int>()
+    /// plumber.addStage("a") { _ in .pass }
+    /// plumber.addStage("b") { _ in .pass }
     /// #expect(plumber.stageNames == ["a", "b"])
     /// ```
     public var stageNames: [String] {
@@ -69,7 +74,8 @@ public final class PipelinePlumber<Payload: Sendable>: Sendable {
     /// Whether every stage is synchronous, so ``send(_:from:)`` can run them all.
     ///
     /// ```swift
-    /// let plumber = PipelinePlumber<Int>().addStage("a") { _ in .pass }
+    /// let plumber = PipelinePlumber<Int>()
+    /// plumber.addStage("a") { _ in .pass }
     /// #expect(plumber.isSynchronous)
     /// ```
     public var isSynchronous: Bool {
@@ -105,7 +111,7 @@ public final class PipelinePlumber<Payload: Sendable>: Sendable {
     ///
     /// ```swift
     /// let plumber = PipelinePlumber<Int>()
-    ///     .addStage("positive") { packet in packet.payload > 0 ? .pass : .stop("not positive") }
+    /// plumber.addStage("positive") { packet in packet.payload > 0 ? .pass : .stop("not positive") }
     /// #expect(plumber.send(1, from: 100).delivered == PlumbingPacket(1, port: 100))
     /// #expect(plumber.send(-1, from: 100).stop?.stage == "positive")
     /// ```
@@ -125,7 +131,8 @@ public final class PipelinePlumber<Payload: Sendable>: Sendable {
     /// with `.failed(CancellationError())`).
     ///
     /// ```swift
-    /// let plumber = PipelinePlumber<Int>().addStage("later") { packet in
+    /// let plumber = PipelinePlumber<Int>()
+    /// plumber.addStage("later") { packet in
     ///     await Task.yield()
     ///     packet.payload *= 10
     ///     return .pass

@@ -2,7 +2,7 @@
 ///
 /// ```swift
 /// let plumber = PipelinePlumber<Int>()
-///     .addStage("add one") { packet in packet.payload += 1; return .pass }
+/// plumber.addStage("add one") { packet in packet.payload += 1; return .pass }
 /// let outcome = plumber.send(41, from: 100)
 /// #expect(outcome.delivered == PlumbingPacket(42, port: 100))
 /// #expect(outcome.description == "delivered port 100: 42")
@@ -18,7 +18,8 @@ public enum PlumbingOutcome<Payload: Sendable>: Sendable, CustomStringConvertibl
     /// The packet did not reach the sink.
     ///
     /// ```swift
-    /// let plumber = PipelinePlumber<Int>().addStage("no") { _ in .stop("never") }
+    /// let plumber = PipelinePlumber<Int>()
+    /// plumber.addStage("no") { _ in .stop("never") }
     /// if case .stopped(let stop) = plumber.send(1, from: 2) { #expect(stop.stage == "no") }
     /// ```
     case stopped(PlumbingStop<Payload>)

@@ -14,7 +14,7 @@ import Synchronization
 /// ```swift
 /// let port = PlumbingPort<String>(100)
 /// let plumber = try PipelinePlumber<String>().addPort(port)
-///     .addStage("non-empty") { packet in packet.payload.isEmpty ? .stop("empty") : .pass }
+/// plumber.addStage("non-empty") { packet in packet.payload.isEmpty ? .stop("empty") : .pass }
 /// #expect(await port.process("tap").delivered == PlumbingPacket("tap", port: 100))
 /// #expect(await port.process("").stop?.stage == "non-empty")
 /// _ = plumber
@@ -65,10 +65,12 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
     /// ```swift
     /// let port = PlumbingPort<Int>(100)
     /// let total = Mutex(0)
-    /// try PipelinePlumber<Int>().addPort(port).sink { packet in total.withLock { $0 += packet.payload } }
+    /// let plumber = try PipelinePlumber<Int>().addPort(port)
+    /// plumber.sink { packet in total.withLock { $0 += packet.payload } }
     /// port.emit(2)
     /// port.emit(3)
     /// #expect(total.withLock { $0 } == 5)  // synchronous stages: ran before emit returned
+    /// _ = plumber
     /// ```
     @inlinable
     public func emit(_ payload: Payload) {
@@ -112,7 +114,8 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
     ///
     /// ```swift
     /// let port = PlumbingPort<Int>(5)
-    /// let plumber = try PipelinePlumber<Int>().addPort(port).addStage("later") { packet in
+    /// let plumber = try PipelinePlumber<Int>().addPort(port)
+    /// plumber.addStage("later") { packet in
     ///     await Task.yield()
     ///     return packet.payload > 0 ? .pass : .stop("not positive")
     /// }

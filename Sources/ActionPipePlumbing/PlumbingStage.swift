@@ -13,8 +13,11 @@
 ///     }
 /// }
 /// let check = PlumbDocCheck()
-/// let a = PipelinePlumber<Int>().addStage(check)
-/// let b = PipelinePlumber<Int>().addStage(check).addStage("double") { packet in
+/// let a = PipelinePlumber<Int>()
+/// let b = PipelinePlumber<Int>()
+/// a.addStage(check)
+/// b.addStage(check)
+/// b.addStage("double") { packet in
 ///     packet.payload *= 2
 ///     return .pass
 /// }
@@ -33,7 +36,9 @@ public protocol PlumbingStage<Payload>: Sendable {
     ///     var name: String { "named" }
     ///     func receive(_ packet: inout PlumbingPacket<Int>) -> PlumbingVerdict { .pass }
     /// }
-    /// #expect(PipelinePlumber<Int>().addStage(PlumbNamed()).stageNames == ["named"])
+    /// let plumber = PipelinePlumber<Int>()
+    /// plumber.addStage(PlumbNamed())
+    /// #expect(plumber.stageNames == ["named"])
     /// ```
     var name: String { get }
 
@@ -46,7 +51,9 @@ public protocol PlumbingStage<Payload>: Sendable {
     ///         return .pass
     ///     }
     /// }
-    /// #expect(PipelinePlumber<String>().addStage(PlumbUpper()).send("a", from: 1).delivered?.payload == "A")
+    /// let plumber = PipelinePlumber<String>()
+    /// plumber.addStage(PlumbUpper())
+    /// #expect(plumber.send("a", from: 1).delivered?.payload == "A")
     /// ```
     func receive(_ packet: inout PlumbingPacket<Payload>) throws -> PlumbingVerdict
 }

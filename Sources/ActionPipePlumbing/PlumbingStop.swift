@@ -6,8 +6,8 @@
 ///
 /// ```swift
 /// let plumber = PipelinePlumber<Int>(name: "numbers")
-///     .addStage("positive") { packet in packet.payload > 0 ? .pass : .stop("not positive") }
-///     .addStage("small") { packet in packet.payload < 10 ? .pass : .stop("too big") }
+/// plumber.addStage("positive") { packet in packet.payload > 0 ? .pass : .stop("not positive") }
+/// plumber.addStage("small") { packet in packet.payload < 10 ? .pass : .stop("too big") }
 /// let stop = try #require(plumber.send(42, from: 7).stop)
 /// #expect(stop.stage == "small")
 /// #expect(stop.stagesPassed == 1)
@@ -19,8 +19,8 @@ public struct PlumbingStop<Payload: Sendable>: Sendable, CustomStringConvertible
     ///
     /// ```swift
     /// let plumber = PipelinePlumber<Int>()
-    ///     .addStage("double") { packet in packet.payload *= 2; return .pass }
-    ///     .addStage("refuse") { _ in .stop("no") }
+    /// plumber.addStage("double") { packet in packet.payload *= 2; return .pass }
+    /// plumber.addStage("refuse") { _ in .stop("no") }
     /// #expect(plumber.send(4, from: 1).stop?.packet.payload == 8)
     /// ```
     public let packet: PlumbingPacket<Payload>
@@ -30,7 +30,8 @@ public struct PlumbingStop<Payload: Sendable>: Sendable, CustomStringConvertible
     /// sink did not run), or the port belonged to no plumber.
     ///
     /// ```swift
-    /// let plumber = PipelinePlumber<Int>().addStage("gate") { _ in .stop("closed") }
+    /// let plumber = PipelinePlumber<Int>()
+    /// plumber.addStage("gate") { _ in .stop("closed") }
     /// #expect(plumber.send(1, from: 1).stop?.stage == "gate")
     /// ```
     public let stage: String?
@@ -39,8 +40,8 @@ public struct PlumbingStop<Payload: Sendable>: Sendable, CustomStringConvertible
     ///
     /// ```swift
     /// let plumber = PipelinePlumber<Int>()
-    ///     .addStage("a") { _ in .pass }
-    ///     .addStage("b") { _ in .stop("no") }
+    /// plumber.addStage("a") { _ in .pass }
+    /// plumber.addStage("b") { _ in .stop("no") }
     /// #expect(plumber.send(1, from: 1).stop?.stagesPassed == 1)
     /// ```
     public let stagesPassed: Int
@@ -48,7 +49,8 @@ public struct PlumbingStop<Payload: Sendable>: Sendable, CustomStringConvertible
     /// How many stages the plumber had for this packet.
     ///
     /// ```swift
-    /// let plumber = PipelinePlumber<Int>().addStage("a") { _ in .stop("no") }
+    /// let plumber = PipelinePlumber<Int>()
+    /// plumber.addStage("a") { _ in .stop("no") }
     /// #expect(plumber.send(1, from: 1).stop?.stageCount == 1)
     /// ```
     public let stageCount: Int
@@ -56,7 +58,8 @@ public struct PlumbingStop<Payload: Sendable>: Sendable, CustomStringConvertible
     /// Why the packet stopped.
     ///
     /// ```swift
-    /// let plumber = PipelinePlumber<Int>().addStage("a") { _ in .stop("no") }
+    /// let plumber = PipelinePlumber<Int>()
+    /// plumber.addStage("a") { _ in .stop("no") }
     /// #expect(plumber.send(1, from: 1).stop?.reason.refusal == "no")
     /// ```
     public let reason: PlumbingStopReason
@@ -65,7 +68,8 @@ public struct PlumbingStop<Payload: Sendable>: Sendable, CustomStringConvertible
     /// (``PlumbingStopReason/portNotConnected``).
     ///
     /// ```swift
-    /// let plumber = PipelinePlumber<Int>(name: "share").addStage("a") { _ in .stop("no") }
+    /// let plumber = PipelinePlumber<Int>(name: "share")
+    /// plumber.addStage("a") { _ in .stop("no") }
     /// #expect(plumber.send(1, from: 1).stop?.plumber == "share")
     /// ```
     public let plumber: String
@@ -93,7 +97,8 @@ public struct PlumbingStop<Payload: Sendable>: Sendable, CustomStringConvertible
     /// Which plumber, which port, which stage and why, in one line.
     ///
     /// ```swift
-    /// let plumber = PipelinePlumber<Int>(name: "p").addStage("gate") { _ in .stop("closed") }
+    /// let plumber = PipelinePlumber<Int>(name: "p")
+    /// plumber.addStage("gate") { _ in .stop("closed") }
     /// #expect(plumber.send(1, from: 2).stop?.description
     ///     == "p: port 2's packet stopped by stage 'gate' (1 of 1): refused: closed")
     /// ```

@@ -1,7 +1,8 @@
 /// Why a packet did not reach the sink.
 ///
 /// ```swift
-/// let plumber = PipelinePlumber<Int>().addStage("even") { packet in
+/// let plumber = PipelinePlumber<Int>()
+/// plumber.addStage("even") { packet in
 ///     packet.payload.isMultiple(of: 2) ? .pass : .stop("odd")
 /// }
 /// let reason = plumber.send(3, from: 1).stop?.reason
@@ -32,7 +33,8 @@ public enum PlumbingStopReason: Sendable, CustomStringConvertible {
     /// port) for plumbers with async stages.
     ///
     /// ```swift
-    /// let plumber = PipelinePlumber<Int>().addStage("wait") { _ in
+    /// let plumber = PipelinePlumber<Int>()
+    /// plumber.addStage("wait") { _ in
     ///     await Task.yield()
     ///     return .pass
     /// }

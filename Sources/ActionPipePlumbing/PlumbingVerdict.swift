@@ -7,7 +7,7 @@
 ///
 /// ```swift
 /// let plumber = PipelinePlumber<Int>()
-///     .addStage("positive") { packet in packet.payload > 0 ? .pass : .stop("not positive") }
+/// plumber.addStage("positive") { packet in packet.payload > 0 ? .pass : .stop("not positive") }
 /// #expect(plumber.send(3, from: 1).wasDelivered)
 /// #expect(plumber.send(-3, from: 1).stop?.reason.refusal == "not positive")
 /// ```

@@ -1,16 +1,69 @@
 /// What a plumber's lock guards: what snapshots are built from, and the ports it owns.
 struct _PlumbingConfiguration<Payload: Sendable> {
     var storage = _PlumbingStageStorage<Payload>(capacity: 4)
+    /// The registration id of each stage of `storage`, in the same order.
+    var stageIDs: [UInt64] = []
     var firstAsync: Int?
     var sink: (@Sendable (PlumbingPacket<Payload>) -> Void)?
+    /// The registration id of `sink`; a replaced sink's id is no longer here.
+    var sinkID: UInt64?
     var onStop: (@Sendable (PlumbingStop<Payload>) -> Void)?
+    var onStopID: UInt64?
     var ports: [PlumbingPort<Payload>] = []
 
     /// Appends a stage, moving the stages to a bigger storage when full.
-    mutating func append(name: String, body: _PlumbingStageBody<Payload>) {
+    ///
+    /// - Complexity: Amortised O(1).
+    mutating func append(name: String, body: _PlumbingStageBody<Payload>, id: UInt64) {
         if storage.initialized == storage.capacity { storage = storage.grown() }
         if case .async = body, firstAsync == nil { firstAsync = storage.initialized }
         storage.append(name: name, body: body)
+        stageIDs.append(id)
+    }
+
+    /// Removes the stage registered as `id` and returns the storage it was in, which the
+    /// caller releases after unlocking; `nil` when no stage has that id.
+    ///
+    /// - Complexity: O(s) for s stages.
+    mutating func removeStage(_ id: UInt64) -> _PlumbingStageStorage<Payload>? {
+        guard let index = stageIDs.firstIndex(of: id) else { return nil }
+        let removed = storage
+        stageIDs.remove(at: index)
+        storage = removed.removing(at: index)
+        firstAsync = storage.firstAsync()
+        return removed
+    }
+
+    /// Removes the sink if it is the one registered as `id`, and returns it for the caller
+    /// to release after unlocking; `nil` when another sink (or none) is installed.
+    ///
+    /// - Complexity: O(1).
+    mutating func removeSink(_ id: UInt64) -> (@Sendable (PlumbingPacket<Payload>) -> Void)? {
+        guard sinkID == id else { return nil }
+        defer { (sink, sinkID) = (nil, nil) }
+        return sink
+    }
+
+    /// Removes the stop observer if it is the one registered as `id`, and returns it for
+    /// the caller to release after unlocking; `nil` when another observer (or none) is
+    /// installed.
+    ///
+    /// - Complexity: O(1).
+    mutating func removeStopObserver(_ id: UInt64) -> (@Sendable (PlumbingStop<Payload>) -> Void)? {
+        guard onStopID == id else { return nil }
+        defer { (onStop, onStopID) = (nil, nil) }
+        return onStop
+    }
+
+    /// Whether the registration `id` of `kind` is still here.
+    ///
+    /// - Complexity: O(1) for the sink and the observer, O(s) for a stage.
+    func holds(_ id: UInt64, _ kind: _PlumbingRegistration) -> Bool {
+        switch kind {
+        case .stage: stageIDs.contains(id)
+        case .sink: sinkID == id
+        case .stopObserver: onStopID == id
+        }
     }
 
     /// A snapshot of the configuration as it is now.

@@ -1,4 +1,5 @@
-/// The stages of a plumber, append-only, shared by every snapshot.
+/// The stages of a plumber, append-only, shared by every snapshot; removing a stage makes
+/// a new storage.
 ///
 /// A snapshot of `count` stages reads slots `0..<count`; adding a stage initialises the
 /// next slot and then publishes a snapshot that counts it (the atomic store releases the
@@ -24,11 +25,34 @@ final class _PlumbingStageStorage<Payload: Sendable>: @unchecked Sendable {
 
     /// A storage of twice the capacity with the same stages. Under the plumber's lock.
     func grown() -> _PlumbingStageStorage {
-        let bigger = _PlumbingStageStorage(capacity: Swift.max(4, capacity * 2))
-        for index in 0..<initialized {
-            bigger.append(name: names[index], body: bodies[index])
+        copy(capacity: Swift.max(4, capacity * 2), skipping: nil)
+    }
+
+    /// A new storage with the stages but the one at `index`: a removal cannot change
+    /// slots that running snapshots read. Under the plumber's lock.
+    ///
+    /// - Complexity: O(s) for s stages.
+    func removing(at index: Int) -> _PlumbingStageStorage {
+        // Room for as many appends as stages remain, so appends stay amortised O(1).
+        copy(capacity: Swift.max(4, 2 * (initialized - 1)), skipping: index)
+    }
+
+    private func copy(capacity: Int, skipping skipped: Int?) -> _PlumbingStageStorage {
+        let copy = _PlumbingStageStorage(capacity: capacity)
+        for index in 0..<initialized where index != skipped {
+            copy.append(name: names[index], body: bodies[index])
         }
-        return bigger
+        return copy
+    }
+
+    /// The index of the first async stage, if any. Under the plumber's lock.
+    ///
+    /// - Complexity: O(s) for s stages.
+    func firstAsync() -> Int? {
+        (0..<initialized).first { index in
+            if case .async = bodies[index] { return true }
+            return false
+        }
     }
 
     /// Initialises the next slot. Under the plumber's lock, with `initialized < capacity`.

@@ -15,7 +15,8 @@ private func makePlumbAdder(name: String) -> PipelinePlumber<Int> {
             return .pass
         }
     }
-    return plumber.sink { packet in blackHole(packet.payload) }
+    plumber.sink { packet in blackHole(packet.payload) }
+    return plumber
 }
 
 /// Registers the plumbing (issue 7) benchmarks.
@@ -63,24 +64,24 @@ func registerPlumbingBenchmarks() {
 
     // A stage that really suspends: 4 stages, the second of which yields, through a port.
     let yielding = PipelinePlumber<Int>(name: "yield")
-        .addStage("add0") { packet in
-            packet.payload &+= 1
-            return .pass
-        }
-        .addStage("yield") { packet in
-            await Task.yield()
-            packet.payload &+= 1
-            return .pass
-        }
-        .addStage("add2") { packet in
-            packet.payload &+= 1
-            return .pass
-        }
-        .addStage("add3") { packet in
-            packet.payload &+= 1
-            return .pass
-        }
-        .sink { packet in blackHole(packet.payload) }
+    yielding.addStage("add0") { packet in
+        packet.payload &+= 1
+        return .pass
+    }
+    yielding.addStage("yield") { packet in
+        await Task.yield()
+        packet.payload &+= 1
+        return .pass
+    }
+    yielding.addStage("add2") { packet in
+        packet.payload &+= 1
+        return .pass
+    }
+    yielding.addStage("add3") { packet in
+        packet.payload &+= 1
+        return .pass
+    }
+    yielding.sink { packet in blackHole(packet.payload) }
     Benchmark(
         "Plumb 4 stages with a yielding one, await process",
         configuration: .init(scalingFactor: .kilo)

@@ -14,13 +14,13 @@ struct PlumbHeldFlow {
     init(stages: Int = 2) throws {
         let (arrived, gate, log, sink) = (arrived, gate, log, sink)
         plumber = try PipelinePlumber<Int>(name: "held").addPort(port)
-            .addStage("hold") { packet in
-                log.append("hold \(packet.payload)")
-                arrived.put(packet.payload)
-                await gate.wait()
-                return .pass
-            }
-            .sink { sink.put($0) }
+        plumber.addStage("hold") { packet in
+            log.append("hold \(packet.payload)")
+            arrived.put(packet.payload)
+            await gate.wait()
+            return .pass
+        }
+        plumber.sink { sink.put($0) }
         for index in 1..<stages {
             plumber.addStage("after\(index)") { packet in
                 log.append("after\(index) \(packet.payload)")
@@ -85,7 +85,8 @@ struct PlumbAsyncTests {
     @Test("a stage that awaits cancellably sees the cancellation itself and fails")
     func stageSeesCancellation() async throws {
         let started = PlumbInbox<Int>()
-        let plumber = PipelinePlumber<Int>().addStage("sleep") { packet in
+        let plumber = PipelinePlumber<Int>()
+        plumber.addStage("sleep") { packet in
             started.put(packet.payload)
             try await Task.sleep(for: .seconds(60))
             return .pass

@@ -9,12 +9,12 @@ struct PlumbConcurrencyTests {
     func concurrentSends() {
         let delivered = Counter()
         let plumber = PipelinePlumber<Int>()
-            .addStage("+1") { packet in
-                packet.payload &+= 1
-                return .pass
-            }
-            .addStage("odd") { packet in packet.payload % 2 == 1 ? .pass : .stop("even") }
-            .sink { _ in delivered.increment() }
+        plumber.addStage("+1") { packet in
+            packet.payload &+= 1
+            return .pass
+        }
+        plumber.addStage("odd") { packet in packet.payload % 2 == 1 ? .pass : .stop("even") }
+        plumber.sink { _ in delivered.increment() }
         let wrong = Counter()
         let finished = runOnThreads(4) { thread in
             for i in 0..<5_000 {
@@ -34,11 +34,11 @@ struct PlumbConcurrencyTests {
         let inbox = PlumbInbox<PlumbingPacket<Int>>()
         let ports = (0..<4).map { PlumbingPort<Int>($0) }
         let plumber = PipelinePlumber<Int>()
-            .addStage("yield") { packet in
-                if packet.payload % 2 == 0 { await Task.yield() }
-                return .pass
-            }
-            .sink { inbox.put($0) }
+        plumber.addStage("yield") { packet in
+            if packet.payload % 2 == 0 { await Task.yield() }
+            return .pass
+        }
+        plumber.sink { inbox.put($0) }
         for port in ports { try plumber.addPort(port) }
 
         let perPort = 300
@@ -60,7 +60,8 @@ struct PlumbConcurrencyTests {
         let inside = Counter()
         let overlaps = Counter()
         let port = PlumbingPort<Int>(1)
-        let plumber = try PipelinePlumber<Int>().addPort(port).addStage("exclusive") { _ in
+        let plumber = try PipelinePlumber<Int>().addPort(port)
+        plumber.addStage("exclusive") { _ in
             inside.increment()
             if inside.value > 1 { overlaps.increment() }
             await Task.yield()
@@ -107,7 +108,8 @@ struct PlumbConcurrencyTests {
     @Test("ports added and removed while others emit", .timeLimit(.minutes(1)))
     func portsChurn() async throws {
         let delivered = Counter()
-        let plumber = PipelinePlumber<Int>().sink { _ in delivered.increment() }
+        let plumber = PipelinePlumber<Int>()
+        plumber.sink { _ in delivered.increment() }
         let steady = PlumbingPort<Int>(0)
         try plumber.addPort(steady)
         let finished = runOnThreads(2) { thread in

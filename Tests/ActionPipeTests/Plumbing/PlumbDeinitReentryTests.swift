@@ -28,7 +28,8 @@ struct PlumbDeinitReentryTests {
             if thread == 0 {
                 for round in 0..<Self.rounds {
                     let capture = PortReentrant(port)
-                    let plumber = PipelinePlumber<Int>().sink { _ in
+                    let plumber = PipelinePlumber<Int>()
+                    plumber.sink { _ in
                         withExtendedLifetime(capture) {}
                     }
                     _ = try? plumber.addPort(port)

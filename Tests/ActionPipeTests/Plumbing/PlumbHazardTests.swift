@@ -19,8 +19,8 @@ struct PlumbHazardTests {
     func portAfterSink() async throws {
         let inbox = PlumbInbox<PlumbingPacket<Int>>()
         let plumber = PipelinePlumber<Int>()
-            .addStage("pass") { _ in .pass }
-            .sink { inbox.put($0) }
+        plumber.addStage("pass") { _ in .pass }
+        plumber.sink { inbox.put($0) }
         let early = PlumbingPort<Int>(1)
         try plumber.addPort(early)
         let late = PlumbingPort<Int>(2)
@@ -36,7 +36,8 @@ struct PlumbHazardTests {
     func noStages() async throws {
         let inbox = PlumbInbox<PlumbingPacket<PlumbSharePacket>>()
         let port = PlumbingPort<PlumbSharePacket>(100)
-        let plumber = try PipelinePlumber<PlumbSharePacket>().addPort(port).sink { inbox.put($0) }
+        let plumber = try PipelinePlumber<PlumbSharePacket>().addPort(port)
+        plumber.sink { inbox.put($0) }
         let packet = PlumbSharePacket(docId: 1, userId: 2, entrance: "menu")
 
         port.emit(packet)
@@ -53,21 +54,21 @@ struct PlumbHazardTests {
         let left = Log()
         let right = Log()
         let a = PipelinePlumber<Int>(name: "a")
-            .addStage(check)
-            .addStage("a-next") { packet in
-                left.append("a-next \(packet.payload)")
-                return .pass
-            }
+        a.addStage(check)
+        a.addStage("a-next") { packet in
+            left.append("a-next \(packet.payload)")
+            return .pass
+        }
         let b = PipelinePlumber<Int>(name: "b")
-            .addStage("b-first") { packet in
-                packet.payload *= 10
-                return .pass
-            }
-            .addStage(check)
-            .addStage("b-next") { packet in
-                right.append("b-next \(packet.payload)")
-                return .pass
-            }
+        b.addStage("b-first") { packet in
+            packet.payload *= 10
+            return .pass
+        }
+        b.addStage(check)
+        b.addStage("b-next") { packet in
+            right.append("b-next \(packet.payload)")
+            return .pass
+        }
 
         #expect(a.send(1, from: 1).delivered?.payload == 1)
         #expect(b.send(1, from: 1).delivered?.payload == 10)
@@ -83,11 +84,15 @@ struct PlumbHazardTests {
     @Test("one stage object in two plumbers, used from many threads at once")
     func sharedStageConcurrently() throws {
         let check = PlumbCountingCheck()
-        let a = PipelinePlumber<Int>().addStage(check).addStage("+1") { packet in
+        let a = PipelinePlumber<Int>()
+        let b = PipelinePlumber<Int>()
+        a.addStage(check)
+        b.addStage(check)
+        a.addStage("+1") { packet in
             packet.payload += 1
             return .pass
         }
-        let b = PipelinePlumber<Int>().addStage(check).addStage("-1") { packet in
+        b.addStage("-1") { packet in
             packet.payload -= 1
             return .pass
         }
@@ -112,13 +117,13 @@ struct PlumbHazardTests {
         let inbox = PlumbInbox<PlumbingPacket<Int>>()
         let port = PlumbingPort<Int>(5)
         let plumber = try PipelinePlumber<Int>().addPort(port)
-            .addStage("fork") { [weak port] packet in
-                // The stage's verdict passes the packet once; a copy goes in as a new packet,
-                // after this one (the port is busy with it, so the copy waits its turn).
-                if packet.payload < 100 { port?.emit(packet.payload + 100) }
-                return .pass
-            }
-            .sink { inbox.put($0) }
+        plumber.addStage("fork") { [weak port] packet in
+            // The stage's verdict passes the packet once; a copy goes in as a new packet,
+            // after this one (the port is busy with it, so the copy waits its turn).
+            if packet.payload < 100 { port?.emit(packet.payload + 100) }
+            return .pass
+        }
+        plumber.sink { inbox.put($0) }
 
         port.emit(1)
         let received = await inbox.wait(for: 2)
@@ -132,9 +137,9 @@ struct PlumbHazardTests {
         let sink = PlumbInbox<PlumbingPacket<Int>>()
         let port = PlumbingPort<Int>(3)
         let plumber = try PipelinePlumber<Int>(name: "odd-only").addPort(port)
-            .addStage("odd") { packet in packet.payload % 2 == 1 ? .pass : .stop("even") }
-            .sink { sink.put($0) }
-            .onStop { stops.put($0) }
+        plumber.addStage("odd") { packet in packet.payload % 2 == 1 ? .pass : .stop("even") }
+        plumber.sink { sink.put($0) }
+        plumber.onStop { stops.put($0) }
 
         port.emit(2)  // fire-and-forget: only the observer can tell
         #expect(plumber.send(4, from: 9).stop?.reason.refusal == "even")

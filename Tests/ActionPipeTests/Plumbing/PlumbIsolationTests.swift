@@ -9,17 +9,17 @@ struct PlumbIsolationTests {
     private static func makeFlow(_ log: Log) throws -> (PipelinePlumber<Int>, PlumbingPort<Int>) {
         let port = PlumbingPort<Int>(1)
         let plumber = try PipelinePlumber<Int>(name: "isolation").addPort(port)
-            .addStage("first") { (packet: inout PlumbingPacket<Int>) async -> PlumbingVerdict in
-                // Marked `async`: an async stage, though it does not suspend.
-                log.append("first \(Self.place(#isolation))")
-                return .pass
-            }
-            .addStage("second") { packet in
-                await Task.yield()  // a suspension does not move the packet off the actor
-                log.append("second \(Self.place(#isolation))")
-                packet.payload += 1
-                return .pass
-            }
+        plumber.addStage("first") { (packet: inout PlumbingPacket<Int>) async -> PlumbingVerdict in
+            // Marked `async`: an async stage, though it does not suspend.
+            log.append("first \(Self.place(#isolation))")
+            return .pass
+        }
+        plumber.addStage("second") { packet in
+            await Task.yield()  // a suspension does not move the packet off the actor
+            log.append("second \(Self.place(#isolation))")
+            packet.payload += 1
+            return .pass
+        }
         return (plumber, port)
     }
 

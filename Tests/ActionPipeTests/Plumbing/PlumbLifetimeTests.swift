@@ -17,12 +17,12 @@ struct PlumbLifetimeTests {
             let port = PlumbingPort<Int>(1)
             weakPort = port
             let plumber = try PipelinePlumber<Int>().addPort(port).addPort(outside)
-                .addStage("uses") { _ in
-                    _ = captured.name
-                    return .pass
-                }
-                .sink { _ in _ = captured }
-                .onStop { _ in _ = captured }
+            plumber.addStage("uses") { _ in
+                _ = captured.name
+                return .pass
+            }
+            plumber.sink { _ in _ = captured }
+            plumber.onStop { _ in _ = captured }
             for index in 0..<10 {  // several snapshots and a grown stage storage
                 plumber.addStage("more\(index)") { _ in .pass }
             }
@@ -70,11 +70,11 @@ struct PlumbLifetimeTests {
         do {
             let port = PlumbingPort<Int>(1)
             let plumber = try PipelinePlumber<Int>().addPort(port)
-                .addStage("yield") { _ in
-                    await Task.yield()
-                    return .pass
-                }
-                .sink { inbox.put($0.payload) }
+            plumber.addStage("yield") { _ in
+                await Task.yield()
+                return .pass
+            }
+            plumber.sink { inbox.put($0.payload) }
             weakPlumber = plumber
             weakPort = port
             for value in 0..<10 { port.emit(value) }
@@ -95,7 +95,8 @@ struct PlumbLifetimeTests {
         weak var weakPlumber: PipelinePlumber<Int>?
         let call: Task<PlumbingOutcome<Int>, Never>
         do {
-            let plumber = PipelinePlumber<Int>().addStage("hold") { packet in
+            let plumber = PipelinePlumber<Int>()
+            plumber.addStage("hold") { packet in
                 arrived.put(packet.payload)
                 await gate.wait()
                 return .pass

@@ -9,9 +9,8 @@ struct PlumbPortTests {
         let inbox = PlumbInbox<PlumbingPacket<String>>()
         let tap = PlumbingPort<String>(100)
         let push = PlumbingPort<String>(200)
-        let plumber = try PipelinePlumber<String>().addPort(tap).addPort(push).sink {
-            inbox.put($0)
-        }
+        let plumber = try PipelinePlumber<String>().addPort(tap).addPort(push)
+        plumber.sink { inbox.put($0) }
         tap.emit("tap")
         push.emit("push")
         #expect(await tap.process("tap2").delivered?.port == 100)
@@ -85,11 +84,11 @@ struct PlumbPortTests {
         let log = Log()
         let port = PlumbingPort<Int>(1)
         let plumber = try PipelinePlumber<Int>().addPort(port)
-            .addStage("log") { packet in
-                log.append("stage \(packet.payload)")
-                return .pass
-            }
-            .sink { log.append("sink \($0.payload)") }
+        plumber.addStage("log") { packet in
+            log.append("stage \(packet.payload)")
+            return .pass
+        }
+        plumber.sink { log.append("sink \($0.payload)") }
         port.emit(1)
         log.append("after emit")
         #expect(log.all == ["stage 1", "sink 1", "after emit"])
@@ -103,12 +102,12 @@ struct PlumbPortTests {
         let inbox = PlumbInbox<Int>()
         let port = PlumbingPort<Int>(1)
         let plumber = try PipelinePlumber<Int>().addPort(port)
-            .addStage("vary") { packet in
-                // Uneven suspension, so packets run concurrently would overtake each other.
-                for _ in 0..<(packet.payload % 3) { await Task.yield() }
-                return .pass
-            }
-            .sink { inbox.put($0.payload) }
+        plumber.addStage("vary") { packet in
+            // Uneven suspension, so packets run concurrently would overtake each other.
+            for _ in 0..<(packet.payload % 3) { await Task.yield() }
+            return .pass
+        }
+        plumber.sink { inbox.put($0.payload) }
         for value in 0..<200 { port.emit(value) }
         #expect(await inbox.wait(for: 200) == Array(0..<200))
         _ = plumber
@@ -121,11 +120,11 @@ struct PlumbPortTests {
         let inbox = PlumbInbox<Int>()
         let port = PlumbingPort<Int>(1)
         let plumber = try PipelinePlumber<Int>().addPort(port)
-            .addStage("count down") { [weak port] packet in
-                if packet.payload > 0 { port?.emit(packet.payload - 1) }
-                return .pass
-            }
-            .sink { inbox.put($0.payload) }
+        plumber.addStage("count down") { [weak port] packet in
+            if packet.payload > 0 { port?.emit(packet.payload - 1) }
+            return .pass
+        }
+        plumber.sink { inbox.put($0.payload) }
         port.emit(3)
         #expect(await inbox.wait(for: 4) == [3, 2, 1, 0])
         _ = plumber
@@ -138,16 +137,16 @@ struct PlumbPortTests {
         let log = Log()
         let port = PlumbingPort<Int>(1)
         let plumber = try PipelinePlumber<Int>().addPort(port)
-            .addStage("ask again") { [weak port] packet in
-                log.append("in \(packet.payload)")
-                if packet.payload > 0, let port {
-                    // The port is busy with this very packet: waiting in its queue would
-                    // wait for itself.
-                    let inner = await port.process(packet.payload - 1)
-                    log.append("inner \(inner.delivered?.payload ?? -1)")
-                }
-                return .pass
+        plumber.addStage("ask again") { [weak port] packet in
+            log.append("in \(packet.payload)")
+            if packet.payload > 0, let port {
+                // The port is busy with this very packet: waiting in its queue would
+                // wait for itself.
+                let inner = await port.process(packet.payload - 1)
+                log.append("inner \(inner.delivered?.payload ?? -1)")
             }
+            return .pass
+        }
         #expect(await port.process(2).wasDelivered)  // claimed: runs in this task
         #expect(log.all == ["in 2", "in 1", "in 0", "inner 0", "inner 1"])
 
@@ -166,12 +165,12 @@ struct PlumbPortTests {
         let order = Log()
         let port = PlumbingPort<Int>(1)
         let plumber = try PipelinePlumber<Int>().addPort(port)
-            .addStage("hold first") { packet in
-                arrived.put(packet.payload)
-                if packet.payload == 1 { await gate.wait() }
-                order.append("done \(packet.payload)")
-                return .pass
-            }
+        plumber.addStage("hold first") { packet in
+            arrived.put(packet.payload)
+            if packet.payload == 1 { await gate.wait() }
+            order.append("done \(packet.payload)")
+            return .pass
+        }
         let first = Task { await port.process(1) }
         _ = await arrived.wait(for: 1)
         let second = Task { await port.process(2) }
@@ -189,12 +188,12 @@ struct PlumbPortTests {
         let extra = PlumbingPort<Int>(2)
         let plumber = PipelinePlumber<Int>()
         try plumber.addPort(port)
-            .addStage("rewire") { [weak plumber] _ in
-                guard let plumber else { return .stop("gone") }
-                try plumber.addPort(extra)
-                plumber.removePort(port)
-                return .pass
-            }
+        plumber.addStage("rewire") { [weak plumber] _ in
+            guard let plumber else { return .stop("gone") }
+            try plumber.addPort(extra)
+            plumber.removePort(port)
+            return .pass
+        }
         #expect(await port.process(1).wasDelivered)
         #expect(plumber.portNumbers == [2])
         #expect(await port.process(2).stop?.reason.isPortNotConnected == true)

@@ -27,13 +27,13 @@ struct PlumbQueueMemoryTests {
         // Each packet's stage emits the one two ahead on the same port (the first emits two):
         // the port is busy, so they wait in its queue, which is never empty until the end.
         let plumber = try PipelinePlumber<Blob>().addPort(port)
-            .addStage("ahead") { packet in
-                let index = packet.payload.index
-                if index == 0 { port.emit(Blob(1)) }
-                if index + 2 < count { port.emit(Blob(index + 2)) }
-                return .pass
-            }
-            .sink { _ in delivered.add(1, ordering: .relaxed) }
+        plumber.addStage("ahead") { packet in
+            let index = packet.payload.index
+            if index == 0 { port.emit(Blob(1)) }
+            if index + 2 < count { port.emit(Blob(index + 2)) }
+            return .pass
+        }
+        plumber.sink { _ in delivered.add(1, ordering: .relaxed) }
         Blob.peak.store(Blob.alive.load(ordering: .sequentiallyConsistent), ordering: .relaxed)
         let before = Blob.alive.load(ordering: .sequentiallyConsistent)
         port.emit(Blob(0))
@@ -85,11 +85,11 @@ struct PlumbReplacedConfigurationTests {
         let entered = TreeGate()
         let release = TreeGate()
         let plumber = PipelinePlumber<Int>()
-            .addStage("wait") { _ in
-                entered.open()
-                await release.wait()
-                return .pass
-            }
+        plumber.addStage("wait") { _ in
+            entered.open()
+            await release.wait()
+            return .pass
+        }
         let delivered = Atomic<Int>(0)
         do {
             let capture = SinkCapture()

@@ -34,15 +34,15 @@ struct PlumbStageTests {
     @Test("stages run in the order they were added, each on the packet the previous one left")
     func order() async {
         let plumber = PipelinePlumber<[String]>()
-            .addStage("a") { packet in
-                packet.payload.append("a")
-                return .pass
-            }
-            .addStage(PlumbTagStage(tag: "b"))
-            .addStage("c") { packet in
-                packet.payload.append("c")
-                return .pass
-            }
+        plumber.addStage("a") { packet in
+            packet.payload.append("a")
+            return .pass
+        }
+        plumber.addStage(PlumbTagStage(tag: "b"))
+        plumber.addStage("c") { packet in
+            packet.payload.append("c")
+            return .pass
+        }
         #expect(plumber.send([], from: 1).delivered?.payload == ["a", "b", "c"])
         #expect(await plumber.process(["x"], from: 1).delivered?.payload == ["x", "a", "b", "c"])
         #expect(plumber.stageNames == ["a", "tag-b", "c"])
@@ -52,10 +52,10 @@ struct PlumbStageTests {
     @Test("a stage may replace the whole packet, even its port number")
     func replacePacket() {
         let plumber = PipelinePlumber<Int>()
-            .addStage("relabel") { packet in
-                packet = PlumbingPacket(packet.payload * 2, port: packet.port + 1)
-                return .pass
-            }
+        plumber.addStage("relabel") { packet in
+            packet = PlumbingPacket(packet.payload * 2, port: packet.port + 1)
+            return .pass
+        }
         #expect(plumber.send(21, from: 99).delivered == PlumbingPacket(42, port: 100))
     }
 
@@ -64,18 +64,18 @@ struct PlumbStageTests {
         let later = Counter()
         let sinkCalls = Counter()
         let plumber = PipelinePlumber<Int>(name: "p")
-            .addStage("double") { packet in
-                packet.payload *= 2
-                return .pass
-            }
-            .addStage("gate") { packet in
-                packet.payload > 10 ? .stop("over 10: \(packet.payload)") : .pass
-            }
-            .addStage("later") { _ in
-                later.increment()
-                return .pass
-            }
-            .sink { _ in sinkCalls.increment() }
+        plumber.addStage("double") { packet in
+            packet.payload *= 2
+            return .pass
+        }
+        plumber.addStage("gate") { packet in
+            packet.payload > 10 ? .stop("over 10: \(packet.payload)") : .pass
+        }
+        plumber.addStage("later") { _ in
+            later.increment()
+            return .pass
+        }
+        plumber.sink { _ in sinkCalls.increment() }
 
         let stop = plumber.send(6, from: 4).stop
         #expect(stop?.packet == PlumbingPacket(12, port: 4))
@@ -95,10 +95,10 @@ struct PlumbStageTests {
     @Test("a stage that throws stops the packet with the error, in send and in process")
     func throwingStage() async {
         let plumber = PipelinePlumber<Int>()
-            .addStage("parse") { packet in
-                if packet.payload < 0 { throw PlumbStageError.broken(packet.payload) }
-                return .pass
-            }
+        plumber.addStage("parse") { packet in
+            if packet.payload < 0 { throw PlumbStageError.broken(packet.payload) }
+            return .pass
+        }
         let stop = plumber.send(-3, from: 1).stop
         #expect(stop?.stage == "parse")
         #expect(stop?.reason.error as? PlumbStageError == .broken(-3))
@@ -111,10 +111,10 @@ struct PlumbStageTests {
     @Test("an async stage throws: the packet stops there")
     func throwingAsyncStage() async {
         let plumber = PipelinePlumber<Int>()
-            .addStage("remote") { packet in
-                await Task.yield()
-                throw PlumbStageError.broken(packet.payload)
-            }
+        plumber.addStage("remote") { packet in
+            await Task.yield()
+            throw PlumbStageError.broken(packet.payload)
+        }
         let stop = await plumber.process(8, from: 2).stop
         #expect(stop?.stage == "remote")
         #expect(stop?.reason.error as? PlumbStageError == .broken(8))
@@ -124,17 +124,17 @@ struct PlumbStageTests {
     @Test("sync and async stages, closures and objects, mix in one plumber")
     func mixed() async {
         let plumber = PipelinePlumber<[String]>()
-            .addStage(PlumbTagStage(tag: "s1"))
-            .addStage(PlumbAsyncTagStage(tag: "a1"))
-            .addStage("s2") { packet in
-                packet.payload.append("s2")
-                return .pass
-            }
-            .addStage("a2") { packet in
-                await Task.yield()
-                packet.payload.append("a2")
-                return .pass
-            }
+        plumber.addStage(PlumbTagStage(tag: "s1"))
+        plumber.addStage(PlumbAsyncTagStage(tag: "a1"))
+        plumber.addStage("s2") { packet in
+            packet.payload.append("s2")
+            return .pass
+        }
+        plumber.addStage("a2") { packet in
+            await Task.yield()
+            packet.payload.append("a2")
+            return .pass
+        }
         #expect(!plumber.isSynchronous)
         #expect(plumber.stageNames == ["tag-s1", "PlumbAsyncTagStage", "s2", "a2"])
         #expect(await plumber.process([], from: 1).delivered?.payload == ["s1", "a1", "s2", "a2"])
@@ -144,15 +144,15 @@ struct PlumbStageTests {
     func sendMeetsAsync() {
         let log = Log()
         let plumber = PipelinePlumber<Int>()
-            .addStage("sync") { _ in
-                log.append("sync")
-                return .pass
-            }
-            .addStage("async") { _ in
-                log.append("async")
-                await Task.yield()
-                return .pass
-            }
+        plumber.addStage("sync") { _ in
+            log.append("sync")
+            return .pass
+        }
+        plumber.addStage("async") { _ in
+            log.append("async")
+            await Task.yield()
+            return .pass
+        }
         let stop = plumber.send(1, from: 1).stop
         #expect(stop?.stage == "async")
         #expect(stop?.reason.isStageAsync == true)
@@ -161,7 +161,8 @@ struct PlumbStageTests {
 
     @Test("no sink: delivered packets are returned to the caller only")
     func noSink() {
-        let plumber = PipelinePlumber<Int>().addStage("pass") { _ in .pass }
+        let plumber = PipelinePlumber<Int>()
+        plumber.addStage("pass") { _ in .pass }
         #expect(plumber.send(3, from: 2).delivered == PlumbingPacket(3, port: 2))
     }
 
@@ -169,7 +170,8 @@ struct PlumbStageTests {
     func replaceSink() {
         let first = Log()
         let second = Log()
-        let plumber = PipelinePlumber<Int>().sink { _ in first.append("first") }
+        let plumber = PipelinePlumber<Int>()
+        plumber.sink { _ in first.append("first") }
         plumber.send(1, from: 1)
         plumber.sink { _ in second.append("second") }
         plumber.send(2, from: 1)
@@ -197,18 +199,17 @@ struct PlumbStageTests {
     func reentrantSend() {
         let sink = Log()
         let plumber = PipelinePlumber<Int>()
-        plumber
-            .addStage("nest") { [weak plumber] packet in
-                if packet.payload > 0 {
-                    let inner = plumber?.send(packet.payload - 1, from: packet.port)
-                    sink.append("inner \(inner?.delivered?.payload ?? -1)")
-                }
-                return .pass
+        plumber.addStage("nest") { [weak plumber] packet in
+            if packet.payload > 0 {
+                let inner = plumber?.send(packet.payload - 1, from: packet.port)
+                sink.append("inner \(inner?.delivered?.payload ?? -1)")
             }
-            .sink { [weak plumber] packet in
-                sink.append("sink \(packet.payload)")
-                if packet.payload == 2 { plumber?.send(-5, from: 0) }
-            }
+            return .pass
+        }
+        plumber.sink { [weak plumber] packet in
+            sink.append("sink \(packet.payload)")
+            if packet.payload == 2 { plumber?.send(-5, from: 0) }
+        }
         #expect(plumber.send(2, from: 1).wasDelivered)
         #expect(
             sink.all == [

@@ -86,32 +86,31 @@ struct PlumbShareFlow {
         permitted: Set<[Int]> = [[22222, 111111]], serverFails: Set<Int> = []
     ) throws {
         let (log, sink, stops) = (log, sink, stops)
-        plumber = try PipelinePlumber<PlumbSharePacket>(name: "share")
-            .addPort(port)
-            .addStage("check-login") { packet in
-                log.append("check-login")
-                return loggedIn.contains(packet.userId)
-                    ? .pass : .stop("user \(packet.userId) is not logged in")
-            }
-            .addStage("check-document") { packet in
-                log.append("check-document")
-                return linkable.contains(packet.docId)
-                    ? .pass : .stop("document \(packet.docId) cannot make a link")
-            }
-            .addStage("check-permission") { packet in
-                log.append("check-permission")
-                return permitted.contains([packet.userId, packet.docId])
-                    ? .pass
-                    : .stop("user \(packet.userId) may not share document \(packet.docId)")
-            }
-            .addStage("request-link") { packet in
-                log.append("request-link")
-                await Task.yield()  // the "network"
-                if serverFails.contains(packet.docId) { throw PlumbLinkError(docId: packet.docId) }
-                packet.link = "www.link.com"
-                return .pass
-            }
-            .sink { sink.put($0) }
-            .onStop { stops.put($0) }
+        plumber = try PipelinePlumber<PlumbSharePacket>(name: "share").addPort(port)
+        plumber.addStage("check-login") { packet in
+            log.append("check-login")
+            return loggedIn.contains(packet.userId)
+                ? .pass : .stop("user \(packet.userId) is not logged in")
+        }
+        plumber.addStage("check-document") { packet in
+            log.append("check-document")
+            return linkable.contains(packet.docId)
+                ? .pass : .stop("document \(packet.docId) cannot make a link")
+        }
+        plumber.addStage("check-permission") { packet in
+            log.append("check-permission")
+            return permitted.contains([packet.userId, packet.docId])
+                ? .pass
+                : .stop("user \(packet.userId) may not share document \(packet.docId)")
+        }
+        plumber.addStage("request-link") { packet in
+            log.append("request-link")
+            await Task.yield()  // the "network"
+            if serverFails.contains(packet.docId) { throw PlumbLinkError(docId: packet.docId) }
+            packet.link = "www.link.com"
+            return .pass
+        }
+        plumber.sink { sink.put($0) }
+        plumber.onStop { stops.put($0) }
     }
 }

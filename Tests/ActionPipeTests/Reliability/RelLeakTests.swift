@@ -112,12 +112,13 @@ struct RelLeakTests {
             let stage = RelTrackedStage()
             let port = PlumbingPort<Int>(1)
             let (done, finish) = AsyncStream.makeStream(of: Void.self)
-            let plumber = try PipelinePlumber<Int>().addPort(port).addStage(stage)
-                .sink { packet in
-                    _ = captured.name
-                    if packet.payload == 9 { finish.yield() }
-                }
-                .onStop { _ in _ = captured.name }
+            let plumber = try PipelinePlumber<Int>().addPort(port)
+            plumber.addStage(stage)
+            plumber.sink { packet in
+                _ = captured.name
+                if packet.payload == 9 { finish.yield() }
+            }
+            plumber.onStop { _ in _ = captured.name }
             (weakPlumber, weakPort, weakStage, weakCaptured) = (plumber, port, stage, captured)
             for value in 0..<10 { port.emit(value) }
             var iterator = done.makeAsyncIterator()
@@ -140,7 +141,8 @@ struct RelLeakTests {
         do {
             let captured = RelTracked("stage")
             let (entered, enter) = AsyncStream.makeStream(of: Void.self)
-            let plumber = PipelinePlumber<Int>().addStage("sleep") { _ in
+            let plumber = PipelinePlumber<Int>()
+            plumber.addStage("sleep") { _ in
                 _ = captured.name
                 enter.yield()
                 try await Task.sleep(for: .seconds(10))

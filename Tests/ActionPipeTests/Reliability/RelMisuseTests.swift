@@ -94,24 +94,24 @@ struct RelMisuseTests {
         let bothHeld = TAGate()
         let inner = RelLocked<PlumbingOutcome<Int>?>(nil)
         let one = try PipelinePlumber<Int>(name: "one").addPort(first)
-            .addStage("ask two") { [weak second] packet in
-                if packet.payload == 0, let second {
-                    enter.yield(1)
-                    await bothHeld.wait()
-                    let outcome = await second.process(1)
-                    inner.withLock { $0 = outcome }
-                }
-                return .pass
+        one.addStage("ask two") { [weak second] packet in
+            if packet.payload == 0, let second {
+                enter.yield(1)
+                await bothHeld.wait()
+                let outcome = await second.process(1)
+                inner.withLock { $0 = outcome }
             }
+            return .pass
+        }
         let two = try PipelinePlumber<Int>(name: "two").addPort(second)
-            .addStage("ask one") { [weak first] packet in
-                if packet.payload == 0, let first {
-                    enter.yield(2)
-                    await bothHeld.wait()
-                    _ = await first.process(1)
-                }
-                return .pass
+        two.addStage("ask one") { [weak first] packet in
+            if packet.payload == 0, let first {
+                enter.yield(2)
+                await bothHeld.wait()
+                _ = await first.process(1)
             }
+            return .pass
+        }
         let a = Task { await first.process(0) }
         let b = Task { await second.process(0) }
         var arrivals = entered.makeAsyncIterator()

@@ -1,0 +1,6 @@
+/// What a plumber's `RegistrationToken` names, kept in its `detail`.
+enum _PlumbingRegistration: Int {
+    case stage
+    case sink
+    case stopObserver
+}
