@@ -74,10 +74,12 @@ extension ObservedPath {
     ///
     /// - Parameters:
     ///   - options: `.initial` yields the current value first; `.skipEqual` skips repeats.
-    ///   - buffering: What to keep while the consumer is behind; every value by default.
+    ///   - buffering: What to keep while the consumer is behind. By default the newest 1,024
+    ///     unread values: a reader that falls further behind loses the oldest, so a stream
+    ///     nobody reads cannot exhaust memory. Pass `.unbounded` to keep every value.
     public func values(
         _ options: ObservationOptions = [],
-        buffering: AsyncStream<Value>.Continuation.BufferingPolicy = .unbounded
+        buffering: AsyncStream<Value>.Continuation.BufferingPolicy = .bufferingNewest(1_024)
     ) -> AsyncStream<Value> {
         _values(options, buffering).stream
     }

@@ -58,13 +58,14 @@ extension OperationTreeNode {
     ) -> OperationTreeRun {
         let (events, continuation) = AsyncStream.makeStream(
             of: OperationTreeEvent.self, bufferingPolicy: buffering)
-        let runner = _TreeRunner(root: self, options: options, events: continuation)
+        let sink = _TreeEventSink(continuation)
+        let runner = _TreeRunner(root: self, options: options, events: sink)
         let status = LockedValue(OperationTreeRun.Status.running)
         let task = Task {
             let report = await runner.run(input)
             status.withLock { if $0 == .running { $0 = .ended } }
             return report
         }
-        return OperationTreeRun(events: events, task: task, status: status)
+        return OperationTreeRun(events: events, sink: sink, task: task, status: status)
     }
 }

@@ -13,6 +13,7 @@ public final class OperationTreeRun: Sendable {
     /// Every event of the run, in order (see ``OperationTreeEvent``); finishes when the run
     /// has ended. Iterate it once: like any `AsyncStream`, it has a single consumer.
     public let events: AsyncStream<OperationTreeEvent>
+    let sink: _TreeEventSink
     let task: Task<OperationTreeReport, Never>
     /// Whether the run goes on, was cancelled, or has ended.
     let status: LockedValue<Status>
@@ -22,10 +23,11 @@ public final class OperationTreeRun: Sendable {
     enum Status: Sendable { case running, cancelled, ended }
 
     init(
-        events: AsyncStream<OperationTreeEvent>, task: Task<OperationTreeReport, Never>,
-        status: LockedValue<Status>
+        events: AsyncStream<OperationTreeEvent>, sink: _TreeEventSink,
+        task: Task<OperationTreeReport, Never>, status: LockedValue<Status>
     ) {
         self.events = events
+        self.sink = sink
         self.task = task
         self.status = status
     }
@@ -39,6 +41,26 @@ public final class OperationTreeRun: Sendable {
     /// ```
     public var token: RegistrationToken {
         RegistrationToken(registry: self, id: id, scope: "tree run")
+    }
+
+    /// Another stream of the run's events, for one more reader: every event from now on, in
+    /// the same order as ``events``; it finishes when the run ends (at once if it has).
+    /// Each stream has its own buffer, so a slow reader holds back no other.
+    ///
+    /// ```swift
+    /// let run = cookbook.start("a-cookbook")
+    /// let progress = run.eventStream()   // a progress bar
+    /// let audit = run.eventStream()      // and a log, each reading every event
+    /// ```
+    ///
+    /// - Parameter buffering: How many unread events this stream keeps, and which; by
+    ///   default the newest 1,024 (a reader that falls further behind loses the oldest).
+    /// - Complexity: O(1) amortised; every later event costs one more yield.
+    public func eventStream(
+        buffering: AsyncStream<OperationTreeEvent>.Continuation.BufferingPolicy =
+            .bufferingNewest(1_024)
+    ) -> AsyncStream<OperationTreeEvent> {
+        sink.addStream(buffering: buffering)
     }
 
     /// The report, once the run has ended.

@@ -1,20 +1,82 @@
 import ActionPipeKernel
 
-/// Where a run's events go; a class so that "no listener" is a cheap `nil` check.
+/// Where a run's events go: the run's own stream and any added by
+/// ``OperationTreeRun/eventStream(buffering:)``. A class, so that "no listener" (a run
+/// started with `run`) is a cheap `nil` check.
+///
+/// Every event goes to every stream under one lock, so all streams see one order. Yielding
+/// runs no user code (it only resumes a waiting reader), which is why it may happen under a
+/// lock; an event a bounded buffer drops is handed back, to be released after unlocking.
 final class _TreeEventSink: Sendable {
-    let continuation: AsyncStream<OperationTreeEvent>.Continuation
+    typealias Continuation = AsyncStream<OperationTreeEvent>.Continuation
 
-    init(_ continuation: AsyncStream<OperationTreeEvent>.Continuation) {
-        self.continuation = continuation
+    private struct State {
+        var primary: Continuation?
+        var added: [UInt64: Continuation] = [:]
+        var nextID: UInt64 = 0
+        var isFinished = false
     }
 
-    func yield(_ event: OperationTreeEvent) { continuation.yield(event) }
+    private let state: LockedValue<State>
 
-    /// Yields `event`; an event the bounded buffer drops to make room goes to `dropped`, for
-    /// the caller to release after unlocking.
+    init(_ continuation: Continuation) {
+        state = LockedValue(State(primary: continuation))
+    }
+
+    /// Yields `event` to every stream.
+    func yield(_ event: OperationTreeEvent) {
+        var dropped: [OperationTreeEvent] = []
+        yield(event, dropped: &dropped)
+        withExtendedLifetime(dropped) {}  // released here, unlocked
+    }
+
+    /// Yields `event` to every stream; events the bounded buffers drop to make room go to
+    /// `dropped`, for the caller to release after unlocking.
     func yield(_ event: OperationTreeEvent, dropped: inout [OperationTreeEvent]) {
-        if case .dropped(let old) = continuation.yield(event) { dropped.append(old) }
+        state.withLock { state in
+            if case .dropped(let old) = state.primary?.yield(event) { dropped.append(old) }
+            for continuation in state.added.values {
+                if case .dropped(let old) = continuation.yield(event) { dropped.append(old) }
+            }
+        }
     }
 
-    func finish() { continuation.finish() }
+    /// A new stream of the events from now on; finished at once if the run has ended.
+    ///
+    /// - Complexity: O(1) amortised; every later event costs one more yield.
+    func addStream(
+        buffering: AsyncStream<OperationTreeEvent>.Continuation.BufferingPolicy
+    ) -> AsyncStream<OperationTreeEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: OperationTreeEvent.self, bufferingPolicy: buffering)
+        let id = state.withLock { state -> UInt64? in
+            if state.isFinished { return nil }
+            state.nextID += 1
+            state.added[state.nextID] = continuation
+            return state.nextID
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
+        }
+        // Runs when the reader stops (or at `finish`, after the streams left the lock).
+        continuation.onTermination = { [weak self] _ in
+            let removed = self?.state.withLock { $0.added.removeValue(forKey: id) }
+            withExtendedLifetime(removed) {}
+        }
+        return stream
+    }
+
+    /// Ends every stream: the run is over.
+    func finish() {
+        let streams = state.withLock { state -> [Continuation] in
+            state.isFinished = true
+            defer {
+                state.primary = nil
+                state.added = [:]
+            }
+            return (state.primary.map { [$0] } ?? []) + state.added.values
+        }
+        for continuation in streams { continuation.finish() }
+    }
 }

@@ -23,12 +23,12 @@ final class _TreeRunner: Sendable {
 
     init(
         root: any _TreeNodeErased, options: OperationTreeOptions,
-        events: AsyncStream<OperationTreeEvent>.Continuation?
+        events: _TreeEventSink?
     ) {
         let (plan, limits) = _TreePlanNode.make(root, defaultRetry: options.retry)
         self.plan = plan
         self.options = options
-        self.events = events.map(_TreeEventSink.init)
+        self.events = events
         state = LockedValue(_TreeRunState(limits: limits))
         (demandRequests, demand) = AsyncStream.makeStream(of: _TreeDemand.self)
     }

@@ -102,3 +102,19 @@ final class ObservWeakRecorder: Sendable {
     weak let recorder: ObservRecorder?
     init(_ recorder: ObservRecorder) { self.recorder = recorder }
 }
+
+@Suite("ObservableState: a stream nobody reads is bounded by default")
+struct ObservStreamBoundTests {
+    @Test("values() keeps the newest 1,024 unread values by default, in order")
+    func defaultBufferIsBounded() async {
+        let property = ObservedProperty(0, label: "count")
+        let stream = property.values()
+        for value in 1...5_000 { property.value = value }
+        var received: [Int] = []
+        for await value in stream {
+            received.append(value)
+            if value == 5_000 { break }
+        }
+        #expect(received == Array(3_977...5_000))
+    }
+}
