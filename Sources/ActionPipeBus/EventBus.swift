@@ -117,21 +117,16 @@ public final class EventBus: Sendable, CustomStringConvertible {
         guard let depth = _enterCall(_depthKey) else { return _refuse(Event.self) }
         let published = _published
         let pin = published.pin()
-        var (result, sawGone, stale) = pin.snapshot.unsafelyUnwrapped._withUnsafeGuaranteedRef {
-            table in
-            guard let routes = table.routes(for: ObjectIdentifier(Event.self)) else {
-                return (BusPublishResult(), false, false)
-            }
-            if routes.toOpaque() == Unmanaged.passUnretained(_busStaleRoutes).toOpaque() {
-                return (BusPublishResult(), false, true)
-            }
-            let (result, sawGone) = routes._withUnsafeGuaranteedRef { routes in
-                _deliver(event, unsafeDowncast(routes, to: _BusRoutes<Event>.self))
-            }
-            return (result, sawGone, false)
+        // One frame from here to the handler, with no closure left after inlining: each
+        // nested publish costs stack per level, and each extra frame was paid for twice.
+        let list = pin.snapshot.unsafelyUnwrapped._withUnsafeGuaranteedRef {
+            $0.entries(for: event)
         }
+        var result = BusPublishResult()
+        var sawGone = false
+        if let list { sawGone = _deliver(event, list, &result) }
         published.unpin(pin)
-        if stale {
+        if list == nil {
             // Subscriptions changed since the routes were built: rebuild them, then deliver.
             result = _publishStale(event)
         } else if sawGone {
@@ -156,51 +151,61 @@ public final class EventBus: Sendable, CustomStringConvertible {
     @usableFromInline @inline(never)
     func _publishStale<Event: BusEvent>(_ event: Event) -> BusPublishResult {
         guard let routes = _routes(Event.self) else { return BusPublishResult() }
-        let (result, sawGone) = _deliver(event, routes)
+        var result = BusPublishResult()
+        let sawGone = withExtendedLifetime(routes) {
+            _deliver(event, routes.list(for: event.subtype), &result)
+        }
         if sawGone { _pruneGone() }
         return result
     }
 
-    /// Delivers `event` to the subscriptions of `routes` that match it; returns the counts
-    /// and whether a subscriber was found gone.
+    /// Delivers `event` to the subscriptions of `list` (kept alive by the caller), counting
+    /// into `result`; returns whether a subscriber was found gone.
     @inlinable @inline(__always)
-    func _deliver<Event: BusEvent>(_ event: Event, _ routes: _BusRoutes<Event>)
-        -> (BusPublishResult, Bool)
-    {
-        var result = BusPublishResult()
+    func _deliver<Event: BusEvent>(
+        _ event: Event, _ list: UnsafeBufferPointer<Unmanaged<_BusEntry<Event>>>,
+        _ result: inout BusPublishResult
+    ) -> Bool {
         var sawGone = false
-        routes.withEntries(for: event.subtype) { entries in
-            for reference in entries {
-                reference._withUnsafeGuaranteedRef { entry in
-                    if entry.isCancelled.load(ordering: .acquiring) { return }
-                    guard entry.runsInline else {
-                        if entry.ownerIsGone {
-                            sawGone = true
-                            return
-                        }
-                        result.scheduledCount += 1
-                        let entry = reference.takeUnretainedValue()
-                        entry.executor?.enqueue { entry._runReportingErrors(event) }
-                        return
-                    }
-                    do {
-                        if let owner = entry.owner {
-                            guard let subscriber = owner.object else {
-                                sawGone = true
-                                return
-                            }
-                            _ = try entry.handler(subscriber, event)
-                        } else {
-                            _ = try entry.handler(nil, event)
-                        }
-                        result.handledCount += 1
-                    } catch {
-                        result.failedCount += 1
-                    }
+        for reference in list {
+            reference._withUnsafeGuaranteedRef { entry in
+                if entry.isCancelled.load(ordering: .acquiring) { return }
+                guard entry.runsInline, entry.owner == nil else {
+                    if _deliverOwnedOrLater(entry, event, &result) { sawGone = true }
+                    return
+                }
+                do {
+                    _ = try entry.handler(nil, event)
+                    result.handledCount += 1
+                } catch {
+                    result.failedCount += 1
                 }
             }
         }
-        return (result, sawGone)
+        return sawGone
+    }
+
+    /// Delivers `event` to an entry with a subscriber object or an executor; returns
+    /// whether its subscriber is gone. Out of line: its strong subscriber and executor
+    /// copy would otherwise enlarge every publish's frame.
+    @inlinable @inline(never)
+    func _deliverOwnedOrLater<Event: BusEvent>(
+        _ entry: _BusEntry<Event>, _ event: Event, _ result: inout BusPublishResult
+    ) -> Bool {
+        guard entry.runsInline else {
+            if entry.ownerIsGone { return true }
+            result.scheduledCount += 1
+            entry.executor?.enqueue { entry._runReportingErrors(event) }
+            return false
+        }
+        guard let subscriber = entry.owner?.object else { return true }
+        do {
+            _ = try entry.handler(subscriber, event)
+            result.handledCount += 1
+        } catch {
+            result.failedCount += 1
+        }
+        return false
     }
 
     /// Publishes `event` on `executor`: the publish itself runs there, later.

@@ -13,6 +13,8 @@ final class _BusRouteTable: @unchecked Sendable {
     /// The routes, unretained: `owned` keeps them alive, and a reader does not pay a retain.
     @usableFromInline let objects: ContiguousArray<Unmanaged<AnyObject>>
     @usableFromInline let index: [ObjectIdentifier: Int]?
+    /// `_busStaleRoutes`'s address, kept here: reading the global costs a publish a call.
+    @usableFromInline let stale = Unmanaged.passUnretained(_busStaleRoutes).toOpaque()
     private let owned: [AnyObject]
 
     /// Beyond this many event types a lookup hashes instead of scanning.
@@ -45,5 +47,21 @@ final class _BusRouteTable: @unchecked Sendable {
             return objects[position]
         }
         return nil
+    }
+
+    /// The entries that get `event`, in subscription order, unretained (valid while the
+    /// table lives): empty when nobody listens to its type, `nil` when the type's routes are
+    /// stale.
+    @inlinable @inline(__always)
+    func entries<Event: BusEvent>(for event: Event)
+        -> UnsafeBufferPointer<Unmanaged<_BusEntry<Event>>>?
+    {
+        guard let routes = routes(for: ObjectIdentifier(Event.self)) else {
+            return UnsafeBufferPointer(start: nil, count: 0)
+        }
+        if routes.toOpaque() == stale { return nil }
+        return routes._withUnsafeGuaranteedRef {
+            unsafeDowncast($0, to: _BusRoutes<Event>.self).list(for: event.subtype)
+        }
     }
 }
