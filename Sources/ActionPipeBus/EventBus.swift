@@ -124,7 +124,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
         }
         var result = BusPublishResult()
         var sawGone = false
-        if let list { sawGone = _deliver(event, list, &result) }
+        if let list { (result, sawGone) = _deliver(event, list) }
         published.unpin(pin)
         if list == nil {
             // Subscriptions changed since the routes were built: rebuild them, then deliver.
@@ -151,61 +151,70 @@ public final class EventBus: Sendable, CustomStringConvertible {
     @usableFromInline @inline(never)
     func _publishStale<Event: BusEvent>(_ event: Event) -> BusPublishResult {
         guard let routes = _routes(Event.self) else { return BusPublishResult() }
-        var result = BusPublishResult()
-        let sawGone = withExtendedLifetime(routes) {
-            _deliver(event, routes.list(for: event.subtype), &result)
+        let (result, sawGone) = withExtendedLifetime(routes) {
+            _deliver(event, routes.list(for: event.subtype))
         }
         if sawGone { _pruneGone() }
         return result
     }
 
-    /// Delivers `event` to the subscriptions of `list` (kept alive by the caller), counting
-    /// into `result`; returns whether a subscriber was found gone.
+    /// Delivers `event` to the subscriptions of `list` (kept alive by the caller); returns
+    /// the counts and whether a subscriber was found gone.
     @inlinable @inline(__always)
     func _deliver<Event: BusEvent>(
-        _ event: Event, _ list: UnsafeBufferPointer<Unmanaged<_BusEntry<Event>>>,
-        _ result: inout BusPublishResult
-    ) -> Bool {
+        _ event: Event, _ list: UnsafeBufferPointer<Unmanaged<_BusEntry<Event>>>
+    ) -> (BusPublishResult, Bool) {
+        // Plain counters, not the result: they stay in registers across the handler calls.
+        var handled = 0
+        var failed = 0
+        var scheduled = 0
         var sawGone = false
         for reference in list {
             reference._withUnsafeGuaranteedRef { entry in
                 if entry.isCancelled.load(ordering: .acquiring) { return }
                 guard entry.runsInline, entry.owner == nil else {
-                    if _deliverOwnedOrLater(entry, event, &result) { sawGone = true }
+                    switch _deliverOwnedOrLater(entry, event) {
+                    case .handled: handled &+= 1
+                    case .failed: failed &+= 1
+                    case .scheduled: scheduled &+= 1
+                    case .gone: sawGone = true
+                    }
                     return
                 }
                 do {
                     _ = try entry.handler(nil, event)
-                    result.handledCount += 1
+                    handled &+= 1
                 } catch {
-                    result.failedCount += 1
+                    failed &+= 1
                 }
             }
         }
-        return sawGone
+        var result = BusPublishResult()
+        result.handledCount = handled
+        result.failedCount = failed
+        result.scheduledCount = scheduled
+        return (result, sawGone)
     }
 
-    /// Delivers `event` to an entry with a subscriber object or an executor; returns
-    /// whether its subscriber is gone. Out of line: its strong subscriber and executor
-    /// copy would otherwise enlarge every publish's frame.
+    /// Delivers `event` to an entry with a subscriber object or an executor. Out of line:
+    /// its strong subscriber and executor copy would otherwise enlarge every publish's
+    /// frame.
     @inlinable @inline(never)
-    func _deliverOwnedOrLater<Event: BusEvent>(
-        _ entry: _BusEntry<Event>, _ event: Event, _ result: inout BusPublishResult
-    ) -> Bool {
+    func _deliverOwnedOrLater<Event: BusEvent>(_ entry: _BusEntry<Event>, _ event: Event)
+        -> _BusDelivery
+    {
         guard entry.runsInline else {
-            if entry.ownerIsGone { return true }
-            result.scheduledCount += 1
+            if entry.ownerIsGone { return .gone }
             entry.executor?.enqueue { entry._runReportingErrors(event) }
-            return false
+            return .scheduled
         }
-        guard let subscriber = entry.owner?.object else { return true }
+        guard let subscriber = entry.owner?.object else { return .gone }
         do {
             _ = try entry.handler(subscriber, event)
-            result.handledCount += 1
+            return .handled
         } catch {
-            result.failedCount += 1
+            return .failed
         }
-        return false
     }
 
     /// Publishes `event` on `executor`: the publish itself runs there, later.

@@ -51,3 +51,11 @@ final class _BusEntry<Event: BusEvent>: Sendable {
 /// kernel's weak box.
 @usableFromInline
 typealias _BusOwner = WeakBox<AnyObject & Sendable>
+
+/// What became of one delivery that left the publish's inline path.
+@usableFromInline
+enum _BusDelivery {
+    case handled, failed, scheduled
+    /// The subscriber object is gone: the publish prunes its subscriptions afterwards.
+    case gone
+}
