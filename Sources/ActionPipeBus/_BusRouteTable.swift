@@ -40,13 +40,18 @@ final class _BusRouteTable: @unchecked Sendable {
     /// The routes object of `type`, unretained (valid while the table lives), or `nil`.
     @inlinable @inline(__always)
     func routes(for type: ObjectIdentifier) -> Unmanaged<AnyObject>? {
-        if let index {
-            return index[type].map { objects[$0] }
-        }
+        if index != nil { return hashedRoutes(for: type) }
         for position in types.indices where types[position] == type {
             return objects[position]
         }
         return nil
+    }
+
+    /// `routes(for:)` for many event types; out of line, so a publish's lookup stays small
+    /// enough to be inlined.
+    @usableFromInline @inline(never)
+    func hashedRoutes(for type: ObjectIdentifier) -> Unmanaged<AnyObject>? {
+        index.unsafelyUnwrapped[type].map { objects[$0] }
     }
 
     /// The entries that get `event`, in subscription order, unretained (valid while the

@@ -78,8 +78,8 @@ final class _BusRoutes<Event: BusEvent>: @unchecked Sendable {
     @inlinable @inline(__always)
     func list(for subtype: Event.Subtype) -> UnsafeBufferPointer<Unmanaged<_BusEntry<Event>>> {
         var position = spanCount &- 1  // the any-subtype list, unless the subtype has one
-        if let index {
-            if let found = index[subtype] { position = found }
+        if index != nil {
+            position = hashedPosition(of: subtype)
         } else {
             for candidate in subtypes.indices where subtypes[candidate] == subtype {
                 position = candidate
@@ -88,6 +88,13 @@ final class _BusRoutes<Event: BusEvent>: @unchecked Sendable {
         }
         let span = spans[position]
         return UnsafeBufferPointer(start: flat + span.start, count: span.count)
+    }
+
+    /// The list position of `subtype` when there are many; out of line, so a publish's
+    /// lookup stays small enough to be inlined.
+    @inlinable @inline(never)
+    func hashedPosition(of subtype: Event.Subtype) -> Int {
+        index.unsafelyUnwrapped[subtype] ?? spanCount &- 1
     }
 
     /// The entries that get an event of `subtype`, retained, in subscription order.
