@@ -175,7 +175,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
         for reference in list {
             reference._withUnsafeGuaranteedRef { entry in
                 if entry.isCancelled.load(ordering: .acquiring) { return }
-                guard entry.runsInline, entry.owner == nil else {
+                guard entry.isPlain else {
                     switch _deliverOwnedOrLater(entry, event) {
                     case .handled: handled &+= 1
                     case .failed: failed &+= 1
@@ -206,7 +206,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
     func _deliverOwnedOrLater<Event: BusEvent>(_ entry: _BusEntry<Event>, _ event: Event)
         -> _BusDelivery
     {
-        guard entry.runsInline else {
+        guard entry.executor == nil else {
             if entry.ownerIsGone { return .gone }
             entry.executor?.enqueue { entry._runReportingErrors(event) }
             return .scheduled
