@@ -76,19 +76,9 @@ extension EventBus {
         _ topic: BusTopic<Event>, name: String? = nil, on executor: BusExecutor? = nil,
         _ handler: @escaping @Sendable (Event) throws -> Event.Feedback
     ) -> RegistrationToken {
-        _subscribe(
-            topic, owner: nil, name: name ?? "subscription", executor: executor,
-            handler: Self._adapt(handler))
-    }
-
-    /// `handler` as an entry's handler. Made in one function per event type, not at each
-    /// call site: identical closures made at several sites were merged by the compiler into
-    /// thunks that call each other, a call per thunk on every delivery.
-    @inlinable @inline(never)
-    static func _adapt<Event: BusEvent>(
-        _ handler: @escaping @Sendable (Event) throws -> Event.Feedback
-    ) -> @Sendable (AnyObject?, Event) throws -> Event.Feedback? {
-        { _, event in try handler(event) }
+        _subscribe(topic, owner: nil, name: name ?? "subscription", executor: executor) {
+            _, event in try handler(event)
+        }
     }
 
     @usableFromInline
