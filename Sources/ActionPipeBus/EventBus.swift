@@ -122,9 +122,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
         let pin = published.pin()
         // One frame from here to the handler: a nested publish pays for every frame between
         // two publishes, so the lookup returns a buffer and the walk is inlined here.
-        let list = pin.snapshot.unsafelyUnwrapped._withUnsafeGuaranteedRef {
-            $0.entries(for: event)
-        }
+        let list = _BusRouteTable.entries(in: pin.snapshot.unsafelyUnwrapped, for: event)
         var result = BusPublishResult()
         var sawGone = false
         if let list { (result, sawGone) = _deliver(event, list) }

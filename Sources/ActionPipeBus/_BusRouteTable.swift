@@ -58,13 +58,17 @@ final class _BusRouteTable: @unchecked Sendable {
     /// table lives): empty when nobody listens to its type, `nil` when the type's routes are
     /// stale.
     @inlinable @inline(__always)
-    func entries<Event: BusEvent>(for event: Event)
+    static func entries<Event: BusEvent>(in table: Unmanaged<_BusRouteTable>, for event: Event)
         -> UnsafeBufferPointer<Unmanaged<_BusEntry<Event>>>?
     {
-        guard let routes = routes(for: ObjectIdentifier(Event.self)) else {
-            return UnsafeBufferPointer(start: nil, count: 0)
+        // Two small closures rather than one nesting the other: each is then inlined into
+        // the publish, which saves it a call.
+        let (routes, isStale) = table._withUnsafeGuaranteedRef { table in
+            let routes = table.routes(for: ObjectIdentifier(Event.self))
+            return (routes, routes?.toOpaque() == table.stale)
         }
-        if routes.toOpaque() == stale { return nil }
+        guard let routes else { return UnsafeBufferPointer(start: nil, count: 0) }
+        if isStale { return nil }
         return routes._withUnsafeGuaranteedRef {
             unsafeDowncast($0, to: _BusRoutes<Event>.self).list(for: event.subtype)
         }
