@@ -114,24 +114,20 @@ public final class EventBus: Sendable, CustomStringConvertible {
     @inlinable
     @discardableResult
     public func publish<Event: BusEvent>(_ event: Event) -> BusPublishResult {
-        guard let depth = _enterCall(_depthKey) else { return _refuse(Event.self) }
+        // The kernel's depth word, read here rather than through `_enterCall`: one call less.
+        let depth = NestingDepth.counter(.call, key: _depthKey)
+        guard depth.pointee < NestingLimitError.depthLimit else { return _refuse(Event.self) }
+        depth.pointee &+= 1
         let published = _published
         let pin = published.pin()
-        var (result, sawGone, stale) = pin.snapshot.unsafelyUnwrapped._withUnsafeGuaranteedRef {
-            table in
-            guard let routes = table.routes(for: ObjectIdentifier(Event.self)) else {
-                return (BusPublishResult(), false, false)
-            }
-            if routes.toOpaque() == Unmanaged.passUnretained(_busStaleRoutes).toOpaque() {
-                return (BusPublishResult(), false, true)
-            }
-            let (result, sawGone) = routes._withUnsafeGuaranteedRef { routes in
-                _deliver(event, unsafeDowncast(routes, to: _BusRoutes<Event>.self))
-            }
-            return (result, sawGone, false)
-        }
+        // One frame from here to the handler: a nested publish pays for every frame between
+        // two publishes, so the lookup returns a buffer and the walk is inlined here.
+        let list = _BusRouteTable.entries(in: pin.snapshot.unsafelyUnwrapped, for: event)
+        var result = BusPublishResult()
+        var sawGone = false
+        if let list { (result, sawGone) = _deliver(event, list) }
         published.unpin(pin)
-        if stale {
+        if list == nil {
             // Subscriptions changed since the routes were built: rebuild them, then deliver.
             result = _publishStale(event)
         } else if sawGone {
@@ -156,51 +152,70 @@ public final class EventBus: Sendable, CustomStringConvertible {
     @usableFromInline @inline(never)
     func _publishStale<Event: BusEvent>(_ event: Event) -> BusPublishResult {
         guard let routes = _routes(Event.self) else { return BusPublishResult() }
-        let (result, sawGone) = _deliver(event, routes)
+        let (result, sawGone) = withExtendedLifetime(routes) {
+            _deliver(event, routes.list(for: event.subtype))
+        }
         if sawGone { _pruneGone() }
         return result
     }
 
-    /// Delivers `event` to the subscriptions of `routes` that match it; returns the counts
-    /// and whether a subscriber was found gone.
+    /// Delivers `event` to the subscriptions of `list` (kept alive by the caller); returns
+    /// the counts and whether a subscriber was found gone.
     @inlinable @inline(__always)
-    func _deliver<Event: BusEvent>(_ event: Event, _ routes: _BusRoutes<Event>)
-        -> (BusPublishResult, Bool)
-    {
-        var result = BusPublishResult()
+    func _deliver<Event: BusEvent>(
+        _ event: Event, _ list: UnsafeBufferPointer<Unmanaged<_BusEntry<Event>>>
+    ) -> (BusPublishResult, Bool) {
+        // Plain counters, not the result: they stay in registers across the handler calls.
+        var handled = 0
+        var failed = 0
+        var scheduled = 0
         var sawGone = false
-        routes.withEntries(for: event.subtype) { entries in
-            for reference in entries {
-                reference._withUnsafeGuaranteedRef { entry in
-                    if entry.isCancelled.load(ordering: .acquiring) { return }
-                    guard entry.runsInline else {
-                        if entry.ownerIsGone {
-                            sawGone = true
-                            return
-                        }
-                        result.scheduledCount += 1
-                        let entry = reference.takeUnretainedValue()
-                        entry.executor?.enqueue { entry._runReportingErrors(event) }
-                        return
+        for reference in list {
+            reference._withUnsafeGuaranteedRef { entry in
+                if entry.isCancelled.load(ordering: .acquiring) { return }
+                guard entry.isPlain else {
+                    switch _deliverOwnedOrLater(entry, event) {
+                    case .handled: handled &+= 1
+                    case .failed: failed &+= 1
+                    case .scheduled: scheduled &+= 1
+                    case .gone: sawGone = true
                     }
-                    do {
-                        if let owner = entry.owner {
-                            guard let subscriber = owner.object else {
-                                sawGone = true
-                                return
-                            }
-                            _ = try entry.handler(subscriber, event)
-                        } else {
-                            _ = try entry.handler(nil, event)
-                        }
-                        result.handledCount += 1
-                    } catch {
-                        result.failedCount += 1
-                    }
+                    return
+                }
+                do {
+                    _ = try entry.handler(nil, event)
+                    handled &+= 1
+                } catch {
+                    failed &+= 1
                 }
             }
         }
+        var result = BusPublishResult()
+        result.handledCount = handled
+        result.failedCount = failed
+        result.scheduledCount = scheduled
         return (result, sawGone)
+    }
+
+    /// Delivers `event` to an entry with a subscriber object or an executor. Out of line:
+    /// its strong subscriber and executor copy would otherwise enlarge every publish's
+    /// frame.
+    @inlinable @inline(never)
+    func _deliverOwnedOrLater<Event: BusEvent>(_ entry: _BusEntry<Event>, _ event: Event)
+        -> _BusDelivery
+    {
+        guard entry.executor == nil else {
+            if entry.ownerIsGone { return .gone }
+            entry.executor?.enqueue { entry._runReportingErrors(event) }
+            return .scheduled
+        }
+        guard let subscriber = entry.owner?.object else { return .gone }
+        do {
+            _ = try entry.handler(subscriber, event)
+            return .handled
+        } catch {
+            return .failed
+        }
     }
 
     /// Publishes `event` on `executor`: the publish itself runs there, later.

@@ -15,8 +15,9 @@ final class _BusEntry<Event: BusEvent>: Sendable {
     @usableFromInline let owner: _BusOwner?
     /// Where the handler runs; `nil`: on the publisher's thread, during the publish.
     @usableFromInline let executor: BusExecutor?
-    /// `executor == nil`, kept as a flag so a publish tests it without copying the executor.
-    @usableFromInline let runsInline: Bool
+    /// `executor == nil && owner == nil`: a publish calls the handler at once, with no
+    /// subscriber to load. One flag, so a publish tests one byte per entry.
+    @usableFromInline let isPlain: Bool
     /// The subscriber's name, for feedback.
     @usableFromInline let name: String
     /// The handler: gets the subscriber (or `nil`) and the event; returns the feedback
@@ -34,7 +35,7 @@ final class _BusEntry<Event: BusEvent>: Sendable {
         self.subtype = subtype
         self.owner = owner
         self.executor = executor
-        runsInline = executor == nil
+        isPlain = executor == nil && owner == nil
         self.name = name
         self.handler = handler
     }
@@ -51,3 +52,11 @@ final class _BusEntry<Event: BusEvent>: Sendable {
 /// kernel's weak box.
 @usableFromInline
 typealias _BusOwner = WeakBox<AnyObject & Sendable>
+
+/// What became of one delivery that left the publish's inline path.
+@usableFromInline
+enum _BusDelivery {
+    case handled, failed, scheduled
+    /// The subscriber object is gone: the publish prunes its subscriptions afterwards.
+    case gone
+}

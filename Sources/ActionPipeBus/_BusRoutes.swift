@@ -73,16 +73,13 @@ final class _BusRoutes<Event: BusEvent>: @unchecked Sendable {
         spans.deallocate()
     }
 
-    /// Calls `body` with the entries that get an event of `subtype`, in subscription
-    /// order. The buffer is valid while this routes object lives.
-    @inlinable
-    func withEntries<Result>(
-        for subtype: Event.Subtype,
-        _ body: (UnsafeBufferPointer<Unmanaged<_BusEntry<Event>>>) -> Result
-    ) -> Result {
+    /// The entries that get an event of `subtype`, in subscription order, unretained:
+    /// valid while this routes object lives.
+    @inlinable @inline(__always)
+    func list(for subtype: Event.Subtype) -> UnsafeBufferPointer<Unmanaged<_BusEntry<Event>>> {
         var position = spanCount &- 1  // the any-subtype list, unless the subtype has one
-        if let index {
-            if let found = index[subtype] { position = found }
+        if index != nil {
+            position = hashedPosition(of: subtype)
         } else {
             for candidate in subtypes.indices where subtypes[candidate] == subtype {
                 position = candidate
@@ -90,11 +87,18 @@ final class _BusRoutes<Event: BusEvent>: @unchecked Sendable {
             }
         }
         let span = spans[position]
-        return body(UnsafeBufferPointer(start: flat + span.start, count: span.count))
+        return UnsafeBufferPointer(start: flat + span.start, count: span.count)
+    }
+
+    /// The list position of `subtype` when there are many; out of line, so a publish's
+    /// lookup stays small enough to be inlined.
+    @inlinable @inline(never)
+    func hashedPosition(of subtype: Event.Subtype) -> Int {
+        index.unsafelyUnwrapped[subtype] ?? spanCount &- 1
     }
 
     /// The entries that get an event of `subtype`, retained, in subscription order.
     func entries(for subtype: Event.Subtype) -> [_BusEntry<Event>] {
-        withEntries(for: subtype) { list in list.map { $0.takeUnretainedValue() } }
+        list(for: subtype).map { $0.takeUnretainedValue() }
     }
 }
