@@ -127,7 +127,9 @@ func importCatalog(
         for await event in run.events {
             if let product = event.finishedOutput(of: product) { imported.append(product.sku) }
             if case .retrying(let failure, let delay) = event {
-                logger.notice("import: retrying in \(delay): \(failure)")
+                let what = "\(failure.node) '\(failure.object)'"
+                logger.notice(
+                    "import: \(what) failed (\(failure.error)), trying again in \(delay)")
             }
         }
     } onCancel: {

@@ -69,7 +69,7 @@ final class PaymentWebhooks: Sendable {
         }
         plumber.onStop { stop in
             state.$webhooksRefused.modify { $0 += 1 }
-            logger.warning("payments: \(stop)")
+            logger.warning("\(stop)")
         }
     }
 }

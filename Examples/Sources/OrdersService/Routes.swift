@@ -1,6 +1,24 @@
 import ActionPipe
+import Foundation
 import Hummingbird
 import Logging
+
+/// The request context of the routes: Hummingbird's basic one, with JSON keys sorted so
+/// that answers read the same every time.
+public struct OrdersRequestContext: RequestContext {
+    /// Hummingbird's per-request storage.
+    public var coreContext: CoreRequestContextStorage
+
+    /// A context for one request.
+    public init(source: Source) { coreContext = .init(source: source) }
+
+    /// JSON with sorted keys.
+    public var responseEncoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+}
 
 /// `GET /stats`: the counters and configuration of ``ServiceState``.
 public struct Stats: ResponseCodable {
@@ -57,8 +75,8 @@ extension Order: ResponseCodable {}
 extension ImportSummary: ResponseCodable {}
 
 /// The routes, each a few lines over one part of ActionPipe.
-public func buildRouter(_ service: OrdersService) -> Router<BasicRequestContext> {
-    let router = Router()
+public func buildRouter(_ service: OrdersService) -> Router<OrdersRequestContext> {
+    let router = Router(context: OrdersRequestContext.self)
     router.add(middleware: LogRequestsMiddleware(.info))
 
     // The core: the order chain answers; the bus announces the result.
