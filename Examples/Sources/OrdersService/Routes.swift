@@ -91,7 +91,10 @@ public func buildRouter(_ service: OrdersService) -> Router<OrdersRequestContext
                     totalCents: order.totalCents))
             return EditedResponse(status: .created, response: order)
         }
-        let error = report.error as? OrderError ?? .invalid("no pipe answered")
+        // `report.error` is `any Error`, even for a `ThrowingAction` with a typed error.
+        guard let error = report.error as? OrderError else {
+            throw HTTPError(.internalServerError, message: "the order chain did not answer")
+        }
         service.bus.publish(
             OrderEvent(.rejected, orderID: nil, customer: body.customer, reason: "\(error)"))
         throw HTTPError(error == .closed ? .serviceUnavailable : .badRequest, message: "\(error)")
