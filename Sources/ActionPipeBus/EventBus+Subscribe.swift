@@ -89,8 +89,8 @@ extension EventBus {
     ) -> RegistrationToken {
         let key = topic.key
         let owner = owner.map { _BusOwner($0) }
-        let (id, released, count, threshold) = _state.withLock {
-            state -> (UInt64, [AnyObject], Int, Int) in
+        let (entry, released, count, threshold, sticky) = _state.withLock {
+            state -> (_BusEntry<Event>, [AnyObject], Int, Int, [Event]) in
             var released: [AnyObject] = []
             let id = RegistrationToken.nextID()
             state.record(id, _BusRecord(key: key, owner: owner))
@@ -98,9 +98,14 @@ extension EventBus {
                 id: id, subtype: topic.subtype, owner: owner, executor: executor, name: name,
                 handler: handler)
             released += state.add(entry)
-            return (id, released, state.records.count, state.pruneThreshold)
+            return (
+                entry, released, state.records.count, state.pruneThreshold,
+                Self._sticky(for: topic, in: state)
+            )
         }
         withExtendedLifetime(released) {}
+        let id = entry.id
+        if !sticky.isEmpty { _replaySticky(sticky, to: entry) }
         _pruneGoneIfDue(count: count, threshold: threshold)
         return RegistrationToken(registry: self, id: id, scope: self.name, joiner: "/", label: name)
     }

@@ -17,6 +17,10 @@ struct _BusState {
     var retiredTables: [AnyObject] = []
     /// Every live subscription, by id.
     var records: [UInt64: _BusRecord] = [:]
+    /// The last event published with `publishSticky` per event key, for late subscribers.
+    var sticky: [BusEventKey: _BusStickyEvent] = [:]
+    /// Counts sticky publishes, to replay several sticky events in the order they came.
+    var stickyCount: UInt64 = 0
 
     init(published: SnapshotCell<_BusRouteTable>) {
         self.published = published

@@ -1,0 +1,108 @@
+import ActionPipe
+import Testing
+
+@Suite("Bus: sticky events for late subscribers")
+struct BusStickyTests {
+    private let logins = BusTopic(BusTestLogin.self, .login)
+
+    @Test("a late subscriber receives the last sticky event at once, then live events")
+    func lateSubscriberGetsTheLast() {
+        let bus = EventBus(name: "sticky")
+        bus.publishSticky(BusTestLogin(subtype: .login, user: "ada"))
+        bus.publishSticky(BusTestLogin(subtype: .login, user: "grace"))  // replaces ada
+        let seen = Log()
+        let token = bus.subscribe(logins) { seen.append($0.user) }
+        #expect(seen.all == ["grace"])  // delivered while subscribing
+        bus.publish(BusTestLogin(subtype: .login, user: "linus"))
+        #expect(seen.all == ["grace", "linus"])
+        #expect(bus.stickyEvent(for: logins)?.user == "grace")  // plain publish keeps nothing
+        token.cancel()
+    }
+
+    @Test("plain publish keeps nothing; a sticky event reaches current subscribers too")
+    func plainPublishIsNotSticky() {
+        let bus = EventBus(name: "sticky")
+        let early = Log()
+        let token = bus.subscribe(logins) { early.append($0.user) }
+        bus.publish(BusTestLogin(subtype: .login, user: "ada"))
+        #expect(bus.stickyEvent(for: logins) == nil)
+        let result = bus.publishSticky(BusTestLogin(subtype: .login, user: "grace"))
+        #expect(result.handledCount == 1)
+        #expect(early.all == ["ada", "grace"])
+        token.cancel()
+    }
+
+    @Test("sticky events are kept per subtype; anySubtypeOf replays each, oldest first")
+    func perSubtype() {
+        let bus = EventBus(name: "sticky")
+        bus.publishSticky(BusTestLogin(subtype: .logout, user: "bob"))
+        bus.publishSticky(BusTestLogin(subtype: .login, user: "ada"))
+        let onlyLogins = Log()
+        let all = Log()
+        let first = bus.subscribe(logins) { onlyLogins.append($0.user) }
+        let second = bus.subscribe(BusTopic(anySubtypeOf: BusTestLogin.self)) {
+            all.append("\($0.subtype) \($0.user)")
+        }
+        #expect(onlyLogins.all == ["ada"])
+        #expect(all.all == ["logout bob", "login ada"])
+        first.cancel()
+        second.cancel()
+    }
+
+    @Test("removeStickyEvents: later subscribers get nothing; the count says what went")
+    func removal() {
+        let bus = EventBus(name: "sticky")
+        bus.publishSticky(BusTestLogin(subtype: .login, user: "ada"))
+        bus.publishSticky(BusTestLogin(subtype: .logout, user: "bob"))
+        #expect(bus.removeStickyEvents(for: logins) == 1)
+        #expect(bus.removeStickyEvents(for: logins) == 0)
+        #expect(bus.stickyEvent(for: BusTopic(BusTestLogin.self, .logout))?.user == "bob")
+        #expect(bus.removeStickyEvents(for: BusTopic(anySubtypeOf: BusTestLogin.self)) == 1)
+        let seen = Log()
+        let token = bus.subscribe(BusTopic(anySubtypeOf: BusTestLogin.self)) {
+            seen.append($0.user)
+        }
+        #expect(seen.all.isEmpty)
+        token.cancel()
+    }
+
+    @Test("the replay goes through the subscription's executor, like a publish")
+    func replayOnExecutor() async {
+        let bus = EventBus(name: "sticky")
+        bus.publishSticky(BusTestLogin(subtype: .login, user: "ada"))
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self)
+        let token = bus.subscribe(logins, on: .task) { continuation.yield($0.user) }
+        var iterator = stream.makeAsyncIterator()
+        #expect(await iterator.next() == "ada")
+        token.cancel()
+    }
+
+    @Test("a subscriber that throws on the replay is reported to Diagnostics, not dropped")
+    func replayErrorReported() {
+        let bus = EventBus(name: "sticky")
+        bus.publishSticky(BusTestLogin(subtype: .login, user: "ada"))
+        let recorded = Diagnostics.record {
+            let token = bus.subscribe(logins) { _ in throw BusTestError(reason: "nope") }
+            token.cancel()
+        }
+        #expect(recorded.map(\.kind) == [.handlerErrorDropped])
+    }
+
+    @Test("a replaced or removed sticky event is released, also while another thread publishes")
+    func stickyEventsReleased() {
+        final class Payload: Sendable {}
+        struct Carrier: BusEvent { let payload: Payload }
+        let bus = EventBus(name: "sticky")
+        weak var first: Payload?
+        do {
+            let payload = Payload()
+            first = payload
+            bus.publishSticky(Carrier(payload: payload))
+        }
+        #expect(first != nil)  // kept for late subscribers
+        bus.publishSticky(Carrier(payload: Payload()))
+        #expect(first == nil)  // replaced: released
+        bus.removeStickyEvents(for: BusTopic(Carrier.self))
+        #expect(bus.stickyEvent(for: BusTopic(Carrier.self)) == nil)
+    }
+}
