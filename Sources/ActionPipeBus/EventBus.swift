@@ -103,7 +103,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
     ///
     /// ```swift
     /// let result = bus.publish(Login(subtype: .login, user: "ann"))
-    /// result.handled   // how many handlers ran
+    /// result.handledCount   // how many handlers ran
     /// ```
     ///
     /// - Complexity: No lock and no reference counting to read the event type's routes (the
@@ -114,6 +114,24 @@ public final class EventBus: Sendable, CustomStringConvertible {
     @inlinable
     @discardableResult
     public func publish<Event: BusEvent>(_ event: Event) -> BusPublishResult {
+        if Instrumentation.isOn { return _publishInstrumented(event) }
+        return _publish(event)
+    }
+
+    /// The publish with an instrument installed, between its begin and end. Never inlined,
+    /// so a plain publish pays only the check.
+    @inlinable @inline(never)
+    func _publishInstrumented<Event: BusEvent>(_ event: Event) -> BusPublishResult {
+        let span = Instrumentation.begin(
+            .publish, name: String(describing: Event.self), detail: name)
+        let result = _publish(event)
+        span?.end(result.nestingError.map { .failed($0) } ?? .succeeded)
+        return result
+    }
+
+    /// Delivers `event`: the body of ``publish(_:)``.
+    @inlinable @inline(__always)
+    func _publish<Event: BusEvent>(_ event: Event) -> BusPublishResult {
         // The kernel's depth word, read here rather than through `_enterCall`: one call less.
         let depth = NestingDepth.counter(.call, key: _depthKey)
         guard depth.pointee < NestingLimitError.depthLimit else { return _refuse(Event.self) }

@@ -31,12 +31,14 @@ extension BoundAction where Kind == ActionKind.Async {
         // `self` holds the pipe, so the origin member and the cell outlive the whole call.
         // The pin lasts across the handlers' suspensions: it records its counter, so it
         // may end on another thread than it started on.
+        let span = Instrumentation.isOn ? _beginInstrumented() : nil
         let (cell, pin) = _pin()
         defer { cell._withUnsafeGuaranteedRef { $0.unpin(pin) } }
         let snapshot = pin.snapshot.unsafelyUnwrapped
         let outcome = await Self._runAsync(
             snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
             options: options, arguments: (repeat each arguments), recording: &ignored)
+        if let span { span.end(outcome.error.map { .failed($0) } ?? .succeeded) }
         if let error = outcome.error { throw error }
         return outcome.value
     }

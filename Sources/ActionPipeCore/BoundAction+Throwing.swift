@@ -21,6 +21,7 @@ extension BoundAction where Kind: ThrowingActionKind {
     public func callAsFunction(_ arguments: repeat each Argument) throws(Kind.Failure)
         -> Result?
     {
+        let span = Instrumentation.isOn ? _beginInstrumented() : nil
         var ignored: [ActionTrace.Outcome?]? = nil
         let (cell, pin) = _pin()
         defer { cell._withUnsafeGuaranteedRef { $0.unpin(pin) } }
@@ -30,8 +31,15 @@ extension BoundAction where Kind: ThrowingActionKind {
                 snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
                 options: options, arguments: (repeat each arguments), recording: &ignored)
         }
+        if let span { _endInstrumented(span, outcome.error) }
         if let error = outcome.error { throw error }
         return outcome.value
+    }
+
+    /// Ends an instrumented call that threw `error`, or succeeded when it is `nil`.
+    @usableFromInline @inline(never)
+    func _endInstrumented(_ span: _InstrumentedSpan, _ error: Kind.Failure?) {
+        span.end(error.map { .failed($0) } ?? .succeeded)
     }
 
     /// Calls the throwing action and reports what happened, without throwing: the error,

@@ -77,7 +77,14 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
     }
 
     /// The error of a call refused for nesting too deep.
+    @usableFromInline
     func _nestingError() -> NestingLimitError { key._nestingError }
+
+    /// Begins this call with the installed instrument (see ``Instrumentation``).
+    @usableFromInline
+    func _beginInstrumented() -> _InstrumentedSpan? {
+        Instrumentation.begin(.call, name: key.name, detail: pipe.name)
+    }
 
     /// The report of a call that ended with `outcome`, recorded in `outcomes`.
     func makeReport<Failure>(
@@ -110,6 +117,7 @@ extension BoundAction where Kind == ActionKind.Sync {
     @inlinable @inline(__always)
     @discardableResult
     public func callAsFunction(_ arguments: repeat each Argument) -> Result? {
+        if Instrumentation.isOn { return _callInstrumented(repeat each arguments) }
         var ignored: [ActionTrace.Outcome?]? = nil
         let (cell, pin) = _pin()
         defer { cell._withUnsafeGuaranteedRef { $0.unpin(pin) } }
@@ -118,6 +126,21 @@ extension BoundAction where Kind == ActionKind.Sync {
             snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
             options: options, arguments: (repeat each arguments), recording: &ignored
         ).value
+    }
+
+    /// The call with an instrument installed: the same dispatch, between its begin and end.
+    /// Never inlined, so the plain call pays only the check.
+    @inlinable @inline(never)
+    func _callInstrumented(_ arguments: repeat each Argument) -> Result? {
+        let span = _beginInstrumented()
+        var ignored: [ActionTrace.Outcome?]? = nil
+        let (cell, pin) = _pin()
+        defer { cell._withUnsafeGuaranteedRef { $0.unpin(pin) } }
+        let outcome = Self._run(
+            snapshot: pin.snapshot.unsafelyUnwrapped, origin: .passUnretained(pipe._member),
+            key: key, options: options, arguments: (repeat each arguments), recording: &ignored)
+        span?.end(outcome.tooDeep ? .failed(_nestingError()) : .succeeded)
+        return outcome.value
     }
 
     /// Calls the action and reports what happened: the result, how many handlers ran,

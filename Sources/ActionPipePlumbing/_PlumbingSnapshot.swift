@@ -29,7 +29,7 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
     @usableFromInline let sink: (@Sendable (PlumbingPacket<Payload>) -> Void)?
     @usableFromInline let isSync: Bool
     let onStop: (@Sendable (PlumbingStop<Payload>) -> Void)?
-    let plumber: String
+    @usableFromInline let plumber: String
 
     /// `firstAsync`: the index of the plumber's first async stage, if any.
     init(
@@ -54,6 +54,25 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
     /// at the first async stage: a synchronous caller cannot wait for it.
     @inlinable
     func runSync(_ packet: consuming PlumbingPacket<Payload>) -> PlumbingOutcome<Payload> {
+        if Instrumentation.isOn { return runSyncInstrumented(packet) }
+        return _runSync(packet)
+    }
+
+    /// `runSync` with an instrument installed. Never inlined, so a plain packet pays only
+    /// the check.
+    @inlinable @inline(never)
+    func runSyncInstrumented(_ packet: consuming PlumbingPacket<Payload>)
+        -> PlumbingOutcome<Payload>
+    {
+        let span = Instrumentation.begin(.packet, name: plumber, detail: "port \(packet.port)")
+        let outcome = _runSync(packet)
+        span?.end(Self.instrumentedOutcome(outcome))
+        return outcome
+    }
+
+    /// The stages, then the sink, on this thread: the body of `runSync`.
+    @inlinable @inline(__always)
+    func _runSync(_ packet: consuming PlumbingPacket<Payload>) -> PlumbingOutcome<Payload> {
         var packet = packet
         var index = 0
         while index < count {
@@ -81,6 +100,18 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
     /// each stage and before the sink, `isCancelled` decides whether the packet goes on.
     @inlinable
     nonisolated(nonsending) func runAsync(
+        _ packet: consuming PlumbingPacket<Payload>, isCancelled: () -> Bool
+    ) async -> PlumbingOutcome<Payload> {
+        guard Instrumentation.isOn else { return await _runAsync(packet, isCancelled: isCancelled) }
+        let span = Instrumentation.begin(.packet, name: plumber, detail: "port \(packet.port)")
+        let outcome = await _runAsync(packet, isCancelled: isCancelled)
+        span?.end(Self.instrumentedOutcome(outcome))
+        return outcome
+    }
+
+    /// The stages, awaiting the async ones, then the sink: the body of `runAsync`.
+    @inlinable
+    nonisolated(nonsending) func _runAsync(
         _ packet: consuming PlumbingPacket<Payload>, isCancelled: () -> Bool
     ) async -> PlumbingOutcome<Payload> {
         var packet = packet
@@ -120,5 +151,13 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
             stagesPassed: index, stageCount: count, reason: reason, plumber: plumber)
         onStop?(stop)
         return .stopped(stop)
+    }
+
+    /// How an instrument sees `outcome`: delivered, failed (a stage threw) or stopped.
+    @usableFromInline
+    static func instrumentedOutcome(_ outcome: PlumbingOutcome<Payload>) -> InstrumentedOutcome {
+        guard let stop = outcome.stop else { return .succeeded }
+        if let error = stop.reason.error { return .failed(error) }
+        return .stopped("\(stop.reason)")
     }
 }

@@ -106,7 +106,7 @@ final class _TreeRunner: Sendable {
     nonisolated(nonsending) private func process(_ item: _TreeWorkItem) async -> _TreeWorkItem? {
         var outcome = _TreeItemOutcome()
         var output: (any Sendable)?
-        let direct = events == nil && options.itemTimeout == nil
+        let direct = events == nil && options.itemTimeout == nil && !Instrumentation.isOn
         let hasChildren: Bool
         if let node = item.plan {
             hasChildren = !node.children.isEmpty
@@ -122,9 +122,14 @@ final class _TreeRunner: Sendable {
                     outcome.succeeded = output != nil
                 }
             } else {
+                let span =
+                    Instrumentation.isOn
+                    ? Instrumentation.begin(.treeItem, name: node.name, detail: "\(item.info)")
+                    : nil
                 output = await slowCall(
                     node, .work, item: item, object: item.object, nil, &outcome, jobs.work)
                 outcome.succeeded = output != nil
+                if let span { span.end(Self.instrumentedOutcome(outcome)) }
                 // Only `finished` events read it back; without a listener, skip the copy.
                 if events != nil { outcome.output = output }
             }
@@ -183,6 +188,14 @@ final class _TreeRunner: Sendable {
             demand.finish()
         }
         return completion.next
+    }
+
+    /// How an instrument sees an item's work: it produced, failed after its retries, or was
+    /// cancelled.
+    private static func instrumentedOutcome(_ outcome: _TreeItemOutcome) -> InstrumentedOutcome {
+        if outcome.succeeded { return .succeeded }
+        if let failure = outcome.failures.last { return .failed(failure.error) }
+        return .stopped(outcome.cancelled ? "cancelled" : "not produced")
     }
 
     /// Calls a provider job with events, the run's timeout and the node's retry policy;
