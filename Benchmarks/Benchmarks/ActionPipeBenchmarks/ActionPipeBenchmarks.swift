@@ -147,6 +147,15 @@ let benchmarks: @Sendable () -> Void = {
     registerStateGrowthBenchmarks()
 }
 
+/// An instrument that does nothing: the cost of the instrumented path itself.
+struct NoOpInstrument: Instrument {
+    func begin(_ operation: InstrumentedOperation) -> (any Sendable)? { nil }
+    func end(
+        _ operation: InstrumentedOperation, context: (any Sendable)?, duration: Duration,
+        outcome: InstrumentedOutcome
+    ) {}
+}
+
 /// Issue 4's targets: the ActionPipe core against closures, a naive chain and OpenCombine.
 func registerCoreBenchmarks() {
 
@@ -170,6 +179,16 @@ func registerCoreBenchmarks() {
     Benchmark("T1 ActionPipe 3 pipes, bound action") { benchmark in
         for i in benchmark.scaledIterations {
             blackHole(boundAdd(i))
+        }
+    }
+
+    // The same call with an instrument installed (one that does nothing): what observing
+    // every call costs. Without one, the call pays one relaxed load (in target 1's figure).
+    Benchmark("T1 ActionPipe 3 pipes, no-op instrument installed") { benchmark in
+        Instrumentation.install(NoOpInstrument())
+        defer { Instrumentation.uninstall() }
+        for i in benchmark.scaledIterations {
+            blackHole(head3.benchAdd(i))
         }
     }
 

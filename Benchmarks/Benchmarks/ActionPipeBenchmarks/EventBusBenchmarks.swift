@@ -168,6 +168,15 @@ func registerEventBusBenchmarks() {
         blackHole(token1)
     }
 
+    Benchmark("Bus publish 1 subscriber, no-op instrument installed") { benchmark in
+        Instrumentation.install(NoOpInstrument())
+        defer { Instrumentation.uninstall() }
+        for i in benchmark.scaledIterations {
+            _ = bus1.publish(BusBenchEvent(subtype: .tick, value: i))
+        }
+        blackHole(token1)
+    }
+
     let busOwned1 = EventBus(name: "benchOwned1")
     let sinkOwned1 = BusBenchSink()
     let owner1 = BusBenchOwner()

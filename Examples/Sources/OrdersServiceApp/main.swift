@@ -16,6 +16,6 @@ var logger = Logger(label: "orders")
 logger.logLevel =
     ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info
 
-Instrumentation.install(logger: logger)
+ServiceInstrumentation.install(logger: logger)
 let service = try OrdersService(logger: logger)
 try await buildApplication(service, port: port, logger: logger).runService()

@@ -213,9 +213,24 @@ import Testing
     @Test func diagnosticsGoToSwiftLog() {
         let recorded = RecordedLogs()
         let logger = Logger(label: "diagnostics") { _ in recorded }
-        let handler = Instrumentation.diagnosticsHandler(logger: logger)
+        let handler = ServiceInstrumentation.diagnosticsHandler(logger: logger)
         handler(Diagnostic(.handlerErrorDropped, "a subscriber threw", error: CancellationError()))
         #expect(recorded.all == ["warning a subscriber threw kind=handlerErrorDropped"])
+    }
+
+    @Test func instrumentLogsEveryOperation() {
+        let recorded = RecordedLogs()
+        let logger = Logger(label: "instrument") { _ in recorded }
+        let instrument = LogInstrument(logger: logger)
+        let call = InstrumentedOperation(kind: .call, name: "placeOrder", detail: "validation")
+        instrument.end(call, context: nil, duration: .microseconds(12), outcome: .succeeded)
+        struct Refused: Error {}
+        let item = InstrumentedOperation(kind: .treeItem, name: "product", detail: "product#3")
+        instrument.end(item, context: nil, duration: .zero, outcome: .failed(Refused()))
+        #expect(recorded.all == [
+            "debug call placeOrder on validation: succeeded kind=call",
+            "warning treeItem product on product#3: failed: Refused() kind=treeItem",
+        ])
     }
 }
 
