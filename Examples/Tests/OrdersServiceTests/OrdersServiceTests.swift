@@ -227,10 +227,11 @@ import Testing
         struct Refused: Error {}
         let item = InstrumentedOperation(kind: .treeItem, name: "product", detail: "product#3")
         instrument.end(item, context: nil, duration: .zero, outcome: .failed(Refused()))
-        #expect(recorded.all == [
-            "debug call placeOrder on validation: succeeded kind=call",
-            "warning treeItem product on product#3: failed: Refused() kind=treeItem",
-        ])
+        #expect(
+            recorded.all == [
+                "debug call placeOrder on validation: succeeded kind=call",
+                "warning treeItem product on product#3: failed: Refused() kind=treeItem",
+            ])
     }
 }
 
