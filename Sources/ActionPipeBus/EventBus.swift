@@ -249,10 +249,14 @@ public final class EventBus: Sendable, CustomStringConvertible {
     /// `nil` when nobody listens to it.
     @inlinable
     func _routes<Event: BusEvent>(_ type: Event.Type) -> _BusRoutes<Event>? {
-        guard
-            var routes = _published.load()?.routes(for: ObjectIdentifier(Event.self))?
-                .takeUnretainedValue()
-        else { return nil }
+        // The table is held until the routes are retained: `routes(for:)` hands them out
+        // unretained, and a table replaced meanwhile may be freed as soon as this reference
+        // to it ends.
+        guard let table = _published.load() else { return nil }
+        let found = withExtendedLifetime(table) {
+            table.routes(for: ObjectIdentifier(Event.self))?.takeUnretainedValue()
+        }
+        guard var routes = found else { return nil }
         if routes === _busStaleRoutes {
             guard let fresh = _refreshRoutes(ObjectIdentifier(Event.self)) else { return nil }
             routes = fresh
