@@ -1,4 +1,5 @@
 import ActionPipe
+import ActionPipeTesting
 import Foundation
 import Testing
 
@@ -18,7 +19,8 @@ struct TracingTests {
         let nilObject = pipes[2].tSomeFunc.report(0, nil)
         #expect(nilObject.trace.action == "tSomeFunc")
         #expect(nilObject.trace.state == nil)
-        #expect(nilObject.trace.steps.map(\.pipe) == ["pipe1", "pipe2", "pipe3"])
+        #expect(nilObject.trace.pipeNames == ["pipe1", "pipe2", "pipe3"])
+        #expect(nilObject.trace.summary == "pipe1 ran, pipe2 skipped, pipe3 skipped")
         #expect(
             nilObject.trace.description
                 == "tSomeFunc: pipe1 ran → pipe2 skipped (upstream is not Date) → "
@@ -114,6 +116,7 @@ struct TracingTests {
                 == "tPing: p1 ran and stopped the call → p2 skipped (not registered) → "
                 + "p3 skipped (call stopped earlier)")
         #expect(report.stoppedBy == "p1")
+        #expect(report.trace.summary == "p1 stopped, p2 skipped, p3 skipped")
         #expect(report.trace.ran == ["p1"])
     }
 
@@ -205,6 +208,7 @@ struct TracingTests {
         let report = pipes[5].tPing.report(0)
         #expect(report.trace.steps.count == 10)
         #expect(report.trace.ran == ["n0", "n3", "n6", "n9"])
+        #expect(report.trace.skippedPipes == ["n1", "n2", "n4", "n5", "n7", "n8"])
         #expect(report.value == 9)
         #expect(report.runCount == 4)
     }

@@ -1,4 +1,5 @@
 import ActionPipe
+import ActionPipeTesting
 import Testing
 
 @Suite("Bus delivery")
@@ -35,18 +36,16 @@ struct BusDeliveryTests {
     @Test("an explicit any-subtype subscription receives every subtype")
     func anySubtype() {
         let bus = EventBus(name: "any")
-        let recorder = BusTestRecorder()
-        bus.subscribe(BusTopic(anySubtypeOf: BusTestLogin.self)) {
-            recorder.record("\($0.subtype) \($0.user)")
-        }
-        bus.subscribe(BusTopic(anySubtypeOf: BusTestLegacy.self)) {
-            recorder.record("legacy \(String(describing: $0.subtype))")
-        }
+        let logins = BusRecorder(bus, BusTopic(anySubtypeOf: BusTestLogin.self))
+        let legacy = BusRecorder(bus, BusTopic(anySubtypeOf: BusTestLegacy.self))
         bus.publish(BusTestLogin(subtype: .login, user: "ann"))
         bus.publish(BusTestLogin(subtype: .logout, user: "ann"))
+        #expect(logins.events.map { "\($0.subtype) \($0.user)" } == ["login ann", "logout ann"])
+        #expect(legacy.count == 0)
         bus.publish(BusTestLegacy(subtype: nil))
         bus.publish(BusTestLegacy(subtype: 7))
-        #expect(recorder.all == ["login ann", "logout ann", "legacy nil", "legacy Optional(7)"])
+        #expect(legacy.events.map(\.subtype) == [nil, 7])
+        #expect(logins.count == 2)
     }
 
     @Test("delivery order is subscription order, any-subtype subscriptions included")

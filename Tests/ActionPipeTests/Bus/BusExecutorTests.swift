@@ -1,4 +1,5 @@
 import ActionPipe
+import ActionPipeTesting
 import Testing
 
 @Suite("Bus executors")
@@ -17,32 +18,30 @@ struct BusExecutorTests {
     @Test("a serial custom executor runs handlers later, in publish order")
     func customSerial() {
         let bus = EventBus(name: "custom")
-        let queue = BusTestManualQueue()
-        let recorder = BusTestRecorder()
-        bus.subscribe(busTestLogins, on: queue.executor) { recorder.record("queued \($0.user)") }
-        bus.subscribe(busTestLogins) { recorder.record("sync \($0.user)") }
+        let manual = ManualExecutor()
+        let queued = BusRecorder(bus, busTestLogins, on: manual.executor)
+        let sync = BusRecorder(bus, busTestLogins)
         for user in ["a", "b", "c"] {
             #expect(
                 bus.publish(BusTestLogin(subtype: .login, user: user))
                     == BusPublishResult(handledCount: 1, failedCount: 0, scheduledCount: 1))
         }
-        #expect(recorder.take() == ["sync a", "sync b", "sync c"])
-        queue.drain()
-        #expect(recorder.take() == ["queued a", "queued b", "queued c"])
+        #expect(sync.events.map(\.user) == ["a", "b", "c"])
+        #expect(queued.count == 0)
+        #expect(manual.runAll() == 3)
+        #expect(queued.events.map(\.user) == ["a", "b", "c"])
+        #expect(sync.count == 3)
     }
 
     @Test("a cancelled subscription's queued handler does not run")
     func cancelledBeforeRun() {
         let bus = EventBus(name: "cancelQueued")
-        let queue = BusTestManualQueue()
-        let recorder = BusTestRecorder()
-        let subscription = bus.subscribe(busTestPings, on: queue.executor) { _ in
-            recorder.record("ran")
-        }
+        let manual = ManualExecutor()
+        let pings = BusRecorder(bus, busTestPings, on: manual.executor)
         bus.publish(BusTestPing())
-        subscription.cancel()
-        queue.drain()
-        #expect(recorder.all == [])
+        pings.cancel()
+        #expect(manual.runAll() == 1)  // the job runs, and calls nothing
+        #expect(pings.count == 0)
     }
 
     @Test("the main actor executor runs handlers on the main actor")
@@ -71,13 +70,12 @@ struct BusExecutorTests {
     @Test("publishing on an executor: the publish itself happens there")
     func publishOnExecutor() {
         let bus = EventBus(name: "publishOn")
-        let queue = BusTestManualQueue()
-        let recorder = BusTestRecorder()
-        bus.subscribe(busTestPings) { _ in recorder.record("delivered") }
-        bus.publish(BusTestPing(), on: queue.executor)
-        #expect(recorder.all == [])
-        queue.drain()
-        #expect(recorder.all == ["delivered"])
+        let manual = ManualExecutor()
+        let pings = BusRecorder(bus, busTestPings)
+        bus.publish(BusTestPing(), on: manual.executor)
+        #expect(pings.count == 0)
+        manual.runAll()
+        #expect(pings.count == 1)
     }
 
     @Test("the task executor runs handlers concurrently, off the publisher")

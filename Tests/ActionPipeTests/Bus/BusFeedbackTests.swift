@@ -1,4 +1,5 @@
 import ActionPipe
+import ActionPipeTesting
 import Testing
 
 @Suite("Bus feedback")
@@ -74,16 +75,17 @@ struct BusFeedbackTests {
     @Test("subscribers on an executor report from there, after the publish returns")
     func executorFeedback() {
         let bus = EventBus(name: "later")
-        let queue = BusTestManualQueue()
-        let reports = BusTestRecorder()
-        bus.subscribe(BusTopic(BusTestQuery.self), name: "queued", on: queue.executor) { _ in
-            "late"
-        }
+        let manual = ManualExecutor()
+        let reports = Recorder<String>()
+        let queries = BusRecorder(
+            bus, BusTopic(BusTestQuery.self), name: "queued", on: manual.executor
+        ) { _ in "late" }
         let result = bus.publish(BusTestQuery(question: "q")) { reports.record("\($0)") }
         #expect(result.scheduledCount == 1)
-        #expect(reports.all == [])
-        queue.drain()
-        #expect(reports.all == ["queued handled: late"])
+        #expect(reports.values == [])
+        manual.runAll()
+        #expect(reports.values == ["queued handled: late"])
+        #expect(queries.events.map(\.question) == ["q"])
     }
 
     @Test("a subscriber gone before its executor runs is counted as skipped")

@@ -1,4 +1,5 @@
 import ActionPipe
+import ActionPipeTesting
 import Testing
 
 @Suite("Bus lifetime")
@@ -90,16 +91,16 @@ struct BusLifetimeTests {
     @Test("a handler on an executor is skipped if its subscriber goes before it runs")
     func releasedBeforeExecutorRuns() {
         let bus = EventBus(name: "scheduled")
-        let queue = BusTestManualQueue()
-        let recorder = BusTestRecorder()
+        let manual = ManualExecutor()
+        let ran = Recorder<String>()
         var subscriber: BusTestSubscriber? = BusTestSubscriber("s")
-        bus.subscribe(busTestPings, owner: subscriber!, on: queue.executor) { subscriber, _ in
-            recorder.record("\(subscriber.name) ran")
+        bus.subscribe(busTestPings, owner: subscriber!, on: manual.executor) { subscriber, _ in
+            ran.record(subscriber.name)
         }
         #expect(bus.publish(BusTestPing()).scheduledCount == 1)
         subscriber = nil  // the event is in flight
-        queue.drain()
-        #expect(recorder.all == [])
+        #expect(manual.runAll() == 1)
+        #expect(ran.values == [])
     }
 }
 

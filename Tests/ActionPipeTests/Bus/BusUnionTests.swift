@@ -1,4 +1,5 @@
 import ActionPipe
+import ActionPipeTesting
 import Testing
 
 @Suite("Bus union events")
@@ -80,25 +81,25 @@ struct BusUnionTests {
     @Test("a union ends with its subscriber, and can run on an executor")
     func unionLifetimeAndExecutor() {
         let bus = EventBus(name: "unionLife")
-        let queue = BusTestManualQueue()
+        let manual = ManualExecutor()
         let recorder = BusTestRecorder()
         var screen: BusTestSubscriber? = BusTestSubscriber("screen")
         bus.subscribe(
-            allOf: [busTestLogins.key, busTestPings.key], owner: screen!, on: queue.executor
+            allOf: [busTestLogins.key, busTestPings.key], owner: screen!, on: manual.executor
         ) {
             screen, union in recorder.record("\(screen.name): \(union.events.count)")
         }
         bus.publish(BusTestLogin(subtype: .login, user: "a"))
         bus.publish(BusTestPing())
         #expect(recorder.all == [])  // not during the publish
-        #expect(queue.pending == 1)
-        queue.drain()
+        #expect(manual.pendingCount == 1)
+        manual.runAll()
         #expect(recorder.take() == ["screen: 2"])
 
         screen = nil
         bus.publish(BusTestLogin(subtype: .login, user: "a"))
         bus.publish(BusTestPing())
-        queue.drain()
+        manual.runAll()
         #expect(recorder.all == [])
         #expect(bus.subscriptionCount == 0)
     }

@@ -1,4 +1,5 @@
 import ActionPipe
+import ActionPipeTesting
 import Testing
 
 /// A stage object that keeps nothing about its plumbers; the original stores the next stage
@@ -133,21 +134,19 @@ struct PlumbHazardTests {
 
     @Test("a stopped packet is not dropped silently: the caller and the observer learn of it")
     func stopsAreReported() async throws {
-        let stops = PlumbInbox<PlumbingStop<Int>>()
-        let sink = PlumbInbox<PlumbingPacket<Int>>()
         let port = PlumbingPort<Int>(3)
         let plumber = try PipelinePlumber<Int>(name: "odd-only").addPort(port)
         plumber.addStage("odd") { packet in packet.payload % 2 == 1 ? .pass : .stop("even") }
-        plumber.sink { sink.put($0) }
-        plumber.onStop { stops.put($0) }
+        let sink = PlumbingSinkRecorder(plumber)
+        let stops = PlumbingStopRecorder(plumber)
 
         port.emit(2)  // fire-and-forget: only the observer can tell
         #expect(plumber.send(4, from: 9).stop?.reason.refusal == "even")
         port.emit(5)
         #expect(
-            stops.all.map(\.packet) == [PlumbingPacket(2, port: 3), PlumbingPacket(4, port: 9)])
-        #expect(stops.all.map(\.stage) == ["odd", "odd"])
-        #expect(sink.all == [PlumbingPacket(5, port: 3)])
+            stops.stops.map(\.packet) == [PlumbingPacket(2, port: 3), PlumbingPacket(4, port: 9)])
+        #expect(stops.summaries == ["odd: refused: even", "odd: refused: even"])
+        #expect(sink.packets == [PlumbingPacket(5, port: 3)])
     }
 
     @Test("many stages do not recurse: the original's recursion per stage is a loop here")

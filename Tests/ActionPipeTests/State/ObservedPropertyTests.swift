@@ -1,4 +1,5 @@
 import ActionPipe
+import ActionPipeTesting
 import Testing
 
 @Suite("ObservableState: observing a property")
@@ -18,12 +19,11 @@ struct ObservedPropertyTests {
     @Test("Every assignment is delivered, equal values included")
     func equalValuesDelivered() {
         let list = ObservPhotoListState()
-        let log = Log()
-        list.$selectedIndex.observe { log.append("\($0)") }
+        let seen = ObservationRecorder(list.$selectedIndex)
         list.selectedIndex = 2
         list.selectedIndex = 2
         list.selectedIndex = 3
-        #expect(log.take() == ["2", "2", "3"])
+        #expect(seen.values == [2, 2, 3])
     }
 
     @Test(
@@ -78,35 +78,32 @@ struct ObservedPropertyTests {
     func skipEqual() {
         let list = ObservPhotoListState()
         list.selectedIndex = 1
-        let log = Log()
-        list.$selectedIndex.observe(.skipEqual) { log.append("\($0)") }
+        let seen = ObservationRecorder(list.$selectedIndex, .skipEqual)
         list.selectedIndex = 1  // equal to the value at registration
         list.selectedIndex = 2
         list.selectedIndex = 2
         list.selectedIndex = 1
-        #expect(log.take() == ["2", "1"])
+        #expect(seen.values == [2, 1])
     }
 
     @Test(".initial with .skipEqual delivers the current value, then only changes")
     func initialAndSkipEqual() {
         let image = ObservImageState()
-        let log = Log()
-        image.$url.observe([.initial, .skipEqual]) { log.append($0 ?? "nil") }
+        let seen = ObservationRecorder(image.$url, [.initial, .skipEqual])
         image.url = nil
         image.url = "a"
         image.url = "a"
         image.url = nil
-        #expect(log.take() == ["nil", "a", "nil"])
+        #expect(seen.values == [nil, "a", nil])
     }
 
     @Test(".skipEqual on a type that is not Equatable delivers every value (documented)")
     func skipEqualNotEquatable() {
         let property = ObservedProperty(ObservOpaque(number: 1))
-        let log = Log()
-        property.observe(.skipEqual) { log.append("\($0.number)") }
+        let seen = ObservationRecorder(property, .skipEqual)
         property.value = ObservOpaque(number: 1)
         property.value = ObservOpaque(number: 1)
-        #expect(log.take() == ["1", "1"])
+        #expect(seen.values.map(\.number) == [1, 1])
     }
 
     @Test("Observers run in registration order")

@@ -1,0 +1,113 @@
+import ActionPipe
+
+/// A plumber's stop observer that keeps every stop it is told, in order: `onStop` for
+/// tests.
+///
+/// It becomes the plumber's stop observer when made (replacing the one set before, as
+/// `PipelinePlumber.onStop(_:)` does) and removes itself when it is released or on
+/// ``cancel()``.
+///
+/// ```swift
+/// let plumber = PipelinePlumber<Int>()
+/// plumber.addStage("gate") { _ in .stop("closed") }
+/// let stops = PlumbingStopRecorder(plumber)
+/// plumber.send(1, from: 1)
+/// #expect(stops.summaries == ["gate: refused: closed"])
+/// ```
+public final class PlumbingStopRecorder<Payload: Sendable>: Sendable {
+    /// The observer's token.
+    ///
+    /// ```swift
+    /// #expect(stops.token.isActive)
+    /// ```
+    public let token: RegistrationToken
+
+    /// The stops, as a plain ``Recorder``.
+    ///
+    /// ```swift
+    /// let latest = stops.recorder.last
+    /// ```
+    public let recorder: Recorder<PlumbingStop<Payload>>
+
+    /// Sets a recording stop observer on `plumber`.
+    ///
+    /// ```swift
+    /// let stops = PlumbingStopRecorder(plumber)
+    /// ```
+    ///
+    /// - Complexity: O(1), as `PipelinePlumber.onStop(_:)`.
+    public init(_ plumber: PipelinePlumber<Payload>) {
+        let recorder = Recorder<PlumbingStop<Payload>>()
+        self.recorder = recorder
+        // The observer holds the stops, not this object, so releasing it removes it.
+        token = plumber.onStop { recorder.record($0) }
+    }
+
+    deinit { token.cancel() }
+
+    /// The stops received so far, oldest first.
+    ///
+    /// ```swift
+    /// #expect(stops.stops.map(\.stage) == ["gate"])
+    /// ```
+    ///
+    /// - Complexity: O(1).
+    public var stops: [PlumbingStop<Payload>] { recorder.values }
+
+    /// Each stop as `stage: reason` (`sink: reason` for a stop after every stage), oldest
+    /// first: which check refused what, in one comparable line each.
+    ///
+    /// ```swift
+    /// #expect(stops.summaries == ["gate: refused: closed"])
+    /// ```
+    ///
+    /// - Complexity: O(n) for n stops.
+    public var summaries: [String] {
+        recorder.values.map { "\($0.stage ?? "sink"): \($0.reason)" }
+    }
+
+    /// How many stops were received.
+    ///
+    /// ```swift
+    /// #expect(stops.count == 1)
+    /// ```
+    ///
+    /// - Complexity: O(1).
+    public var count: Int { recorder.count }
+
+    /// Returns the stops received so far and forgets them.
+    ///
+    /// ```swift
+    /// #expect(stops.take().count == 1)
+    /// ```
+    ///
+    /// - Complexity: O(1).
+    @discardableResult
+    public func take() -> [PlumbingStop<Payload>] { recorder.take() }
+
+    /// Suspends until at least `count` stops are held, then returns them; returns early if
+    /// the task is cancelled (see ``Recorder/waitForCount(_:)``).
+    ///
+    /// ```swift
+    /// port.emit(1)   // from a port: stopped on another task
+    /// await stops.waitForCount(1)
+    /// ```
+    ///
+    /// - Complexity: O(w) for w waiting tasks, plus the wait.
+    @discardableResult
+    public func waitForCount(_ count: Int) async -> [PlumbingStop<Payload>] {
+        await recorder.waitForCount(count)
+    }
+
+    /// Removes the observer, if another has not replaced it; the stops already recorded
+    /// stay.
+    ///
+    /// ```swift
+    /// stops.cancel()   // true: it was the observer
+    /// ```
+    ///
+    /// - Returns: Whether it was still the plumber's stop observer.
+    /// - Complexity: O(1).
+    @discardableResult
+    public func cancel() -> Bool { token.cancel() }
+}
