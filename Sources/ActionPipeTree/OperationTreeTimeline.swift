@@ -17,7 +17,7 @@
 /// at most the run's concurrency limit.
 ///
 /// Times are read from the clock when the recorder gets each event, measured from the
-/// recorder's creation: a reader that keeps up with the run (like ``record(_:)-(AsyncStream<OperationTreeEvent>)``)
+/// recorder's creation: a reader that keeps up with the run (like the stream-reading `record(_:)`)
 /// stamps each event within moments of it. Pass a `TestClock` (or the run's own clock) to
 /// record in virtual time.
 public struct OperationTreeTimeline: Sendable {
