@@ -253,11 +253,23 @@ private func treeCookbookScenario() async throws {
     say("tree: cookbook → recipe → (recipe image, ingredient → ingredient image)")
     say("each request takes 15 ms; at most 4 at once, depth first (a recipe's subtree goes")
     say("before the next recipe's); a recipe is shown when it and its subtree are READY")
+    say("the tree as a Mermaid diagram (cookbook.mermaidDiagram):")
+    for line in cookbook.mermaidDiagram.split(separator: "\n") { say("  \(line)") }
     let run = cookbook.start(
         "vegetables", options: .init(concurrencyLimit: 4, order: .depthFirst))
-    await treeFollow(run, recipe: recipe, everyEvent: true)
+    var timeline = OperationTreeTimeline()
+    await treeFollow(run, recipe: recipe, everyEvent: true) { timeline.record($0) }
     let report = await run.report
     say("all done (the tree's completion): \(report)")
+    // A file per run, so runs side by side do not overwrite each other's.
+    let url = FileManager.default.temporaryDirectory
+        .appendingPathComponent(
+            "actionpipe-cookbook-\(ProcessInfo.processInfo.processIdentifier).json")
+    try timeline.chromeTraceJSON.write(to: url, atomically: true, encoding: .utf8)
+    say(
+        "timeline: \(timeline.slices.count) attempts on \(timeline.laneCount) lanes, written to "
+            + url.path)
+    say("  open it in https://ui.perfetto.dev or chrome://tracing")
 }
 
 // MARK: - 31. retry

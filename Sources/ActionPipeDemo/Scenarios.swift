@@ -142,7 +142,12 @@ private func composePipes() throws {
     say("call someFunc2WithNumber on pipe3: every pipe that registered it runs, from the head")
     show(pipe3.someFunc2WithNumber.report(Size(width: 10, height: 20), "hello"))
     say("call someFunc3 on pipe1: only pipe2 registered it")
-    show(pipe1.someFunc3.report())
+    let someFunc3 = pipe1.someFunc3.report()
+    show(someFunc3)
+    say("the same trace as a table (trace.table):")
+    for line in someFunc3.trace.table.split(separator: "\n") { say("  \(line)") }
+    say("the chain as a Mermaid diagram (pipe1.mermaidDiagram; paste it into mermaid.live):")
+    for line in pipe1.mermaidDiagram.split(separator: "\n") { say("  \(line)") }
 }
 
 // MARK: - 3. upstream conditions

@@ -1,0 +1,44 @@
+extension ActionTrace {
+    /// The trace as an aligned table, one row per pipe under a heading line: columns
+    /// `pipe`, `outcome` (`ran`, `stopped`, `skipped`, `threw`) and `reason` (why it was
+    /// skipped, or the error it threw). ``description`` stays the one-line form.
+    ///
+    /// ```swift
+    /// print(report.trace.table)
+    /// // someFunc [start]
+    /// // pipe  outcome  reason
+    /// // p1    ran
+    /// // p2    skipped  not registered
+    /// ```
+    ///
+    /// A trace records no durations, so the table has no duration column. Lines end
+    /// without trailing spaces, each with a newline.
+    ///
+    /// - Complexity: O(n) for n steps.
+    public var table: String {
+        let rows =
+            [["pipe", "outcome", "reason"]]
+            + steps.map { step in
+                switch step.outcome {
+                case .ran: [step.pipe, "ran", ""]
+                case .stopped: [step.pipe, "stopped", "stopped the call"]
+                case .skipped(let reason): [step.pipe, "skipped", reason.description]
+                case .threw(let error): [step.pipe, "threw", error]
+                }
+            }
+        let widths = (0..<2).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        var text = (state.map { "\(action) \($0)" } ?? action) + "\n"
+        for row in rows {
+            var line = ""
+            for column in 0..<2 {
+                line +=
+                    row[column]
+                    + String(repeating: " ", count: widths[column] - row[column].count + 2)
+            }
+            line += row[2]
+            while line.last == " " { line.removeLast() }
+            text += line + "\n"
+        }
+        return text
+    }
+}

@@ -1,0 +1,170 @@
+/// A timeline of an operation tree run: when each attempt of each item ran, on which lane,
+/// and how it ended; written as Chrome trace-event JSON (``chromeTraceJSON``), which
+/// Perfetto (ui.perfetto.dev) and `chrome://tracing` open.
+///
+/// ```swift
+/// let run = cookbook.start("a-cookbook", options: .init(concurrencyLimit: 4))
+/// var timeline = OperationTreeTimeline()
+/// await timeline.record(run.events)   // until the run ends
+/// try timeline.chromeTraceJSON.write(to: url, atomically: true, encoding: .utf8)
+/// ```
+///
+/// Every attempt is one ``Slice``: from the item's `started` event to its `produced`
+/// (``Outcome/produced``), `retrying` (``Outcome/retried``) or `failed`
+/// (``Outcome/failed``); an attempt the run left running when it stopped is
+/// ``Outcome/unfinished``. A slice takes the first lane free when it starts, so slices on
+/// one lane never overlap, and there are never more lanes than attempts that ran at once:
+/// at most the run's concurrency limit.
+///
+/// Times are read from the clock when the recorder gets each event, measured from the
+/// recorder's creation: a reader that keeps up with the run (like the stream-reading `record(_:)`)
+/// stamps each event within moments of it. Pass a `TestClock` (or the run's own clock) to
+/// record in virtual time.
+public struct OperationTreeTimeline: Sendable {
+    /// How an attempt ended.
+    ///
+    /// ```swift
+    /// #expect(OperationTreeTimeline.Outcome.retried.description == "retried")
+    /// ```
+    public enum Outcome: Sendable, Equatable, CustomStringConvertible {
+        /// The work produced an output.
+        case produced
+        /// The work failed and was tried again.
+        case retried
+        /// The work failed for the last time.
+        case failed
+        /// The run stopped (or the recording ended) while the attempt was running.
+        case unfinished
+
+        /// `produced`, `retried`, `failed` or `unfinished`.
+        public var description: String {
+            switch self {
+            case .produced: "produced"
+            case .retried: "retried"
+            case .failed: "failed"
+            case .unfinished: "unfinished"
+            }
+        }
+    }
+
+    /// One attempt of one item: a slice of the timeline.
+    ///
+    /// ```swift
+    /// for slice in timeline.slices { print(slice.item, slice.attempt, slice.lane, slice.outcome) }
+    /// ```
+    public struct Slice: Sendable {
+        /// The item the attempt worked on.
+        public let item: OperationTreeItem
+        /// The attempt's number, from 1.
+        public let attempt: Int
+        /// The lane it ran on, from 1 (the trace's thread id).
+        public let lane: Int
+        /// When it started, after the recorder's creation.
+        public let start: Duration
+        /// When it ended; `nil` while it runs.
+        public internal(set) var end: Duration?
+        /// How it ended; ``Outcome/unfinished`` while it runs.
+        public internal(set) var outcome: Outcome
+    }
+
+    /// A retry or a failure, drawn as an instant: on the lane of the attempt that failed,
+    /// or across the run when it was a node's `objects` that failed.
+    struct Mark: Sendable {
+        let failure: OperationTreeFailure
+        /// The delay before the retry; `nil` for a final failure.
+        let delay: Duration?
+        let time: Duration
+        let lane: Int?
+    }
+
+    /// Every attempt recorded, in the order they started.
+    public private(set) var slices: [Slice] = []
+    var marks: [Mark] = []
+    /// How many lanes the slices use.
+    public var laneCount: Int { laneIsBusy.count }
+    /// When the latest event was recorded: where unfinished slices end.
+    var latest: Duration = .zero
+    /// The slice of each item's running attempt, by item id.
+    private var running: [Int: Int] = [:]
+    private var laneIsBusy: [Bool] = []
+    private let now: @Sendable () -> Duration
+
+    /// An empty timeline whose times count from now on `clock`.
+    ///
+    /// ```swift
+    /// let clock = TestClock()
+    /// var timeline = OperationTreeTimeline(clock: clock)   // times in the test's virtual time
+    /// ```
+    ///
+    /// - Parameter clock: What stamps each event; by default a `ContinuousClock`.
+    public init(clock: some Clock<Duration> = ContinuousClock()) {
+        let origin = clock.now
+        now = { origin.duration(to: clock.now) }
+    }
+
+    /// Records `event` at the clock's current time.
+    ///
+    /// ```swift
+    /// for await event in run.events {
+    ///     timeline.record(event)
+    ///     show(event)
+    /// }
+    /// ```
+    ///
+    /// - Complexity: O(l) for l lanes (a start looks for the first free lane), amortised.
+    public mutating func record(_ event: OperationTreeEvent) {
+        let time = now()
+        latest = max(latest, time)
+        switch event {
+        case .started(let item, let attempt):
+            let lane = laneIsBusy.firstIndex(of: false) ?? laneIsBusy.count
+            if lane == laneIsBusy.count { laneIsBusy.append(true) } else { laneIsBusy[lane] = true }
+            running[item.id] = slices.count
+            slices.append(
+                Slice(
+                    item: item, attempt: attempt, lane: lane + 1, start: time, end: nil,
+                    outcome: .unfinished))
+        case .produced(let item, _):
+            end(item.id, .produced, at: time)
+        case .retrying(let failure, let delay):
+            let lane = failure.item.flatMap { end($0.id, .retried, at: time) }
+            marks.append(Mark(failure: failure, delay: delay, time: time, lane: lane))
+        case .failed(let failure):
+            let lane = failure.item.flatMap { end($0.id, .failed, at: time) }
+            marks.append(Mark(failure: failure, delay: nil, time: time, lane: lane))
+        case .finished:
+            break
+        }
+    }
+
+    /// Records every event of `events` as it arrives, until the stream finishes (a run's
+    /// stream finishes when the run ends).
+    ///
+    /// ```swift
+    /// let run = cookbook.start("a-cookbook")
+    /// var timeline = OperationTreeTimeline()
+    /// await timeline.record(run.events)
+    /// ```
+    ///
+    /// Read ``OperationTreeRun/events`` (which holds every event from the start) rather than
+    /// a stream from ``OperationTreeRun/eventStream(buffering:)``, which starts when it is
+    /// asked for and may miss the first; and read it as it comes: a buffer that drops
+    /// events leaves their attempts out.
+    ///
+    /// - Complexity: O(l) per event for l lanes.
+    public nonisolated(nonsending) mutating func record(
+        _ events: AsyncStream<OperationTreeEvent>
+    ) async {
+        for await event in events { record(event) }
+    }
+
+    /// Closes the running attempt of item `id`; returns its lane.
+    @discardableResult
+    private mutating func end(_ id: Int, _ outcome: Outcome, at time: Duration) -> Int? {
+        guard let index = running.removeValue(forKey: id) else { return nil }
+        slices[index].end = time
+        slices[index].outcome = outcome
+        laneIsBusy[slices[index].lane - 1] = false
+        return slices[index].lane
+    }
+}
