@@ -45,6 +45,10 @@ public final class EventBus: Sendable, CustomStringConvertible {
     @usableFromInline let _published: SnapshotCell<_BusRouteTable>
     /// `NestingDepth.key`, copied here: reading the global costs a check per publish.
     @usableFromInline let _depthKey = NestingDepth.key
+    /// `_instrumentationFlag`, copied here: a publish reads the bus anyway, and reading the
+    /// global costs a call to its lazy-initialisation accessor.
+    @usableFromInline nonisolated(unsafe) let _instrumentationFlag = UnsafePointer(
+        ActionPipeKernel._instrumentationFlag)
 
     /// A new bus, independent of every other.
     ///
@@ -114,7 +118,9 @@ public final class EventBus: Sendable, CustomStringConvertible {
     @inlinable
     @discardableResult
     public func publish<Event: BusEvent>(_ event: Event) -> BusPublishResult {
-        if Instrumentation.isOn { return _publishInstrumented(event) }
+        if _instrumentationFlag.pointee.load(ordering: .relaxed) {
+            return _publishInstrumented(event)
+        }
         return _publish(event)
     }
 

@@ -31,14 +31,32 @@ extension BoundAction where Kind == ActionKind.Async {
         // `self` holds the pipe, so the origin member and the cell outlive the whole call.
         // The pin lasts across the handlers' suspensions: it records its counter, so it
         // may end on another thread than it started on.
-        let span = Instrumentation.isOn ? _beginInstrumented() : nil
         let (cell, pin) = _pin()
         defer { cell._withUnsafeGuaranteedRef { $0.unpin(pin) } }
         let snapshot = pin.snapshot.unsafelyUnwrapped
+        if snapshot._withUnsafeGuaranteedRef({ $0.isInstrumented }) {
+            return try await _callInstrumented(snapshot, repeat each arguments)
+        }
         let outcome = await Self._runAsync(
             snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
             options: options, arguments: (repeat each arguments), recording: &ignored)
-        if let span { span.end(outcome.error.map { .failed($0) } ?? .succeeded) }
+        if let error = outcome.error { throw error }
+        return outcome.value
+    }
+
+    /// The call with an instrument installed: the same dispatch on `snapshot` (pinned by the
+    /// caller), between its begin and end. Apart, so a plain call's frame holds no span
+    /// across its suspensions.
+    @inlinable @inline(never)
+    nonisolated(nonsending) func _callInstrumented(
+        _ snapshot: Unmanaged<_Snapshot>, _ arguments: repeat each Argument
+    ) async throws -> Result? {
+        let span = _beginInstrumented()
+        var ignored: [ActionTrace.Outcome?]? = nil
+        let outcome = await Self._runAsync(
+            snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
+            options: options, arguments: (repeat each arguments), recording: &ignored)
+        span?.end(outcome.error.map { .failed($0) } ?? .succeeded)
         if let error = outcome.error { throw error }
         return outcome.value
     }

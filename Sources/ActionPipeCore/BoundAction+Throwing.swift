@@ -21,11 +21,12 @@ extension BoundAction where Kind: ThrowingActionKind {
     public func callAsFunction(_ arguments: repeat each Argument) throws(Kind.Failure)
         -> Result?
     {
-        let span = Instrumentation.isOn ? _beginInstrumented() : nil
         var ignored: [ActionTrace.Outcome?]? = nil
         let (cell, pin) = _pin()
         defer { cell._withUnsafeGuaranteedRef { $0.unpin(pin) } }
         let snapshot = pin.snapshot.unsafelyUnwrapped
+        let span =
+            snapshot._withUnsafeGuaranteedRef({ $0.isInstrumented }) ? _beginInstrumented() : nil
         let outcome = snapshot._withUnsafeGuaranteedRef { snapshot in
             Self._runThrowing(
                 snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,

@@ -117,27 +117,30 @@ extension BoundAction where Kind == ActionKind.Sync {
     @inlinable @inline(__always)
     @discardableResult
     public func callAsFunction(_ arguments: repeat each Argument) -> Result? {
-        if Instrumentation.isOn { return _callInstrumented(repeat each arguments) }
         var ignored: [ActionTrace.Outcome?]? = nil
         let (cell, pin) = _pin()
         defer { cell._withUnsafeGuaranteedRef { $0.unpin(pin) } }
         let snapshot = pin.snapshot.unsafelyUnwrapped
+        if snapshot._withUnsafeGuaranteedRef({ $0.isInstrumented }) {
+            return _callInstrumented(snapshot, repeat each arguments)
+        }
         return Self._run(
             snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
             options: options, arguments: (repeat each arguments), recording: &ignored
         ).value
     }
 
-    /// The call with an instrument installed: the same dispatch, between its begin and end.
-    /// Never inlined, so the plain call pays only the check.
+    /// The call with an instrument installed: the same dispatch on `snapshot` (pinned by the
+    /// caller), between its begin and end. Never inlined, so the plain call pays only the
+    /// check.
     @inlinable @inline(never)
-    func _callInstrumented(_ arguments: repeat each Argument) -> Result? {
+    func _callInstrumented(
+        _ snapshot: Unmanaged<_Snapshot>, _ arguments: repeat each Argument
+    ) -> Result? {
         let span = _beginInstrumented()
         var ignored: [ActionTrace.Outcome?]? = nil
-        let (cell, pin) = _pin()
-        defer { cell._withUnsafeGuaranteedRef { $0.unpin(pin) } }
         let outcome = Self._run(
-            snapshot: pin.snapshot.unsafelyUnwrapped, origin: .passUnretained(pipe._member),
+            snapshot: snapshot, origin: .passUnretained(pipe._member),
             key: key, options: options, arguments: (repeat each arguments), recording: &ignored)
         span?.end(outcome.tooDeep ? .failed(_nestingError()) : .succeeded)
         return outcome.value

@@ -1,4 +1,5 @@
 import ActionPipeKernel
+import Synchronization
 
 /// An immutable view of a chain that calls read with no lock held while handlers run.
 ///
@@ -40,6 +41,12 @@ final class _Snapshot: @unchecked Sendable {
     /// `NestingDepth.key`, copied here: a call reads the snapshot anyway, and reading the
     /// global costs a lazy-initialisation check per call.
     @usableFromInline let depthKey = NestingDepth.key
+    /// `_instrumentationFlag`, copied here for the same reason.
+    @usableFromInline let instrumentationFlag = UnsafePointer(_instrumentationFlag)
+
+    /// Whether an instrument is installed (see `Instrumentation`).
+    @inlinable @inline(__always)
+    var isInstrumented: Bool { instrumentationFlag.pointee.load(ordering: .relaxed) }
 
     /// Up to this many keys, a lookup scans; beyond, it searches by halves.
     @usableFromInline static var scanLimit: Int { 8 }

@@ -17,7 +17,7 @@ public enum Instrumentation {
             defer { installed = instrument }
             return installed
         }
-        _instrumentationIsOn.store(true, ordering: .releasing)
+        _instrumentationFlag.pointee.store(true, ordering: .releasing)
         withExtendedLifetime(old) {}  // released after unlocking
     }
 
@@ -30,16 +30,18 @@ public enum Instrumentation {
             defer { installed = nil }
             return installed
         }
-        _instrumentationIsOn.store(false, ordering: .releasing)
+        _instrumentationFlag.pointee.store(false, ordering: .releasing)
         withExtendedLifetime(old) {}
     }
 
     /// The installed instrument, if any.
     public static var instrument: (any Instrument)? { _installed.withLock { $0 } }
 
-    /// Whether an instrument is installed: the one check the parts' fast paths make.
+    /// Whether an instrument is installed. Hot paths read ``_instrumentationFlag`` through
+    /// a copy of its address kept in the snapshot they read anyway: reading the global
+    /// itself costs a call to its lazy-initialisation accessor.
     @inlinable @inline(__always)
-    package static var isOn: Bool { _instrumentationIsOn.load(ordering: .relaxed) }
+    package static var isOn: Bool { _instrumentationFlag.pointee.load(ordering: .relaxed) }
 
     /// Begins `operation` with the installed instrument; `nil` when none is installed.
     /// The parts call this on their instrumented (slow) path only.
@@ -73,8 +75,14 @@ package struct _InstrumentedSpan: Sendable {
     }
 }
 
-/// Set while an instrument is installed; a global `Atomic` with a constant initialiser, so
-/// reading it costs one load (no lazy-initialisation check).
-@usableFromInline package let _instrumentationIsOn = Atomic<Bool>(false)
+/// Set while an instrument is installed. Allocated once and never freed, so its address
+/// can be copied into snapshots, which then read it with one load. `nonisolated(unsafe)`:
+/// the pointer never changes, and the flag it points to is atomic.
+@usableFromInline nonisolated(unsafe) package let _instrumentationFlag:
+    UnsafeMutablePointer<Atomic<Bool>> = {
+        let flag = UnsafeMutablePointer<Atomic<Bool>>.allocate(capacity: 1)
+        flag.initialize(to: Atomic(false))
+        return flag
+    }()
 
 private let _installed = LockedValue<(any Instrument)?>(nil)

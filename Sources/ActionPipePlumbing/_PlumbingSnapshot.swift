@@ -1,3 +1,6 @@
+import ActionPipeKernel
+import Synchronization
+
 /// An async stage's closure. `nonisolated(nonsending)`: it runs on its caller's actor, so
 /// a packet processed from the main actor does not hop to the global executor and back
 /// around each stage.
@@ -28,6 +31,9 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
     @usableFromInline let count: Int
     @usableFromInline let sink: (@Sendable (PlumbingPacket<Payload>) -> Void)?
     @usableFromInline let isSync: Bool
+    /// `_instrumentationFlag`, copied here: a packet reads the snapshot anyway, and reading
+    /// the global costs a call to its lazy-initialisation accessor.
+    @usableFromInline let instrumentationFlag = UnsafePointer(_instrumentationFlag)
     let onStop: (@Sendable (PlumbingStop<Payload>) -> Void)?
     @usableFromInline let plumber: String
 
@@ -54,7 +60,9 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
     /// at the first async stage: a synchronous caller cannot wait for it.
     @inlinable
     func runSync(_ packet: consuming PlumbingPacket<Payload>) -> PlumbingOutcome<Payload> {
-        if Instrumentation.isOn { return runSyncInstrumented(packet) }
+        if instrumentationFlag.pointee.load(ordering: .relaxed) {
+            return runSyncInstrumented(packet)
+        }
         return _runSync(packet)
     }
 
@@ -102,7 +110,9 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
     nonisolated(nonsending) func runAsync(
         _ packet: consuming PlumbingPacket<Payload>, isCancelled: () -> Bool
     ) async -> PlumbingOutcome<Payload> {
-        guard Instrumentation.isOn else { return await _runAsync(packet, isCancelled: isCancelled) }
+        guard instrumentationFlag.pointee.load(ordering: .relaxed) else {
+            return await _runAsync(packet, isCancelled: isCancelled)
+        }
         let span = Instrumentation.begin(.packet, name: plumber, detail: "port \(packet.port)")
         let outcome = await _runAsync(packet, isCancelled: isCancelled)
         span?.end(Self.instrumentedOutcome(outcome))

@@ -9,21 +9,22 @@ struct _ObsPropertyState<Value: Sendable> {
     /// observer is released promptly in the common case, and n cancels never cost O(n²).
     @usableFromInline var table = _ObsTable<Value>()
     @usableFromInline var cancelledSinceBuilt = 0
+    // The words first, then the flags: fewer bytes of padding.
+    /// Counts stores, so ``ObservedProperty/modify(_:)`` can tell whether another store came
+    /// between its read and its write.
+    @usableFromInline var version: UInt64 = 0
+    /// The registrar of Swift Observation's trackers, when ``trackingMode`` is `.on`.
+    @usableFromInline var tracking: _ObsTracking<Value>?
+
     /// Whether the list a set reads is out of date.
     @usableFromInline var listIsStale = false
     /// Whether the value was read through Swift Observation since the last store: only then
     /// can an Observation tracker wait for the next change (trackers are registered by
     /// reads and end at the change), so only then does a store tell ``tracking``.
     @usableFromInline var readSinceStore = false
-    /// Counts stores, so ``ObservedProperty/modify(_:)`` can tell whether another store came
-    /// between its read and its write.
-    @usableFromInline var version: UInt64 = 0
     /// Whether reads through the `@Observed` wrapper take part in Swift Observation:
     /// decided at the first such read, then kept.
     @usableFromInline var trackingMode = _ObsTrackingMode.undecided
-    /// The registrar of Swift Observation's trackers, when ``trackingMode`` is `.on`.
-    @usableFromInline var tracking: _ObsTracking<Value>?
-
     /// Whether a store must take the slow path: the list is stale, or Observation must be
     /// told.
     @inlinable var storeNeedsSlowPath: Bool { listIsStale || readSinceStore }
