@@ -128,8 +128,10 @@ public final class EventBus: Sendable, CustomStringConvertible {
     /// so a plain publish pays only the check.
     @inlinable @inline(never)
     func _publishInstrumented<Event: BusEvent>(_ event: Event) -> BusPublishResult {
+        // `_typeName`, not `String(describing:)`: the latter goes through the runtime's
+        // printing machinery, several times the cost of the publish.
         let span = Instrumentation.begin(
-            .publish, name: String(describing: Event.self), detail: name)
+            .publish, name: _typeName(Event.self, qualified: false), detail: name)
         let result = _publish(event)
         span?.end(result.nestingError.map { .failed($0) } ?? .succeeded)
         return result
