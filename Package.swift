@@ -21,7 +21,7 @@ let package = Package(
     ],
     targets: [
         // The concurrency kernel: the one lock, lock-protected box, read-mostly snapshot,
-        // weak box and id source every part uses (`package` access; Docs/Internals.md),
+        // weak box and id source every part uses (`package` access; the Internals article),
         // and the little public vocabulary the parts share (the nesting limit).
         .target(name: "ActionPipeKernel"),
         // The five parts: each depends on the kernel only, so the compiler keeps them

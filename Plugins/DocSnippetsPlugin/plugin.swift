@@ -3,7 +3,8 @@ import PackagePlugin
 
 /// Turns the package's Markdown documentation into Swift Testing tests ("docs are tests").
 ///
-/// Every `Docs/*.md` file and `README.md` gets one build command running `DocSnippetExtractor`,
+/// Every guide (the articles of `Sources/ActionPipe/ActionPipe.docc`) and `README.md` gets
+/// one build command running `DocSnippetExtractor`,
 /// which writes one Swift file into the plugin work directory; SwiftPM compiles those files into
 /// the target this plugin is applied to (ActionPipeDocTests).
 @main
@@ -15,8 +16,8 @@ struct DocSnippetsPlugin: BuildToolPlugin {
         var outputNames: Set<String> = []
         return try Self.markdownFiles(in: root).map { relativePath in
             let input = root.appending(path: relativePath)
-            // Derived from the package-relative path, not the file name, so that a Docs/README.md
-            // could not overwrite the output of the top-level README.md.
+            // Derived from the package-relative path, not the file name, so that a guide named
+            // README.md could not overwrite the output of the top-level README.md.
             let outputName = "Doc_\(Self.sanitized(relativePath)).swift"
             guard outputNames.insert(outputName).inserted else {
                 throw PluginError(message: "two documentation files map to \(outputName)")
@@ -38,18 +39,22 @@ struct DocSnippetsPlugin: BuildToolPlugin {
         }
     }
 
-    /// Package-relative paths of the documentation: `Docs/*.md` sorted by name, then `README.md`.
+    /// Package-relative paths of the documentation: the catalog's articles sorted by name
+    /// (not `ActionPipe.md`, the catalog's landing page, whose example is not a test), then
+    /// `README.md`.
     ///
     /// Sorting keeps the command list, and therefore the build, deterministic.
     static func markdownFiles(in root: URL) throws -> [String] {
         let fileManager = FileManager.default
-        let docs = root.appending(path: "Docs")
+        let docs = root.appending(path: Self.catalog)
         var paths: [String] = []
         if fileManager.fileExists(atPath: docs.path(percentEncoded: false)) {
             paths = try fileManager.contentsOfDirectory(atPath: docs.path(percentEncoded: false))
-                .filter { $0.lowercased().hasSuffix(".md") && !$0.hasPrefix(".") }
+                .filter {
+                    $0.lowercased().hasSuffix(".md") && !$0.hasPrefix(".") && $0 != "ActionPipe.md"
+                }
                 .sorted()
-                .map { "Docs/\($0)" }
+                .map { "\(Self.catalog)/\($0)" }
         }
         let readme = root.appending(path: "README.md")
         if fileManager.fileExists(atPath: readme.path(percentEncoded: false)) {
@@ -57,6 +62,9 @@ struct DocSnippetsPlugin: BuildToolPlugin {
         }
         return paths
     }
+
+    /// The DocC catalog that holds the guides, relative to the package.
+    static let catalog = "Sources/ActionPipe/ActionPipe.docc"
 
     /// Replaces everything but ASCII letters, digits and `_` by `_` (`Docs/A.md` → `Docs_A_md`).
     static func sanitized(_ path: String) -> String {

@@ -44,11 +44,11 @@ func usage() -> String {
 /// The part a scenario number belongs to (numbers are grouped by part; see Scenarios.swift).
 func partTitle(of number: Int) -> String {
     switch number {
-    case ..<20: "The core: actions, pipes and chains (Docs/ActionPipe.md, Docs/AsyncActions.md)"
-    case ..<30: "The event bus (Docs/EventBus.md)"
-    case ..<40: "Operation trees (Docs/OperationTree.md)"
-    case ..<50: "Plumbing (Docs/Plumbing.md)"
-    default: "Observable state (Docs/ObservableState.md)"
+    case ..<20: "The core: actions, pipes and chains (CoreActions.md, AsyncActions.md)"
+    case ..<30: "The event bus (EventBusGuide.md)"
+    case ..<40: "Operation trees (OperationTree.md)"
+    case ..<50: "Plumbing (PlumbingGuide.md)"
+    default: "Observable state (ObservableStateGuide.md)"
     }
 }
 

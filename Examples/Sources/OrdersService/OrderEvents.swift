@@ -3,7 +3,7 @@ import Logging
 import Synchronization
 
 // The bus: after a write, the routes and the payment sink publish what happened. They do not
-// know who listens; the audit log and the statistics do (Docs/EventBus.md).
+// know who listens; the audit log and the statistics do (Sources/ActionPipe/ActionPipe.docc/EventBusGuide.md).
 
 /// Something that happened to an order.
 public struct OrderEvent: BusEvent {

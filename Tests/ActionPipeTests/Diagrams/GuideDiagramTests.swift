@@ -30,10 +30,11 @@ struct GuideDiagramTests {
 
     @Test(
         "each ```mermaid block is followed by a ```swift block that expects exactly its lines",
-        arguments: ["ActionPipe.md", "Plumbing.md", "OperationTree.md", "EventBus.md"])
+        arguments: ["CoreActions.md", "PlumbingGuide.md", "OperationTree.md", "EventBusGuide.md"])
     func pictureMatchesExample(guide: String) throws {
         let markdown = try String(
-            contentsOf: Self.root.appending(path: "Docs/\(guide)"), encoding: .utf8)
+            contentsOf: Self.root.appending(path: "Sources/ActionPipe/ActionPipe.docc/\(guide)"),
+            encoding: .utf8)
         let blocks = Self.blocks(markdown)
         let pictures = blocks.indices.filter { blocks[$0].info == "mermaid" }
         #expect(pictures.count == 1, "\(guide) should show one diagram")
