@@ -1,7 +1,7 @@
 import ActionPipe
 import Testing
 
-@Suite("Bus: sticky events for late subscribers")
+@Suite("Bus: sticky events for late subscribers", .timeLimit(.minutes(1)))
 struct BusStickyTests {
     private let logins = BusTopic(BusTestLogin.self, .login)
 
@@ -104,5 +104,47 @@ struct BusStickyTests {
         #expect(first == nil)  // replaced: released
         bus.removeStickyEvents(for: BusTopic(Carrier.self))
         #expect(bus.stickyEvent(for: BusTopic(Carrier.self)) == nil)
+    }
+
+    @Test(
+        "a sticky event whose deinit uses the bus is released unlocked, also while another thread replaces and removes"
+    )
+    func replacedStickyDeinitReentersTheBus() async {
+        final class Reentering: Sendable {
+            let bus: EventBus
+            let released: Counter
+            init(_ bus: EventBus, _ released: Counter) {
+                self.bus = bus
+                self.released = released
+            }
+            deinit {
+                // Takes the bus's lock: released under it, this would deadlock.
+                _ = bus.stickyEvent(for: BusTopic(Carrier.self))
+                released.increment()
+            }
+        }
+        struct Carrier: BusEvent { let payload: Reentering }
+        let bus = EventBus(name: "sticky-reentry")
+        let released = Counter()
+        let rounds = 2_000
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for _ in 0..<rounds {
+                    bus.publishSticky(Carrier(payload: Reentering(bus, released)))
+                }
+            }
+            group.addTask {
+                for index in 0..<rounds {
+                    if index % 2 == 0 {
+                        bus.removeStickyEvents(for: BusTopic(Carrier.self))
+                    } else {
+                        bus.publishSticky(Carrier(payload: Reentering(bus, released)))
+                    }
+                }
+            }
+        }
+        bus.removeStickyEvents(for: BusTopic(Carrier.self))
+        // Every payload made was released: 2,000 from the first task, 1,000 from the second.
+        #expect(released.value == rounds + rounds / 2)
     }
 }
