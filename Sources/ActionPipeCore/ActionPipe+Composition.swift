@@ -19,16 +19,26 @@ extension ActionPipe {
     @discardableResult
     public func append(_ other: ActionPipe) throws(ChainError) -> ActionPipe {
         try _withTopology { () throws(ChainError) in
-            let target = _currentChain
+            let existing = _currentChain
             let source = other._currentChain
-            guard target !== source else {
-                throw .alreadyInChain(pipe: other.name, chain: target.members.map(\.name))
+            guard other !== self, existing == nil || existing !== source else {
+                throw .alreadyInChain(pipe: other.name, chain: _chainNames)
             }
-            target.takeMembers(of: source)
-            // The pipes of `source` still hold it; it now keeps `target` alive for them
-            // until each of them next resolves its chain (see `_currentChain`).
-            source.mergedInto = target
-            source.changed()
+            // A pipe that was alone gets its chain object now.
+            let target = existing ?? _Chain(_member)
+            _chain = target
+            _member.dropCache()
+            if let source {
+                target.takeMembers(of: source)
+                // The pipes of `source` still hold it; it now keeps `target` alive for
+                // them until each of them next resolves its chain (see `_currentChain`).
+                source.mergedInto = target
+                source.changed()
+            } else {
+                target.add(other._member)
+                other._chain = target
+                other._member.dropCache()
+            }
             target.changed()
         }
         return other
@@ -51,13 +61,13 @@ extension ActionPipe {
     @discardableResult
     public func removeFromChain() -> Bool {
         _withTopology {
-            let old = _currentChain
-            guard old.memberCount > 1 else { return false }
+            guard let old = _currentChain, old.memberCount > 1 else { return false }
             old.remove(_member)
             old.changed()
-            let alone = _Chain(_member)
+            _member.chain = nil
+            _member.dropCache()
             _bury(old)
-            _chain = alone
+            _chain = nil
             return true
         }
     }
@@ -67,16 +77,25 @@ extension ActionPipe {
     /// ```swift
     /// pipe3.chainNames   // ["pipe1", "pipe2", "pipe3"]
     /// ```
+    ///
+    /// - Complexity: O(n) for the n pipes of the chain.
     public var chainNames: [String] {
-        _withTopology { _currentChain.members.map(\.name) }
+        _withTopology { _chainNames }
     }
+
+    /// ``chainNames``, with the topology lock held.
+    private var _chainNames: [String] { _currentChain?.members.map(\.name) ?? [name] }
 
     /// Whether `other` is in the same chain as this pipe.
     ///
     /// ```swift
     /// pipe1.isInSameChain(as: pipe3)   // true after composing them
     /// ```
+    ///
+    /// - Complexity: O(1) (amortised: a pipe whose chain was appended follows its forward
+    ///   once).
     public func isInSameChain(as other: ActionPipe) -> Bool {
-        _withTopology { _currentChain === other._currentChain }
+        guard other !== self else { return true }
+        return _withTopology { _currentChain.map { $0 === other._currentChain } ?? false }
     }
 }

@@ -61,7 +61,7 @@ extension ActionPipe {
         let key = _ActionKey(Actions()[keyPath: action])
         return _withTopology {
             guard _member.remove(key) else { return false }
-            _currentChain.changed()
+            _member.changed()
             return true
         }
     }
@@ -93,7 +93,7 @@ extension ActionPipe {
     func _register(_ handler: _AnyHandler, for key: _ActionKey) -> RegistrationToken {
         _withTopology {
             _member.set(handler, for: key)
-            _currentChain.changed()
+            _member.changed()
         }
         return RegistrationToken(
             registry: _member, id: handler.id, detail: key.rawValue, scope: name, joiner: ".",

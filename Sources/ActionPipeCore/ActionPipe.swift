@@ -34,7 +34,7 @@ import Synchronization
 @dynamicMemberLookup
 public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
     // `@unchecked Sendable`: `_chain` is read and written only with `_topologyLock` held;
-    // every other stored property is immutable or synchronised itself.
+    // `_member` is immutable.
 
     /// The pipe's name, shown in traces.
     ///
@@ -44,12 +44,10 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
     public var name: String { _member.name }
 
     @usableFromInline let _member: _Member
-    /// The chain this pipe belongs to; a strong reference, so the chain lives while any
-    /// of its pipes does. Guarded by `_topologyLock`.
-    var _chain: _Chain
-    /// The snapshot this pipe's calls read, cached; empty until the first call after a
-    /// change of the chain (the change clears it: see ``_Chain/changed()``).
-    @usableFromInline let _link = SnapshotCell<_Snapshot>()
+    /// The chain this pipe belongs to, `nil` while it is alone (most pipes never need a
+    /// chain object); a strong reference, so the chain lives while any of its pipes does.
+    /// Guarded by `_topologyLock`.
+    var _chain: _Chain?
 
     /// Creates a pipe that is a chain of its own.
     ///
@@ -59,43 +57,49 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
     /// let pipe = ActionPipe(name: "store")
     /// ```
     public init(name: String? = nil) {
-        let name = name ?? "pipe#\(_pipeNumbers.next())"
-        let member = _Member(name: name)
-        _member = member
-        let chain = _Chain(member)
-        _chain = chain
+        _member = _Member(name: name ?? "pipe#\(_pipeNumbers.next())")
     }
 
-    /// The chain this pipe is in now. Call with the topology lock held.
+    deinit {
+        // The snapshot cached in the member refers to the member: nothing reads the cache
+        // once its pipe is gone, so it is emptied here (and the snapshot released unlocked).
+        _withTopology {
+            _member.hasHandle = false
+            _member.dropCache()
+        }
+    }
+
+    /// The chain this pipe is in now, `nil` while it is alone. Call with the topology lock
+    /// held.
     ///
     /// When a chain is appended to another, its members move and the old chain object
     /// forwards to the new one (keeping it alive for the pipes that still hold the old
     /// one); the pipe catches up here. Members never refer to their pipe handle, so the
     /// handle has no weak references and retaining it on the call path stays cheap.
-    var _currentChain: _Chain {
+    var _currentChain: _Chain? {
         // Only this pipe's `removeFromChain` moves its member out of its chain, and it sets
         // `_chain` itself; any other move is its chain being appended, which leaves a
         // forward in `mergedInto`. Following the forwards needs no weak reference.
-        guard let next = _chain.mergedInto else { return _chain }
+        guard let chain = _chain, let next = chain.mergedInto else { return _chain }
         var current = next
         while let further = current.mergedInto { current = further }
-        _bury(_chain)
+        _bury(chain)
         _chain = current
         return current
     }
 
-    /// The snapshot this pipe's calls read, pinned: the one cached in the pipe, else the
-    /// chain's current one, fetched and cached first. The caller unpins it.
+    /// The snapshot this pipe's calls read, pinned: the one cached in its member, else the
+    /// current one, fetched and cached first. The caller unpins it with `_member.unpin`.
     ///
-    /// - Complexity: O(1): an atomic increment in the pipe's cell. After a change of its
-    ///   chain, the pipe's first call also takes the topology lock, and the first call on
-    ///   any of the chain's pipes builds the chain's snapshot, O(handlers + pipes).
+    /// - Complexity: O(1): an atomic increment in the member's cache. After a change, the
+    ///   pipe's first call also takes the topology lock, and the first call on any of the
+    ///   chain's pipes builds the chain's snapshot, O(handlers + pipes).
     @inlinable @inline(__always)
-    func _pinSnapshot() -> SnapshotCell<_Snapshot>.Pin {
+    func _pinSnapshot() -> SnapshotSlot<_Snapshot>.Pin {
         while true {
-            let pin = _link.pin()
+            let pin = _member.cache.pin()
             if pin.snapshot != nil { return pin }
-            _link.unpin(pin)
+            _member.unpin(pin)
             _refreshSnapshot()
         }
     }
@@ -103,17 +107,17 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
     /// The snapshot calls read now, retained: for paths that are not calls.
     func _currentSnapshot() -> _Snapshot {
         let pin = _pinSnapshot()
-        defer { _link.unpin(pin) }
+        defer { _member.unpin(pin) }
         return pin.snapshot.unsafelyUnwrapped.takeUnretainedValue()
     }
 
-    /// Fetches the chain's current snapshot and caches it in the pipe's cell, under the
-    /// topology lock, so no change can slip in between: the chain's next change clears it.
+    /// Fetches the current snapshot and caches it in the member, under the topology lock,
+    /// so no change can slip in between: the next change clears it.
     @usableFromInline @inline(never)
     func _refreshSnapshot() {
         _withTopology {
-            let chain = _currentChain
-            chain.cache(chain.snapshot, in: _link)
+            _ = _currentChain
+            _member.refreshCache()
         }
     }
 

@@ -41,7 +41,7 @@ public struct ActionTrigger<Kind, each Argument, Result>: Sendable {
     /// The live member and the chain's current snapshot, or `nil` once the chain is gone.
     private func target() -> (member: _Member, snapshot: _Snapshot)? {
         guard let member = member.object,
-            let snapshot = _withTopology({ member.currentChain?.snapshot })
+            let snapshot = _withTopology({ member.liveSnapshot })
         else { return nil }
         return (member, snapshot)
     }

@@ -22,12 +22,12 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
 
     @inlinable var pipe: ActionPipe { _setup.pipe }
 
-    /// The pipe's snapshot cell and the call's pin on it; the caller unpins. The pipe is
-    /// used unretained: `self` holds it for the whole call.
+    /// The pipe's member, which holds the snapshot cache, and the call's pin on it; the
+    /// caller unpins. The pipe is used unretained: `self` holds it for the whole call.
     @inlinable @inline(__always)
-    func _pin() -> (Unmanaged<SnapshotCell<_Snapshot>>, SnapshotCell<_Snapshot>.Pin) {
+    func _pin() -> (Unmanaged<_Member>, SnapshotSlot<_Snapshot>.Pin) {
         Unmanaged.passUnretained(_setup.pipe)._withUnsafeGuaranteedRef { pipe in
-            (Unmanaged.passUnretained(pipe._link), pipe._pinSnapshot())
+            (Unmanaged.passUnretained(pipe._member), pipe._pinSnapshot())
         }
     }
     @inlinable var options: _CallOptions { _setup.options }

@@ -32,6 +32,10 @@ class _AnyHandler: @unchecked Sendable {
     /// Whether only a state and the upstream's presence can skip it: no condition
     /// closures and no target.
     @usableFromInline let isSimple: Bool
+    /// Whether a sync or async handler's user closure has no target parameter (its `plain`
+    /// closure is the one to call). Here rather than in those subclasses, where a flag after
+    /// the closures would take a word of its own.
+    @usableFromInline let hasPlain: Bool
     /// The object the handler runs with, if it has one.
     @usableFromInline let target: _Target
 
@@ -39,9 +43,11 @@ class _AnyHandler: @unchecked Sendable {
     /// upstream value" (see ``_hoistUpstreamRequirement(_:)``); `hasConditions` says
     /// whether any condition remains.
     init(
-        state: ActionState?, target: _Target, upstreamFailure: SkipReason?, hasConditions: Bool
+        state: ActionState?, target: _Target, upstreamFailure: SkipReason?, hasConditions: Bool,
+        hasPlain: Bool = false
     ) {
         self.id = RegistrationToken.nextID()
+        self.hasPlain = hasPlain
         self.state = state
         self.target = target
         self.requiresUpstream = upstreamFailure != nil

@@ -24,8 +24,7 @@ final class _AsyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendab
     /// The body of a handler with a target; `nil` when `plain` is set.
     @usableFromInline let body: Body?
     @usableFromInline let conditions: [_Condition<ActionKind.Async, repeat each Argument, Result>]
-    /// Last, so that the flags pack at the end of the object.
-    @usableFromInline let hasPlain: Bool
+    /// Last, so that the flag packs at the end of the object.
     @usableFromInline let isSync: Bool
 
     init(
@@ -34,7 +33,6 @@ final class _AsyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendab
         plain: PlainBody?, body: Body?, sync: SyncBody? = nil
     ) {
         self.plain = plain ?? { _ in nil }
-        self.hasPlain = plain != nil
         self.sync = sync ?? { _ in nil }
         self.isSync = sync != nil
         self.body = body
@@ -43,6 +41,6 @@ final class _AsyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendab
         self.conditions = conditions
         super.init(
             state: state, target: target, upstreamFailure: upstreamFailure,
-            hasConditions: !conditions.isEmpty)
+            hasConditions: !conditions.isEmpty, hasPlain: plain != nil)
     }
 }

@@ -43,9 +43,10 @@ func _withTopology<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
 
 /// An ordered list of members: the chain that a call walks.
 ///
-/// The chain builds one snapshot for all its pipes, when a call first needs it, and each
-/// pipe that calls caches it (`ActionPipe._link`) so calls on different pipes share no
-/// lock. A change (a registration, a removal, joining or leaving) drops the chain's snapshot
+/// A pipe has one only once it is composed: a pipe alone reads a snapshot of its own member
+/// (``_Member/snapshot``). The chain builds one snapshot for all its pipes, when a call
+/// first needs it, and each pipe that calls caches it (in its member's ``_Member/cache``) so
+/// calls on different pipes share no lock. A change (a registration, a removal, joining or leaving) drops the chain's snapshot
 /// and clears the caches that hold it: O(1) plus the pipes that cached it since the last
 /// change, each of which paid for that with a call. So the snapshot a change replaced is
 /// released at once (or by the last call still running with it), and n changes in a row
@@ -64,13 +65,12 @@ final class _Chain: @unchecked Sendable {
     /// The chain this one was appended to, kept alive for pipes that still hold this one.
     var mergedInto: _Chain?
     private var cached = CachedSnapshot<_Snapshot>()
-    /// The caches of the pipes that cached ``snapshot`` since the last change: the first
-    /// in ``holder``, any others in ``moreHolders`` (a chain of one pipe, the commonest,
-    /// allocates no array for it).
-    private var holder: SnapshotCell<_Snapshot>?
-    private var moreHolders: [SnapshotCell<_Snapshot>] = []
+    /// The members whose pipes cached ``snapshot`` since the last change: the first in
+    /// ``holder``, any others in ``moreHolders``.
+    private var holder: _Member?
+    private var moreHolders: [_Member] = []
 
-    /// A chain of one member.
+    /// A chain of one member, which was alone: the first of a composition.
     init(_ member: _Member) {
         slots = [member]
         memberCount = 1
@@ -118,13 +118,9 @@ final class _Chain: @unchecked Sendable {
     /// - Complexity: O(1) plus the pipes that cached the snapshot since the last change.
     func changed() {
         _bury(cached.invalidate())
-        if let holder {
-            for released in holder.store(nil) { _bury(released) }
-            self.holder = nil
-        }
-        for holder in moreHolders {
-            for released in holder.store(nil) { _bury(released) }
-        }
+        holder?.dropCache()
+        holder = nil
+        for holder in moreHolders { holder.dropCache() }
         moreHolders.removeAll()
     }
 
@@ -133,13 +129,23 @@ final class _Chain: @unchecked Sendable {
     ///
     /// - Complexity: O(1) when cached; else O(h + m) for h handlers and m members.
     var snapshot: _Snapshot {
-        cached.get { _Snapshot(slots: slots) }
+        cached.get { _Snapshot.make(slots: slots) }
     }
 
-    /// Caches `snapshot`, this chain's current one, in a pipe's `link`, until the next
+    /// Caches `snapshot`, this chain's current one, in `member`'s cache, until the next
     /// change. Call with the topology lock held.
-    func cache(_ snapshot: _Snapshot, in link: SnapshotCell<_Snapshot>) {
-        for released in link.store(snapshot) { _bury(released) }
-        if holder == nil { holder = link } else { moreHolders.append(link) }
+    func cache(_ snapshot: _Snapshot, in member: _Member) {
+        for released in member.cache.store(snapshot) { _bury(released) }
+        if holder == nil { holder = member } else { moreHolders.append(member) }
+    }
+
+    /// Adds `member`, which was alone, at the end.
+    ///
+    /// - Complexity: Amortised O(1).
+    func add(_ member: _Member) {
+        member.chain = self
+        member.position = slots.count
+        slots.append(member)
+        memberCount += 1
     }
 }

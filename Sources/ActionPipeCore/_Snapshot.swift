@@ -13,9 +13,13 @@ import Synchronization
 /// indexed by key answers in one load. Keys are process-wide, so a table indexed by every
 /// key would cost every snapshot memory for actions it never registered.
 ///
-/// `@unchecked Sendable`: immutable after `init`; the buffers are only read.
+/// Immutable after it is made, so any thread may read it; not `Sendable` in name only
+/// because `ManagedBuffer` cannot be.
+///
+/// One allocation: the header (``_SnapshotHeader``), then the entries, then the index, in
+/// the object's tail (a `ManagedBuffer`).
 @usableFromInline
-final class _Snapshot: @unchecked Sendable {
+final class _Snapshot: ManagedBuffer<_SnapshotHeader, _Snapshot.Entry> {
     /// A handler and the index of its member in ``names``.
     @usableFromInline
     struct Entry {
@@ -23,78 +27,100 @@ final class _Snapshot: @unchecked Sendable {
         @usableFromInline let member: Int
     }
 
-    /// The members, in chain order, for the names in traces: the chain's own slots (holes
-    /// included), shared until the chain changes them, so a snapshot copies no array.
-    let slots: [_Member?]
     /// The members' names, in chain order, for traces (``Entry/member`` indexes it).
-    @usableFromInline var names: [String] { slots.compactMap { $0?.name } }
+    @usableFromInline var names: [String] {
+        switch header.members {
+        case .alone(let member): [member.name]
+        case .chain(let slots): slots.compactMap { $0?.name }
+        }
+    }
     /// Every entry, grouped by action key, each group in chain order; retained handlers.
-    @usableFromInline let entries: UnsafeMutablePointer<Entry>
-    @usableFromInline let entryCount: Int
+    @inlinable var entries: UnsafeMutablePointer<Entry> {
+        withUnsafeMutablePointerToElements { $0 }
+    }
     /// The registered keys, ascending, and after them `keyCount + 1` group bounds: group
     /// `i` (key `keys[i]`) is `entries[bounds[i] ..< bounds[i + 1]]`. Then, when present,
     /// the dense table: `denseCount` group numbers indexed by key, -1 for none.
-    @usableFromInline let index: UnsafeMutablePointer<Int>
-    @usableFromInline let keyCount: Int
-    @usableFromInline let denseCount: Int
-
+    @inlinable var index: UnsafeMutablePointer<Int> {
+        UnsafeMutableRawPointer(entries + header.entryCount).assumingMemoryBound(to: Int.self)
+    }
+    @inlinable var entryCount: Int { header.entryCount }
+    @inlinable var keyCount: Int { header.keyCount }
+    @inlinable var denseCount: Int { header.denseCount }
     /// `NestingDepth.key`, copied here: a call reads the snapshot anyway, and reading the
     /// global costs a lazy-initialisation check per call.
-    @usableFromInline let depthKey = NestingDepth.key
-    /// `_instrumentationFlag`, copied here for the same reason.
-    @usableFromInline let instrumentationFlag = UnsafePointer(_instrumentationFlag)
+    @inlinable var depthKey: NestingDepth.Key { header.depthKey }
 
     /// Whether an instrument is installed (see `Instrumentation`).
     @inlinable @inline(__always)
-    var isInstrumented: Bool { instrumentationFlag.pointee.load(ordering: .relaxed) }
+    var isInstrumented: Bool { header.instrumentationFlag.pointee.load(ordering: .relaxed) }
 
     /// Up to this many keys, a lookup scans; beyond, it searches by halves.
     @usableFromInline static var scanLimit: Int { 8 }
 
-    init(slots: [_Member?]) {
-        self.slots = slots
+    /// The snapshot of a chain whose members, in order, are `slots` (holes included).
+    static func make(slots: [_Member?]) -> _Snapshot {
+        make(.chain(slots), slots.lazy.compactMap { $0 })
+    }
+
+    /// The snapshot of a pipe that is alone.
+    static func make(alone member: _Member) -> _Snapshot {
+        make(.alone(member), CollectionOfOne(member))
+    }
+
+    private static func make(
+        _ members: _SnapshotHeader.Members, _ ordered: some Sequence<_Member>
+    ) -> _Snapshot {
         var groups: [Int: [Entry]] = [:]
-        for (position, member) in slots.lazy.compactMap({ $0 }).enumerated() {
+        for (position, member) in ordered.enumerated() {
             member.forEachHandler { key, handler in
                 groups[key.rawValue, default: []].append(
                     Entry(handler: .passRetained(handler), member: position))
             }
         }
         let keys = groups.keys.sorted()
-        keyCount = keys.count
+        let keyCount = keys.count
         let largest = keys.last ?? -1
-        denseCount = keyCount > Self.scanLimit && largest < 4 * keyCount + 64 ? largest + 1 : 0
-        entryCount = groups.values.reduce(0) { $0 + $1.count }
-        // One allocation: the entries, then the index.
+        let denseCount =
+            keyCount > Self.scanLimit && largest < 4 * keyCount + 64 ? largest + 1 : 0
+        let entryCount = groups.values.reduce(0) { $0 + $1.count }
         let indexCount = 2 * keyCount + 1 + denseCount
-        let block = UnsafeMutableRawPointer.allocate(
-            byteCount: entryCount * MemoryLayout<Entry>.stride + indexCount
-                * MemoryLayout<Int>.stride,
-            alignment: MemoryLayout<Entry>.alignment)
-        entries = block.bindMemory(to: Entry.self, capacity: entryCount)
-        index = (block + entryCount * MemoryLayout<Entry>.stride).bindMemory(
-            to: Int.self, capacity: indexCount)
-        let bounds = index + keyCount
-        let dense = bounds + keyCount + 1
-        dense.initialize(repeating: -1, count: denseCount)
-        var next = 0
-        for (group, key) in keys.enumerated() {
-            index[group] = key
-            bounds[group] = next
-            if denseCount > 0 { dense[key] = group }
-            for entry in groups[key]! {
-                (entries + next).initialize(to: entry)
-                next += 1
+        let indexEntries =
+            (indexCount * MemoryLayout<Int>.stride + MemoryLayout<Entry>.stride - 1)
+            / MemoryLayout<Entry>.stride
+        let header = _SnapshotHeader(
+            members: members, entryCount: entryCount, keyCount: keyCount,
+            denseCount: denseCount, depthKey: NestingDepth.key,
+            instrumentationFlag: UnsafePointer(_instrumentationFlag))
+        let snapshot = unsafeDowncast(
+            Self.create(minimumCapacity: entryCount + indexEntries) { _ in header },
+            to: _Snapshot.self)
+        snapshot.withUnsafeMutablePointerToElements { entries in
+            let index = UnsafeMutableRawPointer(entries + entryCount).bindMemory(
+                to: Int.self, capacity: indexCount)
+            let bounds = index + keyCount
+            let dense = bounds + keyCount + 1
+            dense.initialize(repeating: -1, count: denseCount)
+            var next = 0
+            for (group, key) in keys.enumerated() {
+                index[group] = key
+                bounds[group] = next
+                if denseCount > 0 { dense[key] = group }
+                for entry in groups[key]! {
+                    (entries + next).initialize(to: entry)
+                    next += 1
+                }
             }
+            bounds[keyCount] = next
         }
-        bounds[keyCount] = next
+        return snapshot
     }
 
     deinit {
         // The last reference to a handler may go here, and with it user captures: a snapshot
         // is only ever released with no lock held.
-        for position in 0..<entryCount { entries[position].handler.release() }
-        UnsafeMutableRawPointer(entries).deallocate()
+        let entries = entries
+        for position in 0..<header.entryCount { entries[position].handler.release() }
     }
 
     /// The positions in ``entries`` of the handlers of `key`; empty when none.
@@ -132,4 +158,26 @@ final class _Snapshot: @unchecked Sendable {
     /// Whether any member registered `key`.
     @inlinable
     func handles(_ key: _ActionKey) -> Bool { !range(for: key).isEmpty }
+}
+
+/// What a snapshot holds besides its entries and index.
+@usableFromInline
+struct _SnapshotHeader {
+    /// The members, for the names in traces.
+    @usableFromInline
+    enum Members {
+        /// A pipe alone.
+        case alone(_Member)
+        /// A chain's own slots (holes included), shared until the chain changes them, so a
+        /// snapshot copies no array.
+        case chain([_Member?])
+    }
+
+    @usableFromInline let members: Members
+    @usableFromInline let entryCount: Int
+    @usableFromInline let keyCount: Int
+    @usableFromInline let denseCount: Int
+    @usableFromInline let depthKey: NestingDepth.Key
+    /// `_instrumentationFlag`, copied here for the reason of `depthKey`.
+    @usableFromInline let instrumentationFlag: UnsafePointer<Atomic<Bool>>
 }

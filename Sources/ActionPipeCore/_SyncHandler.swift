@@ -24,8 +24,6 @@ final class _SyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendabl
     /// The body of a handler with a target; `nil` when `plain` is set.
     @usableFromInline let body: Body?
     @usableFromInline let conditions: [_Condition<ActionKind.Sync, repeat each Argument, Result>]
-    /// Last, so that it packs at the end of the object.
-    @usableFromInline let hasPlain: Bool
 
     init(
         state: ActionState?, target: _Target,
@@ -33,13 +31,12 @@ final class _SyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendabl
         plain: PlainBody?, body: Body?
     ) {
         self.plain = plain ?? { _ in nil }
-        self.hasPlain = plain != nil
         self.body = body
         var conditions = conditions
         let upstreamFailure = _hoistUpstreamRequirement(&conditions)
         self.conditions = conditions
         super.init(
             state: state, target: target, upstreamFailure: upstreamFailure,
-            hasConditions: !conditions.isEmpty)
+            hasConditions: !conditions.isEmpty, hasPlain: plain != nil)
     }
 }

@@ -32,10 +32,13 @@
         case delivery = 1
     }
 
+    /// The platform's thread-specific-data key type.
+    @usableFromInline package typealias Key = pthread_key_t
+
     /// The thread-specific-data key of the threads' blocks. A plain integer, so code that
     /// keeps a copy (a hot path that wants to skip the global's addressor) holds no
     /// reference.
-    @usableFromInline package static let key: pthread_key_t = {
+    @usableFromInline package static let key: Key = {
         var created = pthread_key_t()
         let status = pthread_key_create(&created) { block in
             // Optional on Glibc, not on Darwin: the same code for both.

@@ -1,195 +1,48 @@
 import Synchronization
 
-/// A published snapshot that readers use with no lock and no reference counting: the read
-/// side of the hottest path, a call on a pipe.
+/// A ``SnapshotSlot`` in an object of its own: for an owner that shares its snapshot with
+/// objects that must not keep the owner alive (a bus's routes, a property's observers, a
+/// plumber's configuration).
 ///
-/// It earns its place against the plain scheme (retain the snapshot under the owner's
-/// lock): a call then costs a lock, an unlock, a retain and a release around three handler
-/// calls, and the core's call misses its benchmark targets (`Benchmarks/`, core rows 1 and
-/// 6). Here a read is one atomic increment and one decrement of a counter in the cell.
-///
-/// How, in short (sleepable read-copy-update with two phases):
-/// - A reader increments the counter of the current phase, loads ``pin()``'s snapshot and,
-///   when done, decrements the same counter. Sequentially consistent: a writer that swapped
-///   the snapshot and then reads the counters sees every reader that may hold the old one.
-/// - A writer (``store(_:)``, serialised by its caller) swaps in the new snapshot, retires
-///   the old one, and moves new readers to the other phase. A retired snapshot is freed
-///   once both phases have been seen at zero after it was retired: by the writer if no
-///   reader runs, else by the reader that brings a counter to zero while one is pending.
-/// - Two phases, so a steady stream of overlapping readers cannot keep a snapshot alive:
-///   new readers count in the other phase, and the awaited one drains.
-///
-/// Freed snapshots are returned (by ``store(_:)``) or released by the reader that freed
-/// them, never under a lock: their `deinit` may release user closures.
-///
-/// `@unchecked Sendable`: `current`, `phase`, `pending` and the counters are atomics;
-/// `retired` is behind its lock.
+/// `@unchecked Sendable`: its one stored property is `Sendable` in all but name (atomics).
 @usableFromInline package final class SnapshotCell<Snapshot: AnyObject>: @unchecked Sendable {
-    // Laid out to fit the allocator's 64-byte size class (a cell per pipe, property, bus
-    // and plumber): four words, then the two one-byte atomics.
-
-    /// The current snapshot as a retained bit pattern, or 0 for none.
-    @usableFromInline let current = Atomic<UInt>(0)
-    /// Readers in progress, per phase.
-    @usableFromInline let readers0 = Atomic<Int>(0)
-    @usableFromInline let readers1 = Atomic<Int>(0)
-    /// Replaced snapshots some reader may still use, with the phases not yet seen at zero;
-    /// made by the first store that finds a reader running (most cells never need it).
-    /// Written once, by a writer, before `pending` is first set; readers only reach it
-    /// after seeing `pending` set.
-    private var retiredList: _RetiredSnapshots?
-    /// The phase new readers count in, 0 or 1.
-    @usableFromInline let phase = Atomic<UInt8>(0)
-    /// Whether retired snapshots wait for the readers of a phase to finish.
-    @usableFromInline let pending = Atomic<Bool>(false)
+    /// The slot itself.
+    @usableFromInline let slot = SnapshotSlot<Snapshot>()
 
     /// A cell holding no snapshot.
     @usableFromInline package init() {}
 
-    deinit {
-        // No reader runs: each holds the cell's owner, which holds the cell.
-        let bits = current.load(ordering: .relaxed)
-        if bits != 0 { Self.unmanaged(bits).release() }
-        for entry in retiredList?.entries.withLock({ $0 }) ?? [] {
-            Self.unmanaged(entry.snapshot).release()
-        }
-    }
-
-    @inlinable @inline(__always)
-    static func unmanaged(_ bits: UInt) -> Unmanaged<Snapshot> {
-        Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
-    }
-
     /// A reader's hold on the snapshot it loaded.
-    @usableFromInline package struct Pin {
-        @usableFromInline let bits: UInt
-        @usableFromInline let phase: UInt8
+    @usableFromInline package typealias Pin = SnapshotSlot<Snapshot>.Pin
 
-        @inlinable
-        init(bits: UInt, phase: UInt8) {
-            self.bits = bits
-            self.phase = phase
-        }
-
-        /// The snapshot, valid until the pin is passed to ``SnapshotCell/unpin(_:)``.
-        @inlinable
-        package var snapshot: Unmanaged<Snapshot>? {
-            bits == 0 ? nil : SnapshotCell.unmanaged(bits)
-        }
-    }
-
-    /// Starts a read: the snapshot it returns stays valid until ``unpin(_:)``, which must
-    /// follow on every path (it may run on another thread, after a suspension).
-    ///
-    /// - Complexity: O(1): one atomic increment and two loads.
-    @inlinable @inline(__always)
-    package func pin() -> Pin {
-        let phase = phase.load(ordering: .relaxed)
-        if phase == 0 {
-            readers0.wrappingAdd(1, ordering: .sequentiallyConsistent)
-        } else {
-            readers1.wrappingAdd(1, ordering: .sequentiallyConsistent)
-        }
-        return Pin(bits: current.load(ordering: .sequentiallyConsistent), phase: phase)
-    }
-
-    /// Ends the read `pin` started; frees the retired snapshots no reader can use any more
-    /// when it is the last reader of a phase some wait for.
-    ///
-    /// - Complexity: O(1), one atomic decrement; when it is the last reader some retired
-    ///   snapshot waits for, O(r) for r retired snapshots.
-    @inlinable @inline(__always)
-    package func unpin(_ pin: Pin) {
-        let left =
-            pin.phase == 0
-            ? readers0.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue
-            : readers1.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue
-        if left == 0, pending.load(ordering: .sequentiallyConsistent) { reclaim() }
-    }
-
-    /// Whether a snapshot is stored. Exact for writers and for readers serialised with
-    /// them (under the writers' lock); a hint for others.
-    ///
-    /// - Complexity: O(1), one relaxed load.
-    @inlinable
-    package var hasSnapshot: Bool { current.load(ordering: .relaxed) != 0 }
-
-    /// The current snapshot, retained.
+    /// ``SnapshotSlot/pin()``.
     ///
     /// - Complexity: O(1).
-    @usableFromInline package func load() -> Snapshot? {
-        let pin = pin()
-        defer { unpin(pin) }
-        return pin.snapshot?.takeUnretainedValue()
-    }
+    @inlinable @inline(__always)
+    package func pin() -> Pin { slot.pin() }
 
-    /// Publishes `snapshot` (or none) and returns the replaced snapshots no reader can use
-    /// any more; the caller releases them (drops the array) outside every lock. Writers
-    /// must be serialised by the caller.
+    /// ``SnapshotSlot/unpin(_:)``.
     ///
-    /// - Complexity: O(1) plus the retired snapshots still awaited (at most a few: each
-    ///   store frees every snapshot whose readers have finished).
-    @usableFromInline package func store(_ snapshot: Snapshot?) -> [Snapshot] {
-        let new = snapshot.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0
-        let old = current.exchange(new, ordering: .sequentiallyConsistent)
-        guard old != 0 else { return [] }
-        // No reader running and none waited for: no reader can hold the old snapshot (a
-        // reader counts itself before it loads, and this exchange came before these loads).
-        if !pending.load(ordering: .sequentiallyConsistent),
-            readers0.load(ordering: .sequentiallyConsistent) == 0,
-            readers1.load(ordering: .sequentiallyConsistent) == 0
-        {
-            return [Self.unmanaged(old).takeRetainedValue()]
-        }
-        if retiredList == nil { retiredList = _RetiredSnapshots() }
-        return retiredList.unsafelyUnwrapped.entries.withLock { retired in
-            retired.append((old, (true, true)))
-            pending.store(true, ordering: .sequentiallyConsistent)
-            return collect(&retired)
-        }.map { Self.unmanaged($0).takeRetainedValue() }
-    }
+    /// - Complexity: O(1); O(r) for r retired snapshots when it is the last reader some wait
+    ///   for.
+    @inlinable @inline(__always)
+    package func unpin(_ pin: Pin) { slot.unpin(pin) }
 
-    /// Frees the retired snapshots no reader can use any more.
-    @usableFromInline @inline(never)
-    func reclaim() {
-        guard let retiredList else { return }
-        let free = retiredList.entries.withLock { collect(&$0) }
-        for bits in free { Self.unmanaged(bits).release() }
-    }
+    /// ``SnapshotSlot/hasSnapshot``.
+    ///
+    /// - Complexity: O(1).
+    @inlinable
+    package var hasSnapshot: Bool { slot.hasSnapshot }
 
-    /// Marks the phases now at zero on every retired snapshot, removes and returns those
-    /// seen at zero in both, and moves new readers away from a phase still awaited. Call
-    /// with `retired`'s lock held.
-    private func collect(_ retired: inout [(snapshot: UInt, awaits: (Bool, Bool))]) -> [UInt] {
-        let drained0 = readers0.load(ordering: .sequentiallyConsistent) == 0
-        let drained1 = readers1.load(ordering: .sequentiallyConsistent) == 0
-        var free: [UInt] = []
-        for index in retired.indices {
-            if drained0 { retired[index].awaits.0 = false }
-            if drained1 { retired[index].awaits.1 = false }
-        }
-        retired.removeAll { entry in
-            if entry.awaits.0 || entry.awaits.1 { return false }
-            free.append(entry.snapshot)
-            return true
-        }
-        if retired.isEmpty {
-            pending.store(false, ordering: .sequentiallyConsistent)
-        } else {
-            // New readers go to a phase no retired snapshot waits for, so the awaited one
-            // drains; when both are awaited, away from the current one.
-            let awaits0 = retired.contains { $0.awaits.0 }
-            let awaits1 = retired.contains { $0.awaits.1 }
-            let now = phase.load(ordering: .relaxed)
-            let next: UInt8 = awaits0 && !awaits1 ? 1 : awaits1 && !awaits0 ? 0 : 1 - now
-            phase.store(next, ordering: .sequentiallyConsistent)
-        }
-        return free
-    }
-}
+    /// ``SnapshotSlot/load()``.
+    ///
+    /// - Complexity: O(1).
+    @inlinable
+    package func load() -> Snapshot? { slot.load() }
 
-/// The snapshots a cell retired while readers ran, behind their lock: a separate object, so
-/// a cell that never needs it (most) pays one word for it.
-final class _RetiredSnapshots: Sendable {
-    let entries = LockedValue<[(snapshot: UInt, awaits: (Bool, Bool))]>([])
+    /// ``SnapshotSlot/store(_:)``.
+    ///
+    /// - Complexity: O(1) plus the retired snapshots still awaited.
+    @inlinable
+    package func store(_ snapshot: Snapshot?) -> [Snapshot] { slot.store(snapshot) }
 }
