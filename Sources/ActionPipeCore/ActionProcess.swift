@@ -51,6 +51,17 @@ public struct ActionProcess<Kind, each Argument, Result>: ~Copyable {
     /// ```
     public let state: ActionState?
 
+    /// Whether a handler of this call has called ``stop()``.
+    ///
+    /// ```swift
+    /// if process.isStopped { return nil }
+    /// ```
+    public var isStopped: Bool { _isStopped }
+    /// Set by ``stop()``. Right after `state`, so it takes a byte of the optional's padding
+    /// instead of a word of its own: the process lives in the caller's frame, once per
+    /// nesting level.
+    @usableFromInline var _isStopped = false
+
     /// Typed values that earlier handlers (or the caller) attached for later handlers.
     ///
     /// ```swift
@@ -58,14 +69,6 @@ public struct ActionProcess<Kind, each Argument, Result>: ~Copyable {
     /// let date = process.sideData[.birthday]    // Date?
     /// ```
     public var sideData: SideData
-
-    /// Whether a handler of this call has called ``stop()``.
-    ///
-    /// ```swift
-    /// if process.isStopped { return nil }
-    /// ```
-    public var isStopped: Bool { _isStopped }
-    @usableFromInline var _isStopped = false
 
     /// The member of the pipe the call was made on (or of the trigger's pipe); alive for the
     /// whole call because the caller holds it, and the process cannot outlive the call
@@ -88,6 +91,19 @@ public struct ActionProcess<Kind, each Argument, Result>: ~Copyable {
         if options.hasSideData {
             self.sideData = options.sideData
         }
+    }
+
+    /// A process that starts with `state` and `sideData`.
+    @inlinable @inline(__always)
+    init(
+        arguments: (repeat each Argument), state: ActionState?, sideData: SideData,
+        origin: Unmanaged<_Member>, key: _ActionKey
+    ) {
+        self._arguments = (repeat each arguments)
+        self.state = state
+        self.sideData = sideData
+        self._origin = origin
+        self._key = key
     }
 
     /// The arguments as the next handler will see them: the caller's, with every rewrite

@@ -48,7 +48,7 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
     public consuming func with(state: ActionState) -> Self {
         // Consuming: `pipe.x.with(state: s)` moves the temporary in and changes it in
         // place, instead of copying it (a retain, and side data copied by value witness).
-        _setup.options.state = state
+        _setup.state = state
         return self
     }
 
@@ -117,32 +117,39 @@ extension BoundAction where Kind == ActionKind.Sync {
     @inlinable @inline(__always)
     @discardableResult
     public func callAsFunction(_ arguments: repeat each Argument) -> Result? {
-        var ignored: [ActionTrace.Outcome?]? = nil
         let (cell, pin) = _pin()
         defer { cell._withUnsafeGuaranteedRef { $0.unpin(pin) } }
         let snapshot = pin.snapshot.unsafelyUnwrapped
         if snapshot._withUnsafeGuaranteedRef({ $0.isInstrumented }) {
-            return _callInstrumented(snapshot, repeat each arguments)
+            // By address, from a temporary of this branch only: passed by value, the setup
+            // would get a copy in the frame for the whole call.
+            return withUnsafePointer(to: _setup) { setup in
+                Self._callInstrumented(snapshot, setup: setup, key: key, repeat each arguments)
+            }
         }
-        return Self._run(
+        return Self._runPlain(
             snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
-            options: options, arguments: (repeat each arguments), recording: &ignored
-        ).value
+            setup: _setup, arguments: (repeat each arguments))
     }
 
     /// The call with an instrument installed: the same dispatch on `snapshot` (pinned by the
     /// caller), between its begin and end. Never inlined, so the plain call pays only the
-    /// check.
+    /// check. Given the setup (by address) and the key, not the bound action: passed by
+    /// value, either would be kept in memory in the caller's frame for the whole call.
     @inlinable @inline(never)
-    func _callInstrumented(
-        _ snapshot: Unmanaged<_Snapshot>, _ arguments: repeat each Argument
+    static func _callInstrumented(
+        _ snapshot: Unmanaged<_Snapshot>, setup: UnsafePointer<_CallSetup>, key: _ActionKey,
+        _ arguments: repeat each Argument
     ) -> Result? {
-        let span = _beginInstrumented()
+        let setup = setup.pointee
+        let action = Self(setup: setup, key: key)
+        let span = action._beginInstrumented()
         var ignored: [ActionTrace.Outcome?]? = nil
-        let outcome = Self._run(
-            snapshot: snapshot, origin: .passUnretained(pipe._member),
-            key: key, options: options, arguments: (repeat each arguments), recording: &ignored)
-        span?.end(outcome.tooDeep ? .failed(_nestingError()) : .succeeded)
+        let outcome = _run(
+            snapshot: snapshot, origin: .passUnretained(setup.pipe._member),
+            key: key, options: setup.options, arguments: (repeat each arguments),
+            recording: &ignored)
+        span?.end(outcome.tooDeep ? .failed(action._nestingError()) : .succeeded)
         return outcome.value
     }
 
@@ -162,6 +169,65 @@ extension BoundAction where Kind == ActionKind.Sync {
             snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
             options: options, arguments: (repeat each arguments), recording: &outcomes)
         return makeReport(outcome, outcomes)
+    }
+
+    /// Runs the handlers of `snapshot` for the action `key` in a plain call (not traced, not
+    /// instrumented), and returns the result of the last handler that ran. `origin` must
+    /// stay alive for the duration of the call.
+    ///
+    /// The same decisions as `_Dispatch`, kept to what a plain call needs, because this loop
+    /// is inlined into the caller, and a handler that calls an action again adds its whole
+    /// frame to the stack at each level: the frame holds the process and a cursor, and the
+    /// running value is the process's own upstream. Handlers with conditions or a target
+    /// are decided out of line (`_Dispatch.admits`).
+    @inlinable @inline(__always)
+    static func _runPlain(
+        snapshot: Unmanaged<_Snapshot>, origin: Unmanaged<_Member>, key: _ActionKey,
+        setup: borrowing _CallSetup, arguments: (repeat each Argument)
+    ) -> Result? {
+        let (entries, range) = snapshot._withUnsafeGuaranteedRef {
+            ($0.entries, $0.range(for: key))
+        }
+        if range.isEmpty { return nil }
+        guard let depth = _enterCall(snapshot._withUnsafeGuaranteedRef { $0.depthKey }) else {
+            key._reportTooDeep()
+            return nil
+        }
+        var process = ActionProcess<Kind, repeat each Argument, Result>(
+            arguments: (repeat each arguments), state: setup.state, sideData: setup.sideData,
+            origin: origin, key: key)
+        var entry = entries + range.lowerBound
+        let end = entries + range.upperBound
+        repeat {
+            // The snapshot owns the handler and the caller keeps the snapshot alive, so the
+            // handler is used unretained.
+            let handler = Unmanaged<_SyncHandler<repeat each Argument, Result>>.fromOpaque(
+                entry.pointee.handler.toOpaque())
+            entry += 1
+            // A strong reference, so a weak target stays alive while its handler works.
+            var target: AnyObject? = nil
+            let runs = handler._withUnsafeGuaranteedRef { handler in
+                if handler.isUnconditional { return true }
+                if handler.isSimple {
+                    return handler.passesSimpleChecks(
+                        process.state, hasUpstream: process._upstream != nil)
+                }
+                return _Dispatch<Kind, repeat each Argument, Result, Never>.admits(
+                    handler, conditions: { $0.conditions }, process: &process, target: &target)
+            }
+            if runs {
+                let value = handler._withUnsafeGuaranteedRef { handler in
+                    handler.hasPlain
+                        ? handler.plain(&process)
+                        : handler.body.unsafelyUnwrapped(target, &process)
+                }
+                process._upstream = value
+                if process._isStopped { break }
+            }
+        } while entry < end
+        // Not a `defer`: one made the call handle its outcome through value witnesses.
+        depth.pointee &-= 1
+        return process._upstream
     }
 
     /// Runs the handlers of `snapshot` for the action `key`: the synchronous driver of the

@@ -41,7 +41,7 @@ public struct PipeCall: Sendable {
     /// ```
     public func with(state: ActionState) -> PipeCall {
         var copy = self
-        copy._setup.options.state = state
+        copy._setup.state = state
         return copy
     }
 }
@@ -54,7 +54,7 @@ extension ActionPipe {
     /// pipe1.with(state: 10).someFunc(0, nil)
     /// ```
     public func with(state: ActionState) -> PipeCall {
-        PipeCall(_setup: _CallSetup(pipe: self, options: _CallOptions(state: state)))
+        PipeCall(_setup: _CallSetup(pipe: self, state: state))
     }
 
     /// This pipe, for a call whose side data starts with `value`.

@@ -24,7 +24,7 @@ struct _CallOptions: @unchecked Sendable {
     }
 
     /// The side data the call starts with.
-    @inlinable
+    @inlinable @inline(__always)
     var sideData: SideData {
         SideData(_inline: inline, _others: box?._withUnsafeGuaranteedRef { $0.others })
     }
@@ -38,37 +38,90 @@ struct _CallOptions: @unchecked Sendable {
 /// its runtime metadata), which cost as much as the rest of a call; with one, the compiler
 /// releases it in place. So `owner` is the pipe, or, once out-of-line side data is added,
 /// a box holding both.
+///
+/// Why the options are packed here instead of stored as a ``_CallOptions``: a bound action
+/// of more than eight scalars is a "large" value to the compiler, which then keeps it in
+/// memory, in the caller's frame, for the whole call, and destroys it through its runtime
+/// metadata. The state's presence and whether `owner` is a box share one byte of flags, and
+/// whether the call has side data is read off the inline slot and the box.
 @usableFromInline
 struct _CallSetup: Sendable {
     @usableFromInline var owner: AnyObject & Sendable
-    @usableFromInline var options: _CallOptions
+    /// The state's bits; meaningful when `flags` has ``hasState``.
+    @usableFromInline var stateBits: UInt64
+    @usableFromInline var flags: UInt8
+    /// The side data's inline slot.
+    @usableFromInline var inline: SideData._Inline
+
+    /// In `flags`: the call has a state.
+    @inlinable static var hasState: UInt8 { 1 }
+    /// In `flags`: `owner` is a ``_CallSideDataBox``.
+    @inlinable static var ownerIsBox: UInt8 { 2 }
 
     @inlinable
-    init(pipe: ActionPipe, options: _CallOptions = _CallOptions()) {
+    init(pipe: ActionPipe, state: ActionState? = nil) {
         owner = pipe
-        self.options = options
+        stateBits = state?.rawValue ?? 0
+        flags = state == nil ? 0 : Self.hasState
+        inline = SideData._Inline()
     }
 
     /// The pipe calls are made on.
-    @inlinable
+    @inlinable @inline(__always)
     var pipe: ActionPipe {
-        if options.box == nil { return unsafeDowncast(owner, to: ActionPipe.self) }
+        if flags & Self.ownerIsBox == 0 { return unsafeDowncast(owner, to: ActionPipe.self) }
         return unsafeDowncast(owner, to: _CallSideDataBox.self).pipe
+    }
+
+    /// The state calls are made with, if any.
+    @inlinable @inline(__always)
+    var state: ActionState? {
+        get { flags & Self.hasState == 0 ? nil : ActionState(rawValue: stateBits) }
+        set {
+            stateBits = newValue?.rawValue ?? 0
+            flags = newValue == nil ? flags & ~Self.hasState : flags | Self.hasState
+        }
+    }
+
+    /// Whether calls start with side data (a value inline or out of line).
+    @inlinable @inline(__always)
+    var hasSideData: Bool { inline.s0.id != 0 || flags & Self.ownerIsBox != 0 }
+
+    /// The side data calls start with.
+    @inlinable @inline(__always)
+    var sideData: SideData {
+        guard hasSideData else { return SideData() }
+        let others =
+            flags & Self.ownerIsBox == 0
+            ? nil : unsafeDowncast(owner, to: _CallSideDataBox.self).others
+        return SideData(_inline: inline, _others: others)
+    }
+
+    /// The options calls are made with, unpacked.
+    @inlinable
+    var options: _CallOptions {
+        var options = _CallOptions(state: state)
+        if hasSideData {
+            options.hasSideData = true
+            options.inline = inline
+            if flags & Self.ownerIsBox != 0 {
+                options.box = .passUnretained(unsafeDowncast(owner, to: _CallSideDataBox.self))
+            }
+        }
+        return options
     }
 
     /// Replaces the side data calls start with.
     @inlinable
     mutating func set(_ sideData: SideData) {
         let pipe = self.pipe
-        options.inline = sideData._inline
-        options.hasSideData = true
+        inline = sideData._inline
         if let others = sideData._others {
-            let box = _CallSideDataBox(pipe: pipe, others: others)
-            owner = box
-            options.box = .passUnretained(box)
+            owner = _CallSideDataBox(pipe: pipe, others: others)
+            flags |= Self.ownerIsBox
         } else {
             owner = pipe
-            options.box = nil
+            flags &= ~Self.ownerIsBox
         }
     }
 
@@ -76,15 +129,12 @@ struct _CallSetup: Sendable {
     @inlinable
     mutating func add<Value: Sendable>(_ key: SideDataKey<Value>, _ value: Value) {
         // The common case, a small trivial value and no out-of-line values yet, changes
-        // the inline slots in place: no side data is built, copied or destroyed.
-        if SideData._isInline(Value.self), options.box == nil {
+        // the inline slot in place: no side data is built, copied or destroyed.
+        if SideData._isInline(Value.self), flags & Self.ownerIsBox == 0 {
             let slot = SideData._InlineSlot(id: key.id, value)
-            if options.inline.replace(slot) || options.inline.insert(slot) {
-                options.hasSideData = true
-                return
-            }
+            if inline.replace(slot) || inline.insert(slot) { return }
         }
-        var data = options.sideData
+        var data = sideData
         data[key] = value
         set(data)
     }

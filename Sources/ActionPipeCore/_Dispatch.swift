@@ -2,7 +2,9 @@
 /// for each whether it runs (the call has ended, its state or conditions fail, its target is
 /// gone), records every step for reports, and hands each handler that runs to its driver.
 /// The three drivers (synchronous, throwing and async calls) differ only in how they invoke
-/// a handler: plainly, with `try`, or with `try await`.
+/// a handler: plainly, with `try`, or with `try await`. A plain synchronous call (not
+/// traced, not instrumented) takes a leaner copy of this loop, `BoundAction._runPlain`,
+/// with the same decisions (``admits(_:conditions:process:target:)``).
 ///
 /// ```swift
 /// var dispatch = _Dispatch<...>(snapshot: snapshot, key: key, recording: &outcomes)
@@ -111,5 +113,24 @@ struct _Dispatch<Kind, each Argument, Result, Failure: Error> {
     @inlinable @inline(__always)
     mutating func threw(_ error: Failure, recording outcomes: inout [ActionTrace.Outcome?]?) {
         call.threw(error, at: member, recording: &outcomes)
+    }
+}
+
+extension _Dispatch {
+    /// Whether `handler`, one with conditions or a target, runs in the call `process`
+    /// describes (its upstream value already set), with `target` set to its target if it
+    /// has one: the full skip decision, for the plain synchronous call.
+    ///
+    /// Out of line, so that the conditions, the skip reason and the values they need stay
+    /// out of the frame of the code that makes the call, which a nested call adds to the
+    /// stack at each level.
+    @inlinable @inline(never)
+    static func admits<Handler: _AnyHandler>(
+        _ handler: Handler,
+        conditions: (Handler) -> [_Condition<Kind, repeat each Argument, Result>],
+        process: inout ActionProcess<Kind, repeat each Argument, Result>,
+        target: inout AnyObject?
+    ) -> Bool {
+        handler.skipReason(conditions(handler), &process, target: &target) == nil
     }
 }
