@@ -29,10 +29,9 @@ final class _Snapshot: ManagedBuffer<_SnapshotHeader, _Snapshot.Entry> {
 
     /// The members' names, in chain order, for traces (``Entry/member`` indexes it).
     @usableFromInline var names: [String] {
-        switch header.members {
-        case .alone(let member): [member.name]
-        case .chain(let slots): slots.compactMap { $0?.name }
-        }
+        let members = header.members.takeUnretainedValue()
+        if let member = members as? _Member { return [member.name] }
+        return unsafeDowncast(members, to: _SnapshotSlots.self).slots.compactMap { $0?.name }
     }
     /// Every entry, grouped by action key, each group in chain order; retained handlers.
     @inlinable var entries: UnsafeMutablePointer<Entry> {
@@ -42,34 +41,39 @@ final class _Snapshot: ManagedBuffer<_SnapshotHeader, _Snapshot.Entry> {
     /// `i` (key `keys[i]`) is `entries[bounds[i] ..< bounds[i + 1]]`. Then, when present,
     /// the dense table: `denseCount` group numbers indexed by key, -1 for none.
     @inlinable var index: UnsafeMutablePointer<Int> {
-        UnsafeMutableRawPointer(entries + header.entryCount).assumingMemoryBound(to: Int.self)
+        UnsafeMutableRawPointer(entries + entryCount).assumingMemoryBound(to: Int.self)
     }
-    @inlinable var entryCount: Int { header.entryCount }
-    @inlinable var keyCount: Int { header.keyCount }
-    @inlinable var denseCount: Int { header.denseCount }
+    /// The header, by address: reading a field through `header` (a coroutine accessor)
+    /// costs the call path a frame buffer.
+    @inlinable var fields: UnsafeMutablePointer<_SnapshotHeader> {
+        withUnsafeMutablePointerToHeader { $0 }
+    }
+    @inlinable var entryCount: Int { fields.pointee.entryCount }
+    @inlinable var keyCount: Int { fields.pointee.keyCount }
+    @inlinable var denseCount: Int { fields.pointee.denseCount }
     /// `NestingDepth.key`, copied here: a call reads the snapshot anyway, and reading the
     /// global costs a lazy-initialisation check per call.
-    @inlinable var depthKey: NestingDepth.Key { header.depthKey }
+    @inlinable var depthKey: NestingDepth.Key { fields.pointee.depthKey }
 
     /// Whether an instrument is installed (see `Instrumentation`).
     @inlinable @inline(__always)
-    var isInstrumented: Bool { header.instrumentationFlag.pointee.load(ordering: .relaxed) }
+    var isInstrumented: Bool { fields.pointee.instrumentationFlag.pointee.load(ordering: .relaxed) }
 
     /// Up to this many keys, a lookup scans; beyond, it searches by halves.
     @usableFromInline static var scanLimit: Int { 8 }
 
     /// The snapshot of a chain whose members, in order, are `slots` (holes included).
     static func make(slots: [_Member?]) -> _Snapshot {
-        make(.chain(slots), slots.lazy.compactMap { $0 })
+        make(_SnapshotSlots(slots), slots.lazy.compactMap { $0 })
     }
 
     /// The snapshot of a pipe that is alone.
     static func make(alone member: _Member) -> _Snapshot {
-        make(.alone(member), CollectionOfOne(member))
+        make(member, CollectionOfOne(member))
     }
 
     private static func make(
-        _ members: _SnapshotHeader.Members, _ ordered: some Sequence<_Member>
+        _ members: AnyObject, _ ordered: some Sequence<_Member>
     ) -> _Snapshot {
         var groups: [Int: [Entry]] = [:]
         for (position, member) in ordered.enumerated() {
@@ -89,7 +93,7 @@ final class _Snapshot: ManagedBuffer<_SnapshotHeader, _Snapshot.Entry> {
             (indexCount * MemoryLayout<Int>.stride + MemoryLayout<Entry>.stride - 1)
             / MemoryLayout<Entry>.stride
         let header = _SnapshotHeader(
-            members: members, entryCount: entryCount, keyCount: keyCount,
+            members: .passRetained(members), entryCount: entryCount, keyCount: keyCount,
             denseCount: denseCount, depthKey: NestingDepth.key,
             instrumentationFlag: UnsafePointer(_instrumentationFlag))
         let snapshot = unsafeDowncast(
@@ -121,6 +125,7 @@ final class _Snapshot: ManagedBuffer<_SnapshotHeader, _Snapshot.Entry> {
         // is only ever released with no lock held.
         let entries = entries
         for position in 0..<header.entryCount { entries[position].handler.release() }
+        header.members.release()
     }
 
     /// The positions in ``entries`` of the handlers of `key`; empty when none.
@@ -160,24 +165,26 @@ final class _Snapshot: ManagedBuffer<_SnapshotHeader, _Snapshot.Entry> {
     func handles(_ key: _ActionKey) -> Bool { !range(for: key).isEmpty }
 }
 
-/// What a snapshot holds besides its entries and index.
+/// What a snapshot holds besides its entries and index. Trivial (the members are held
+/// unmanaged and released by the snapshot), so reading one field on the call path copies
+/// no reference.
 @usableFromInline
 struct _SnapshotHeader {
-    /// The members, for the names in traces.
-    @usableFromInline
-    enum Members {
-        /// A pipe alone.
-        case alone(_Member)
-        /// A chain's own slots (holes included), shared until the chain changes them, so a
-        /// snapshot copies no array.
-        case chain([_Member?])
-    }
-
-    @usableFromInline let members: Members
+    /// The members, for the names in traces: a pipe alone's ``_Member``, or a chain's
+    /// ``_SnapshotSlots``. Retained.
+    @usableFromInline let members: Unmanaged<AnyObject>
     @usableFromInline let entryCount: Int
     @usableFromInline let keyCount: Int
     @usableFromInline let denseCount: Int
     @usableFromInline let depthKey: NestingDepth.Key
     /// `_instrumentationFlag`, copied here for the reason of `depthKey`.
     @usableFromInline let instrumentationFlag: UnsafePointer<Atomic<Bool>>
+}
+
+/// A chain's slots (holes included), for a snapshot's names: the chain's own array, shared
+/// until the chain changes it, so a snapshot copies no array.
+final class _SnapshotSlots {
+    let slots: [_Member?]
+
+    init(_ slots: [_Member?]) { self.slots = slots }
 }
