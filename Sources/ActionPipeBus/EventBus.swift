@@ -199,7 +199,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
         for reference in list {
             reference._withUnsafeGuaranteedRef { entry in
                 if entry.isCancelled.load(ordering: .acquiring) { return }
-                guard entry.isPlain else {
+                guard case .plain(let handler) = entry.handler else {
                     switch _deliverOwnedOrLater(entry, event) {
                     case .handled: handled &+= 1
                     case .failed: failed &+= 1
@@ -209,7 +209,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
                     return
                 }
                 do {
-                    _ = try entry.handler(nil, event)
+                    _ = try handler(event)
                     handled &+= 1
                 } catch {
                     failed &+= 1
@@ -223,9 +223,9 @@ public final class EventBus: Sendable, CustomStringConvertible {
         return (result, sawGone)
     }
 
-    /// Delivers `event` to an entry with a subscriber object or an executor. Out of line:
-    /// its strong subscriber and executor copy would otherwise enlarge every publish's
-    /// frame.
+    /// Delivers `event` to an entry that is not `.plain`: with a subscriber object, an
+    /// executor, or a union's forwarder. Out of line: its strong subscriber and executor
+    /// copy would otherwise enlarge every publish's frame.
     @inlinable @inline(never)
     func _deliverOwnedOrLater<Event: BusEvent>(_ entry: _BusEntry<Event>, _ event: Event)
         -> _BusDelivery
@@ -235,9 +235,13 @@ public final class EventBus: Sendable, CustomStringConvertible {
             entry.executor?.enqueue { entry._runReportingErrors(event) }
             return .scheduled
         }
-        guard let subscriber = entry.owner?.object else { return .gone }
+        var subscriber: AnyObject? = nil
+        if let owner = entry.owner {
+            guard let alive = owner.object else { return .gone }
+            subscriber = alive
+        }
         do {
-            _ = try entry.handler(subscriber, event)
+            _ = try entry.call(subscriber, event)
             return .handled
         } catch {
             return .failed
@@ -333,7 +337,7 @@ extension _BusEntry {
             guard let alive = owner.object else { return nil }
             subscriber = alive
         }
-        return Result { try handler(subscriber, event) }
+        return Result { try call(subscriber, event) }
     }
 }
 

@@ -15,18 +15,17 @@ final class _BusEntry<Event: BusEvent>: Sendable {
     @usableFromInline let owner: _BusOwner?
     /// Where the handler runs; `nil`: on the publisher's thread, during the publish.
     @usableFromInline let executor: BusExecutor?
-    /// `executor == nil && owner == nil`: a publish calls the handler at once, with no
-    /// subscriber to load. One flag, so a publish tests one byte per entry.
-    @usableFromInline let isPlain: Bool
     /// The subscriber's name, for feedback.
     @usableFromInline let name: String
-    /// The handler: gets the subscriber (or `nil`) and the event; returns the feedback
-    /// value, or `nil` when the subscription has none to give (unions).
-    @usableFromInline let handler: @Sendable (AnyObject?, Event) throws -> Event.Feedback?
+    /// The handler; its case also tells a publish whether it may call it at once (see
+    /// `_BusHandler`), so a publish tests one tag per entry.
+    @usableFromInline let handler: _BusHandler<Event>
     /// Set, under the bus's lock, when the subscription is removed, so a publish already
     /// under way skips it from then on.
     @usableFromInline let isCancelled = Atomic<Bool>(false)
 
+    /// An entry whose handler gets the subscriber (or `nil`) and the event, and returns the
+    /// feedback value, or `nil` when the subscription has none to give (unions).
     init(
         id: UInt64, subtype: Event.Subtype?, owner: _BusOwner?, executor: BusExecutor?,
         name: String, handler: @escaping @Sendable (AnyObject?, Event) throws -> Event.Feedback?
@@ -35,9 +34,32 @@ final class _BusEntry<Event: BusEvent>: Sendable {
         self.subtype = subtype
         self.owner = owner
         self.executor = executor
-        isPlain = executor == nil && owner == nil
         self.name = name
-        self.handler = handler
+        self.handler = .subscriber(handler)
+    }
+
+    /// An entry with neither subscriber object nor executor, kept by its token, whose
+    /// handler is the subscriber's closure as given: a publish calls it directly.
+    init(
+        id: UInt64, subtype: Event.Subtype?, name: String,
+        plain: @escaping @Sendable (Event) throws -> Event.Feedback
+    ) {
+        self.id = id
+        self.subtype = subtype
+        owner = nil
+        executor = nil
+        self.name = name
+        handler = .plain(plain)
+    }
+
+    /// Calls the handler with `subscriber` (`nil` when the subscription has none) and
+    /// `event`: the feedback value, or `nil` when the subscription has none to give.
+    @inlinable
+    func call(_ subscriber: AnyObject?, _ event: Event) throws -> Event.Feedback? {
+        switch handler {
+        case .plain(let handler): return try handler(event)
+        case .subscriber(let handler): return try handler(subscriber, event)
+        }
     }
 
     /// Whether the subscriber's object is gone (never true without one).
@@ -46,6 +68,19 @@ final class _BusEntry<Event: BusEvent>: Sendable {
         guard let owner else { return false }
         return owner.object == nil
     }
+}
+
+/// A subscription's handler, in the form a publish calls.
+@usableFromInline
+enum _BusHandler<Event: BusEvent>: Sendable {
+    /// A subscription with neither subscriber object nor executor, kept by its token: its
+    /// closure as given, which a publish calls at once with the event alone (no adapting
+    /// closure between: one call less per delivery, one allocation less per subscription).
+    case plain(@Sendable (Event) throws -> Event.Feedback)
+    /// Any other subscription (a subscriber object, an executor, a union's or a stream's
+    /// forwarder): gets the subscriber (or `nil`) and the event; returns the feedback value,
+    /// or `nil` when the subscription has none to give (unions, streams).
+    case subscriber(@Sendable (AnyObject?, Event) throws -> Event.Feedback?)
 }
 
 /// A subscriber held weakly, with its identity kept for removal by subscriber: the
