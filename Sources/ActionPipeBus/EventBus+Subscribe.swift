@@ -94,7 +94,7 @@ extension EventBus {
     ) -> RegistrationToken {
         let owner = owner.map { _BusOwner($0) }
         return _subscribe(topic, owner: owner, name: name) { id in
-            _BusEntry(
+            _BusGeneralEntry(
                 id: id, subtype: topic.subtype, owner: owner, executor: executor, name: name,
                 handler: handler)
         }
@@ -107,7 +107,7 @@ extension EventBus {
         plain handler: @escaping @Sendable (Event) throws -> Event.Feedback
     ) -> RegistrationToken {
         _subscribe(topic, owner: nil, name: name) { id in
-            _BusEntry(id: id, subtype: topic.subtype, name: name, plain: handler)
+            _BusPlainEntry(id: id, subtype: topic.subtype, name: name, handler: handler)
         }
     }
 

@@ -199,7 +199,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
         for reference in list {
             reference._withUnsafeGuaranteedRef { entry in
                 if entry.isCancelled.load(ordering: .acquiring) { return }
-                guard case .plain(let handler) = entry.handler else {
+                guard entry.isPlain else {
                     switch _deliverOwnedOrLater(entry, event) {
                     case .handled: handled &+= 1
                     case .failed: failed &+= 1
@@ -209,7 +209,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
                     return
                 }
                 do {
-                    _ = try handler(event)
+                    _ = try unsafeDowncast(entry, to: _BusPlainEntry<Event>.self).handler(event)
                     handled &+= 1
                 } catch {
                     failed &+= 1
@@ -223,25 +223,26 @@ public final class EventBus: Sendable, CustomStringConvertible {
         return (result, sawGone)
     }
 
-    /// Delivers `event` to an entry that is not `.plain`: with a subscriber object, an
-    /// executor, or a union's forwarder. Out of line: its strong subscriber and executor
+    /// Delivers `event` to an entry that is not plain: with a subscriber object, an
+    /// executor, or a union's or a stream's forwarder. Out of line: its strong subscriber and executor
     /// copy would otherwise enlarge every publish's frame.
     @inlinable @inline(never)
     func _deliverOwnedOrLater<Event: BusEvent>(_ entry: _BusEntry<Event>, _ event: Event)
         -> _BusDelivery
     {
-        guard entry.executor == nil else {
+        let general = unsafeDowncast(entry, to: _BusGeneralEntry<Event>.self)
+        if let executor = general.runsOn {
             if entry.ownerIsGone { return .gone }
-            entry.executor?.enqueue { entry._runReportingErrors(event) }
+            executor.enqueue { entry._runReportingErrors(event) }
             return .scheduled
         }
         var subscriber: AnyObject? = nil
-        if let owner = entry.owner {
+        if let owner = general.subscriber {
             guard let alive = owner.object else { return .gone }
             subscriber = alive
         }
         do {
-            _ = try entry.call(subscriber, event)
+            _ = try general.handler(subscriber, event)
             return .handled
         } catch {
             return .failed

@@ -5,82 +5,113 @@ import Synchronization
 ///
 /// Immutable but for `isCancelled`, so publishes read it without a lock. A union
 /// subscription has one entry per event type it listens to, all with the same `id`.
+///
+/// A plain subscription (kept by its token, no executor) is a ``_BusPlainEntry``: its
+/// closure as given, which a publish calls directly, with no adapting closure between. Any
+/// other (a subscriber object, an executor, a union's or a stream's forwarder) is a
+/// ``_BusGeneralEntry``. Subclasses rather than an enum or optional closures: a closure read
+/// as a `let` of a borrowed object is called without a retain, where one copied out of an
+/// enum or an optional costs a retain and a release per delivery; and a plain entry stores
+/// no owner, executor or second closure.
+///
+/// `@unchecked Sendable`: not final, so that the subclasses can extend it; every stored
+/// property is immutable and `Sendable`, or atomic.
 @usableFromInline
-final class _BusEntry<Event: BusEvent>: Sendable {
+class _BusEntry<Event: BusEvent>: @unchecked Sendable {
     /// The subscription's id: also its rank in delivery order (ids only grow).
     @usableFromInline let id: UInt64
     /// The exact subtype, or `nil` for "any subtype".
     @usableFromInline let subtype: Event.Subtype?
-    /// The subscriber, held weakly; `nil` for a subscription kept by its token alone.
-    @usableFromInline let owner: _BusOwner?
-    /// Where the handler runs; `nil`: on the publisher's thread, during the publish.
-    @usableFromInline let executor: BusExecutor?
-    /// The subscriber's name, for feedback.
-    @usableFromInline let name: String
-    /// The handler; its case also tells a publish whether it may call it at once (see
-    /// `_BusHandler`), so a publish tests one tag per entry.
-    @usableFromInline let handler: _BusHandler<Event>
+    /// Whether this is a ``_BusPlainEntry``, which a publish calls at once. Stored beside
+    /// `subtype` and `isCancelled`, in what would otherwise be padding.
+    @usableFromInline let isPlain: Bool
     /// Set, under the bus's lock, when the subscription is removed, so a publish already
     /// under way skips it from then on.
     @usableFromInline let isCancelled = Atomic<Bool>(false)
+    /// The subscriber's name, for feedback.
+    @usableFromInline let name: String
 
-    /// An entry whose handler gets the subscriber (or `nil`) and the event, and returns the
-    /// feedback value, or `nil` when the subscription has none to give (unions).
-    init(
-        id: UInt64, subtype: Event.Subtype?, owner: _BusOwner?, executor: BusExecutor?,
-        name: String, handler: @escaping @Sendable (AnyObject?, Event) throws -> Event.Feedback?
-    ) {
+    /// The part every entry shares; only the subclasses' initialisers call it.
+    init(id: UInt64, subtype: Event.Subtype?, isPlain: Bool, name: String) {
         self.id = id
         self.subtype = subtype
-        self.owner = owner
-        self.executor = executor
+        self.isPlain = isPlain
         self.name = name
-        self.handler = .subscriber(handler)
     }
 
-    /// An entry with neither subscriber object nor executor, kept by its token, whose
-    /// handler is the subscriber's closure as given: a publish calls it directly.
-    init(
-        id: UInt64, subtype: Event.Subtype?, name: String,
-        plain: @escaping @Sendable (Event) throws -> Event.Feedback
-    ) {
-        self.id = id
-        self.subtype = subtype
-        owner = nil
-        executor = nil
-        self.name = name
-        handler = .plain(plain)
+    /// The subscriber, held weakly; `nil` for a subscription kept by its token alone.
+    @usableFromInline
+    final var owner: _BusOwner? {
+        isPlain ? nil : unsafeDowncast(self, to: _BusGeneralEntry<Event>.self).subscriber
+    }
+
+    /// Where the handler runs; `nil`: on the publisher's thread, during the publish.
+    @usableFromInline
+    final var executor: BusExecutor? {
+        isPlain ? nil : unsafeDowncast(self, to: _BusGeneralEntry<Event>.self).runsOn
     }
 
     /// Calls the handler with `subscriber` (`nil` when the subscription has none) and
     /// `event`: the feedback value, or `nil` when the subscription has none to give.
     @inlinable
-    func call(_ subscriber: AnyObject?, _ event: Event) throws -> Event.Feedback? {
-        switch handler {
-        case .plain(let handler): return try handler(event)
-        case .subscriber(let handler): return try handler(subscriber, event)
+    final func call(_ subscriber: AnyObject?, _ event: Event) throws -> Event.Feedback? {
+        if isPlain {
+            return try unsafeDowncast(self, to: _BusPlainEntry<Event>.self).handler(event)
         }
+        return try unsafeDowncast(self, to: _BusGeneralEntry<Event>.self).handler(subscriber, event)
     }
 
     /// Whether the subscriber's object is gone (never true without one).
     @usableFromInline
-    var ownerIsGone: Bool {
+    final var ownerIsGone: Bool {
         guard let owner else { return false }
         return owner.object == nil
     }
 }
 
-/// A subscription's handler, in the form a publish calls.
+/// A subscription kept by its token, with no executor: the subscriber's closure as given,
+/// called during the publish with the event alone.
+///
+/// `@unchecked Sendable` as for ``_BusEntry``.
 @usableFromInline
-enum _BusHandler<Event: BusEvent>: Sendable {
-    /// A subscription with neither subscriber object nor executor, kept by its token: its
-    /// closure as given, which a publish calls at once with the event alone (no adapting
-    /// closure between: one call less per delivery, one allocation less per subscription).
-    case plain(@Sendable (Event) throws -> Event.Feedback)
-    /// Any other subscription (a subscriber object, an executor, a union's or a stream's
-    /// forwarder): gets the subscriber (or `nil`) and the event; returns the feedback value,
-    /// or `nil` when the subscription has none to give (unions, streams).
-    case subscriber(@Sendable (AnyObject?, Event) throws -> Event.Feedback?)
+final class _BusPlainEntry<Event: BusEvent>: _BusEntry<Event>, @unchecked Sendable {
+    /// The subscriber's closure: handles one event, returns its feedback.
+    @usableFromInline let handler: @Sendable (Event) throws -> Event.Feedback
+
+    /// An entry that calls `handler` with each event.
+    init(
+        id: UInt64, subtype: Event.Subtype?, name: String,
+        handler: @escaping @Sendable (Event) throws -> Event.Feedback
+    ) {
+        self.handler = handler
+        super.init(id: id, subtype: subtype, isPlain: true, name: name)
+    }
+}
+
+/// Any other subscription: a subscriber object, an executor, a union's or a stream's
+/// forwarder.
+///
+/// `@unchecked Sendable` as for ``_BusEntry``.
+@usableFromInline
+final class _BusGeneralEntry<Event: BusEvent>: _BusEntry<Event>, @unchecked Sendable {
+    /// The subscriber, held weakly; `nil` for a subscription kept by its token alone.
+    @usableFromInline let subscriber: _BusOwner?
+    /// Where the handler runs; `nil`: on the publisher's thread, during the publish.
+    @usableFromInline let runsOn: BusExecutor?
+    /// The handler: gets the subscriber (or `nil`) and the event; returns the feedback
+    /// value, or `nil` when the subscription has none to give (unions, streams).
+    @usableFromInline let handler: @Sendable (AnyObject?, Event) throws -> Event.Feedback?
+
+    /// An entry for `owner` (if any), run on `executor` (if any), that calls `handler`.
+    init(
+        id: UInt64, subtype: Event.Subtype?, owner: _BusOwner?, executor: BusExecutor?,
+        name: String, handler: @escaping @Sendable (AnyObject?, Event) throws -> Event.Feedback?
+    ) {
+        subscriber = owner
+        runsOn = executor
+        self.handler = handler
+        super.init(id: id, subtype: subtype, isPlain: false, name: name)
+    }
 }
 
 /// A subscriber held weakly, with its identity kept for removal by subscriber: the
