@@ -58,7 +58,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
     public init(name: String) {
         self.name = name
         let published = SnapshotCell<_BusRouteTable>()
-        _ = published.store(_BusRouteTable([:]))
+        _ = published.store(_BusRouteTable.make([:]))
         _published = published
         _state = LockedValue(_BusState(published: published))
         _handle = _BusWeakBus(name: name)
