@@ -9,10 +9,10 @@ import Synchronization
 /// A plain subscription (kept by its token, no executor) is a ``_BusPlainEntry``: its
 /// closure as given, which a publish calls directly, with no adapting closure between. Any
 /// other (a subscriber object, an executor, a union's or a stream's forwarder) is a
-/// ``_BusGeneralEntry``. Subclasses rather than an enum or optional closures: a closure read
-/// as a `let` of a borrowed object is called without a retain, where one copied out of an
-/// enum or an optional costs a retain and a release per delivery; and a plain entry stores
-/// no owner, executor or second closure.
+/// ``_BusGeneralEntry``. Subclasses rather than a two-case enum: a closure read as a `let` of
+/// a borrowed object is called without a retain, where one copied out of an enum's payload
+/// costs a retain and a release per delivery; and rather than two optional closures: a
+/// plain entry stores no owner, executor or second closure.
 ///
 /// `@unchecked Sendable`: not final, so that the subclasses can extend it; every stored
 /// property is immutable and `Sendable`, or atomic.
