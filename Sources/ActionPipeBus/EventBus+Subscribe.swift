@@ -76,27 +76,54 @@ extension EventBus {
         _ topic: BusTopic<Event>, name: String? = nil, on executor: BusExecutor? = nil,
         _ handler: @escaping @Sendable (Event) throws -> Event.Feedback
     ) -> RegistrationToken {
-        _subscribe(topic, owner: nil, name: name ?? "subscription", executor: executor) {
-            _, event in try handler(event)
+        let name = name ?? "subscription"
+        // Without an executor the entry keeps `handler` itself, which a publish calls
+        // directly; with one, the handler runs later, through the general form.
+        guard let executor else { return _subscribe(topic, name: name, plain: handler) }
+        return _subscribe(topic, owner: nil, name: name, executor: executor) { _, event in
+            try handler(event)
         }
     }
 
+    /// Subscribes a handler that gets the subscriber (or `nil`) and the event.
     @usableFromInline
     func _subscribe<Event: BusEvent>(
         _ topic: BusTopic<Event>, owner: (AnyObject & Sendable)?, name: String,
         executor: BusExecutor?,
         handler: @escaping @Sendable (AnyObject?, Event) throws -> Event.Feedback?
     ) -> RegistrationToken {
-        let key = topic.key
         let owner = owner.map { _BusOwner($0) }
+        return _subscribe(topic, owner: owner, name: name) { id in
+            _BusGeneralEntry(
+                id: id, subtype: topic.subtype, owner: owner, executor: executor, name: name,
+                handler: handler)
+        }
+    }
+
+    /// Subscribes a closure kept by its token and run during the publish, stored as given.
+    @usableFromInline
+    func _subscribe<Event: BusEvent>(
+        _ topic: BusTopic<Event>, name: String,
+        plain handler: @escaping @Sendable (Event) throws -> Event.Feedback
+    ) -> RegistrationToken {
+        _subscribe(topic, owner: nil, name: name) { id in
+            _BusPlainEntry(id: id, subtype: topic.subtype, name: name, handler: handler)
+        }
+    }
+
+    /// Registers the entry `makeEntry` makes with a new id, replays the topic's sticky
+    /// events to it, and returns its token.
+    func _subscribe<Event: BusEvent>(
+        _ topic: BusTopic<Event>, owner: _BusOwner?, name: String,
+        makeEntry: (UInt64) -> _BusEntry<Event>
+    ) -> RegistrationToken {
+        let key = topic.key
         let (entry, released, count, threshold, sticky) = _state.withLock {
             state -> (_BusEntry<Event>, [AnyObject], Int, Int, [Event]) in
             var released: [AnyObject] = []
             let id = RegistrationToken.nextID()
             state.record(id, _BusRecord(key: key, owner: owner))
-            let entry = _BusEntry(
-                id: id, subtype: topic.subtype, owner: owner, executor: executor, name: name,
-                handler: handler)
+            let entry = makeEntry(id)
             released += state.add(entry)
             return (
                 entry, released, state.records.count, state.pruneThreshold,

@@ -58,7 +58,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
     public init(name: String) {
         self.name = name
         let published = SnapshotCell<_BusRouteTable>()
-        _ = published.store(_BusRouteTable([:]))
+        _ = published.store(_BusRouteTable.make([:]))
         _published = published
         _state = LockedValue(_BusState(published: published))
         _handle = _BusWeakBus(name: name)
@@ -209,7 +209,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
                     return
                 }
                 do {
-                    _ = try entry.handler(nil, event)
+                    _ = try unsafeDowncast(entry, to: _BusPlainEntry<Event>.self).handler(event)
                     handled &+= 1
                 } catch {
                     failed &+= 1
@@ -223,21 +223,26 @@ public final class EventBus: Sendable, CustomStringConvertible {
         return (result, sawGone)
     }
 
-    /// Delivers `event` to an entry with a subscriber object or an executor. Out of line:
-    /// its strong subscriber and executor copy would otherwise enlarge every publish's
-    /// frame.
+    /// Delivers `event` to an entry that is not plain: with a subscriber object, an
+    /// executor, or a union's or a stream's forwarder. Out of line: its strong subscriber and executor
+    /// copy would otherwise enlarge every publish's frame.
     @inlinable @inline(never)
     func _deliverOwnedOrLater<Event: BusEvent>(_ entry: _BusEntry<Event>, _ event: Event)
         -> _BusDelivery
     {
-        guard entry.executor == nil else {
+        let general = unsafeDowncast(entry, to: _BusGeneralEntry<Event>.self)
+        if let executor = general.runsOn {
             if entry.ownerIsGone { return .gone }
-            entry.executor?.enqueue { entry._runReportingErrors(event) }
+            executor.enqueue { entry._runReportingErrors(event) }
             return .scheduled
         }
-        guard let subscriber = entry.owner?.object else { return .gone }
+        var subscriber: AnyObject? = nil
+        if let owner = general.subscriber {
+            guard let alive = owner.object else { return .gone }
+            subscriber = alive
+        }
         do {
-            _ = try entry.handler(subscriber, event)
+            _ = try general.handler(subscriber, event)
             return .handled
         } catch {
             return .failed
@@ -333,7 +338,7 @@ extension _BusEntry {
             guard let alive = owner.object else { return nil }
             subscriber = alive
         }
-        return Result { try handler(subscriber, event) }
+        return Result { try call(subscriber, event) }
     }
 }
 

@@ -5,46 +5,112 @@ import Synchronization
 ///
 /// Immutable but for `isCancelled`, so publishes read it without a lock. A union
 /// subscription has one entry per event type it listens to, all with the same `id`.
+///
+/// A plain subscription (kept by its token, no executor) is a ``_BusPlainEntry``: its
+/// closure as given, which a publish calls directly, with no adapting closure between. Any
+/// other (a subscriber object, an executor, a union's or a stream's forwarder) is a
+/// ``_BusGeneralEntry``. Subclasses rather than a two-case enum: a closure read as a `let` of
+/// a borrowed object is called without a retain, where one copied out of an enum's payload
+/// costs a retain and a release per delivery; and rather than two optional closures: a
+/// plain entry stores no owner, executor or second closure.
+///
+/// `@unchecked Sendable`: not final, so that the subclasses can extend it; every stored
+/// property is immutable and `Sendable`, or atomic.
 @usableFromInline
-final class _BusEntry<Event: BusEvent>: Sendable {
+class _BusEntry<Event: BusEvent>: @unchecked Sendable {
     /// The subscription's id: also its rank in delivery order (ids only grow).
     @usableFromInline let id: UInt64
     /// The exact subtype, or `nil` for "any subtype".
     @usableFromInline let subtype: Event.Subtype?
-    /// The subscriber, held weakly; `nil` for a subscription kept by its token alone.
-    @usableFromInline let owner: _BusOwner?
-    /// Where the handler runs; `nil`: on the publisher's thread, during the publish.
-    @usableFromInline let executor: BusExecutor?
-    /// `executor == nil && owner == nil`: a publish calls the handler at once, with no
-    /// subscriber to load. One flag, so a publish tests one byte per entry.
+    /// Whether this is a ``_BusPlainEntry``, which a publish calls at once. Stored beside
+    /// `subtype` and `isCancelled`, in what would otherwise be padding.
     @usableFromInline let isPlain: Bool
-    /// The subscriber's name, for feedback.
-    @usableFromInline let name: String
-    /// The handler: gets the subscriber (or `nil`) and the event; returns the feedback
-    /// value, or `nil` when the subscription has none to give (unions).
-    @usableFromInline let handler: @Sendable (AnyObject?, Event) throws -> Event.Feedback?
     /// Set, under the bus's lock, when the subscription is removed, so a publish already
     /// under way skips it from then on.
     @usableFromInline let isCancelled = Atomic<Bool>(false)
+    /// The subscriber's name, for feedback.
+    @usableFromInline let name: String
 
-    init(
-        id: UInt64, subtype: Event.Subtype?, owner: _BusOwner?, executor: BusExecutor?,
-        name: String, handler: @escaping @Sendable (AnyObject?, Event) throws -> Event.Feedback?
-    ) {
+    /// The part every entry shares; only the subclasses' initialisers call it.
+    init(id: UInt64, subtype: Event.Subtype?, isPlain: Bool, name: String) {
         self.id = id
         self.subtype = subtype
-        self.owner = owner
-        self.executor = executor
-        isPlain = executor == nil && owner == nil
+        self.isPlain = isPlain
         self.name = name
-        self.handler = handler
+    }
+
+    /// The subscriber, held weakly; `nil` for a subscription kept by its token alone.
+    @usableFromInline
+    final var owner: _BusOwner? {
+        isPlain ? nil : unsafeDowncast(self, to: _BusGeneralEntry<Event>.self).subscriber
+    }
+
+    /// Where the handler runs; `nil`: on the publisher's thread, during the publish.
+    @usableFromInline
+    final var executor: BusExecutor? {
+        isPlain ? nil : unsafeDowncast(self, to: _BusGeneralEntry<Event>.self).runsOn
+    }
+
+    /// Calls the handler with `subscriber` (`nil` when the subscription has none) and
+    /// `event`: the feedback value, or `nil` when the subscription has none to give.
+    @inlinable
+    final func call(_ subscriber: AnyObject?, _ event: Event) throws -> Event.Feedback? {
+        if isPlain {
+            return try unsafeDowncast(self, to: _BusPlainEntry<Event>.self).handler(event)
+        }
+        return try unsafeDowncast(self, to: _BusGeneralEntry<Event>.self).handler(subscriber, event)
     }
 
     /// Whether the subscriber's object is gone (never true without one).
     @usableFromInline
-    var ownerIsGone: Bool {
+    final var ownerIsGone: Bool {
         guard let owner else { return false }
         return owner.object == nil
+    }
+}
+
+/// A subscription kept by its token, with no executor: the subscriber's closure as given,
+/// called during the publish with the event alone.
+///
+/// `@unchecked Sendable` as for ``_BusEntry``.
+@usableFromInline
+final class _BusPlainEntry<Event: BusEvent>: _BusEntry<Event>, @unchecked Sendable {
+    /// The subscriber's closure: handles one event, returns its feedback.
+    @usableFromInline let handler: @Sendable (Event) throws -> Event.Feedback
+
+    /// An entry that calls `handler` with each event.
+    init(
+        id: UInt64, subtype: Event.Subtype?, name: String,
+        handler: @escaping @Sendable (Event) throws -> Event.Feedback
+    ) {
+        self.handler = handler
+        super.init(id: id, subtype: subtype, isPlain: true, name: name)
+    }
+}
+
+/// Any other subscription: a subscriber object, an executor, a union's or a stream's
+/// forwarder.
+///
+/// `@unchecked Sendable` as for ``_BusEntry``.
+@usableFromInline
+final class _BusGeneralEntry<Event: BusEvent>: _BusEntry<Event>, @unchecked Sendable {
+    /// The subscriber, held weakly; `nil` for a subscription kept by its token alone.
+    @usableFromInline let subscriber: _BusOwner?
+    /// Where the handler runs; `nil`: on the publisher's thread, during the publish.
+    @usableFromInline let runsOn: BusExecutor?
+    /// The handler: gets the subscriber (or `nil`) and the event; returns the feedback
+    /// value, or `nil` when the subscription has none to give (unions, streams).
+    @usableFromInline let handler: @Sendable (AnyObject?, Event) throws -> Event.Feedback?
+
+    /// An entry for `owner` (if any), run on `executor` (if any), that calls `handler`.
+    init(
+        id: UInt64, subtype: Event.Subtype?, owner: _BusOwner?, executor: BusExecutor?,
+        name: String, handler: @escaping @Sendable (AnyObject?, Event) throws -> Event.Feedback?
+    ) {
+        subscriber = owner
+        runsOn = executor
+        self.handler = handler
+        super.init(id: id, subtype: subtype, isPlain: false, name: name)
     }
 }
 

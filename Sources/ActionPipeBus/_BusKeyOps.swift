@@ -14,7 +14,7 @@ struct _BusTypedKeyOps<Event: BusEvent>: _BusKeyOps {
         to state: inout _BusState, id: UInt64, owner: _BusOwner?, name: String,
         forward: @escaping @Sendable (AnyObject?, any BusEvent) throws -> Void
     ) -> [AnyObject] {
-        let entry = _BusEntry<Event>(
+        let entry = _BusGeneralEntry<Event>(
             id: id, subtype: subtype, owner: owner, executor: nil, name: name
         ) { object, event in
             try forward(object, event)

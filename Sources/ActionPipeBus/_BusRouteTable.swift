@@ -5,53 +5,62 @@
 /// retain); a change under the bus's lock stores a new table, and the cell hands back the
 /// replaced ones once no publish reads them, for release after unlocking.
 ///
-/// `@unchecked Sendable`: immutable, and every routes object is a `_BusRoutes<Event>`,
-/// which is `Sendable`.
+/// A managed buffer whose elements are the (type, routes) pairs: a publish finds its routes
+/// in the table object itself, not through an array stored there (one dependent load less
+/// between the publish's pin and its handler call).
+///
+/// Not `Sendable` (no managed buffer can be), though shared between threads: immutable after
+/// `make`, and reached only through the bus's snapshot cell and lock.
 @usableFromInline
-final class _BusRouteTable: @unchecked Sendable {
-    @usableFromInline let types: ContiguousArray<ObjectIdentifier>
-    /// The routes, unretained: `owned` keeps them alive, and a reader does not pay a retain.
-    @usableFromInline let objects: ContiguousArray<Unmanaged<AnyObject>>
-    @usableFromInline let index: [ObjectIdentifier: Int]?
-    /// `_busStaleRoutes`'s address, kept here: reading the global costs a publish a call.
-    @usableFromInline let stale = Unmanaged.passUnretained(_busStaleRoutes).toOpaque()
-    private let owned: [AnyObject]
-
+final class _BusRouteTable:
+    ManagedBuffer<_BusRouteTableHeader, (type: ObjectIdentifier, routes: Unmanaged<AnyObject>)>
+{
     /// Beyond this many event types a lookup hashes instead of scanning.
-    private static let hashedLimit = 16
+    @usableFromInline static var hashedLimit: Int { 16 }
 
-    init(_ routes: [ObjectIdentifier: AnyObject]) {
-        var types = ContiguousArray<ObjectIdentifier>()
-        var objects = ContiguousArray<Unmanaged<AnyObject>>()
-        types.reserveCapacity(routes.count)
-        objects.reserveCapacity(routes.count)
-        for (type, object) in routes {
-            types.append(type)
-            objects.append(.passUnretained(object))
+    /// A table of `routes`.
+    static func make(_ routes: [ObjectIdentifier: AnyObject]) -> _BusRouteTable {
+        let pairs = routes.map { (type: $0.key, routes: Unmanaged.passUnretained($0.value)) }
+        let header = _BusRouteTableHeader(
+            count: pairs.count,
+            index: pairs.count > hashedLimit
+                ? Dictionary(uniqueKeysWithValues: pairs.enumerated().map { ($1.type, $0) })
+                : nil,
+            owned: Array(routes.values))
+        let table = unsafeDowncast(
+            create(minimumCapacity: pairs.count) { _ in header }, to: _BusRouteTable.self)
+        table.withUnsafeMutablePointerToElements { elements in
+            elements.initialize(from: pairs, count: pairs.count)
         }
-        self.types = types
-        self.objects = objects
-        owned = Array(routes.values)
-        index =
-            routes.count > Self.hashedLimit
-            ? Dictionary(uniqueKeysWithValues: types.enumerated().map { ($1, $0) }) : nil
+        return table
     }
 
     /// The routes object of `type`, unretained (valid while the table lives), or `nil`.
     @inlinable @inline(__always)
     func routes(for type: ObjectIdentifier) -> Unmanaged<AnyObject>? {
-        if index != nil { return hashedRoutes(for: type) }
-        for position in types.indices where types[position] == type {
-            return objects[position]
+        withUnsafeMutablePointers { header, elements in
+            let count = header.pointee.count
+            if count > Self.hashedLimit { return hashedRoutes(for: type) }
+            for position in 0..<count where elements[position].type == type {
+                return elements[position].routes
+            }
+            return nil
         }
-        return nil
+    }
+
+    /// `_busStaleRoutes`'s address, kept in the header: reading the global costs a publish
+    /// a call.
+    @inlinable @inline(__always)
+    var stale: UnsafeMutableRawPointer {
+        withUnsafeMutablePointerToHeader { $0.pointee.stale }
     }
 
     /// `routes(for:)` for many event types; out of line, so a publish's lookup stays small
     /// enough to be inlined.
     @usableFromInline @inline(never)
     func hashedRoutes(for type: ObjectIdentifier) -> Unmanaged<AnyObject>? {
-        index.unsafelyUnwrapped[type].map { objects[$0] }
+        guard let position = header.index.unsafelyUnwrapped[type] else { return nil }
+        return withUnsafeMutablePointerToElements { $0[position].routes }
     }
 
     /// The entries that get `event`, in subscription order, unretained (valid while the
@@ -73,4 +82,18 @@ final class _BusRouteTable: @unchecked Sendable {
             unsafeDowncast($0, to: _BusRoutes<Event>.self).list(for: event.subtype)
         }
     }
+}
+
+/// What a ``_BusRouteTable`` keeps besides its pairs. Only plain values are read by a
+/// publish, through a pointer: reading an array or a dictionary there would retain it.
+@usableFromInline
+struct _BusRouteTableHeader {
+    /// How many event types the table holds.
+    @usableFromInline let count: Int
+    /// For many event types, the position of each; `nil` for few.
+    let index: [ObjectIdentifier: Int]?
+    /// `_busStaleRoutes`'s address, kept here: reading the global costs a publish a call.
+    @usableFromInline let stale = Unmanaged.passUnretained(_busStaleRoutes).toOpaque()
+    /// The routes objects, which the unretained pairs point to: kept alive with the table.
+    let owned: [AnyObject]
 }

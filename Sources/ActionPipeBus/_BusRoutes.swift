@@ -4,35 +4,24 @@
 /// The lists hold unretained references: `entries` keeps every entry alive for as long as
 /// the routes object lives, and a publish keeps the routes object alive while it delivers,
 /// so walking a list costs no reference counting.
+///
+/// A managed buffer whose elements are the spans: a publish reads its list's span in the
+/// routes object itself, not through a pointer stored there (one dependent load less
+/// between the publish's pin and its handler call).
 @usableFromInline
-final class _BusRoutes<Event: BusEvent>: @unchecked Sendable {
-    // `@unchecked Sendable`: immutable after `init`; `flat` and `spans` are raw buffers
-    // written once there and freed in `deinit`.
-
-    /// Every entry of the event type: what keeps the unretained lists valid.
-    let entries: [_BusEntry<Event>]
-    /// The subtypes that have exact subscriptions; subtype `i`'s list is span `i`.
-    @usableFromInline let subtypes: ContiguousArray<Event.Subtype>
-    /// For many subtypes, the index of each subtype's list; `nil` for few (a linear scan of
-    /// `subtypes` is faster than hashing then).
-    @usableFromInline let index: [Event.Subtype: Int]?
-    /// Every list, one after another: per subtype in `subtypes`, its exact subscriptions
-    /// and the any-subtype ones merged in id order; last, the any-subtype ones alone (for
-    /// every other subtype). One raw buffer rather than an array of arrays: reading an
-    /// inner array retains it, which cost a retain and a release per publish.
-    @usableFromInline let flat: UnsafeMutablePointer<Unmanaged<_BusEntry<Event>>>
-    /// Per list, where it starts in `flat` and how long it is; the last is the any-subtype
-    /// list.
-    @usableFromInline let spans: UnsafeMutablePointer<(start: Int, count: Int)>
-    @usableFromInline let spanCount: Int
+final class _BusRoutes<Event: BusEvent>:
+    ManagedBuffer<_BusRoutesHeader<Event>, (start: Int, count: Int)>
+{
+    // Not `Sendable` (no managed buffer can be), though shared between threads: immutable
+    // after `make` (the header's raw buffers are written once there and freed in `deinit`),
+    // and reached only through the bus's route table and lock.
 
     /// Above this many subtypes, lookups hash instead of scanning.
     @usableFromInline static var linearLimit: Int { 8 }
 
     /// Routes for `entries`, which are in subscription (id) order.
-    init(_ entries: [_BusEntry<Event>]) {
-        self.entries = entries
-        var subtypes = ContiguousArray<Event.Subtype>()
+    static func make(_ entries: [_BusEntry<Event>]) -> _BusRoutes<Event> {
+        var subtypes: [Event.Subtype] = []
         var positions: [Event.Subtype: Int] = [:]
         var lists: [[Unmanaged<_BusEntry<Event>>]] = []
         var anySubtype: [Unmanaged<_BusEntry<Event>>] = []
@@ -54,51 +43,87 @@ final class _BusRoutes<Event: BusEvent>: @unchecked Sendable {
             }
         }
         lists.append(anySubtype)
-        self.subtypes = subtypes
-        index = subtypes.count > Self.linearLimit ? positions : nil
         let total = lists.reduce(0) { $0 + $1.count }
-        flat = .allocate(capacity: Swift.max(total, 1))
-        spans = .allocate(capacity: lists.count)
-        spanCount = lists.count
-        var start = 0
-        for (position, list) in lists.enumerated() {
-            (flat + start).initialize(from: list, count: list.count)
-            (spans + position).initialize(to: (start, list.count))
-            start += list.count
+        let flat = UnsafeMutablePointer<Unmanaged<_BusEntry<Event>>>.allocate(
+            capacity: Swift.max(total, 1))
+        let subtypeStorage = UnsafeMutablePointer<Event.Subtype>.allocate(
+            capacity: Swift.max(subtypes.count, 1))
+        subtypeStorage.initialize(from: subtypes, count: subtypes.count)
+        let header = _BusRoutesHeader(
+            entries: entries, subtypes: subtypeStorage, subtypeCount: subtypes.count,
+            index: subtypes.count > linearLimit ? positions : nil, flat: flat)
+        let routes = unsafeDowncast(
+            create(minimumCapacity: lists.count) { _ in header }, to: _BusRoutes<Event>.self)
+        routes.withUnsafeMutablePointerToElements { spans in
+            var start = 0
+            for (position, list) in lists.enumerated() {
+                (flat + start).initialize(from: list, count: list.count)
+                (spans + position).initialize(to: (start, list.count))
+                start += list.count
+            }
         }
+        return routes
     }
 
     deinit {
-        flat.deallocate()
-        spans.deallocate()
+        withUnsafeMutablePointerToHeader { header in
+            header.pointee.subtypes.deinitialize(count: header.pointee.subtypeCount)
+            header.pointee.subtypes.deallocate()
+            header.pointee.flat.deallocate()
+        }
     }
 
     /// The entries that get an event of `subtype`, in subscription order, unretained:
     /// valid while this routes object lives.
     @inlinable @inline(__always)
     func list(for subtype: Event.Subtype) -> UnsafeBufferPointer<Unmanaged<_BusEntry<Event>>> {
-        var position = spanCount &- 1  // the any-subtype list, unless the subtype has one
-        if index != nil {
-            position = hashedPosition(of: subtype)
-        } else {
-            for candidate in subtypes.indices where subtypes[candidate] == subtype {
-                position = candidate
-                break
+        withUnsafeMutablePointers { header, spans in
+            let subtypes = header.pointee.subtypes
+            let count = header.pointee.subtypeCount
+            var position = count  // the any-subtype list, unless the subtype has one
+            if count > Self.linearLimit {
+                position = hashedPosition(of: subtype)
+            } else {
+                for candidate in 0..<count where subtypes[candidate] == subtype {
+                    position = candidate
+                    break
+                }
             }
+            let span = spans[position]
+            return UnsafeBufferPointer(start: header.pointee.flat + span.start, count: span.count)
         }
-        let span = spans[position]
-        return UnsafeBufferPointer(start: flat + span.start, count: span.count)
     }
 
     /// The list position of `subtype` when there are many; out of line, so a publish's
     /// lookup stays small enough to be inlined.
-    @inlinable @inline(never)
+    @usableFromInline @inline(never)
     func hashedPosition(of subtype: Event.Subtype) -> Int {
-        index.unsafelyUnwrapped[subtype] ?? spanCount &- 1
+        header.index.unsafelyUnwrapped[subtype] ?? header.subtypeCount
     }
 
     /// The entries that get an event of `subtype`, retained, in subscription order.
     func entries(for subtype: Event.Subtype) -> [_BusEntry<Event>] {
         list(for: subtype).map { $0.takeUnretainedValue() }
     }
+}
+
+/// What a ``_BusRoutes`` keeps besides its spans. Only plain values and raw buffers are read
+/// by a publish, through a pointer: reading an array or a dictionary there would retain it.
+@usableFromInline
+struct _BusRoutesHeader<Event: BusEvent> {
+    /// Every entry of the event type: what keeps the unretained lists valid.
+    let entries: [_BusEntry<Event>]
+    /// The subtypes that have exact subscriptions, `subtypeCount` of them; subtype `i`'s
+    /// list is span `i`, and span `subtypeCount` is the any-subtype entries alone (for every
+    /// other subtype).
+    @usableFromInline let subtypes: UnsafeMutablePointer<Event.Subtype>
+    /// How many subtypes have exact subscriptions.
+    @usableFromInline let subtypeCount: Int
+    /// For many subtypes, the index of each subtype's list; `nil` for few (a linear scan of
+    /// `subtypes` is faster than hashing then).
+    let index: [Event.Subtype: Int]?
+    /// Every list, one after another: per subtype, its exact subscriptions and the
+    /// any-subtype ones merged in id order; last, the any-subtype ones alone. One raw buffer
+    /// rather than an array of arrays: reading an inner array retains it.
+    @usableFromInline let flat: UnsafeMutablePointer<Unmanaged<_BusEntry<Event>>>
 }

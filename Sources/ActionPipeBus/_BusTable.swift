@@ -53,6 +53,6 @@ final class _BusTypedTable<Event: BusEvent>: _BusTable {
             ordered.append(first)
             if let others = more[id] { ordered += others }
         }
-        return _BusRoutes(ordered)
+        return _BusRoutes.make(ordered)
     }
 }

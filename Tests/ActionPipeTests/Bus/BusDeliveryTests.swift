@@ -136,6 +136,78 @@ struct BusDeliveryTests {
         withExtendedLifetime(screen) {}
     }
 
+    @Test(
+        "each kind of subscription, mixed on one topic, gets its own arguments and answers; one cancelled mid-publish is skipped"
+    )
+    func mixedSubscriptionKinds() {
+        let bus = EventBus(name: "mixed")
+        let recorder = BusTestRecorder()
+        let queue = BusTestManualQueue()
+        var screen: BusTestSubscriber? = BusTestSubscriber("screen")
+        let doomed = BusTestBox<RegistrationToken?>(nil)
+        let queries = BusTopic(BusTestQuery.self)
+        bus.subscribe(queries, name: "plain") { query in
+            recorder.record("plain \(query.question)")
+            doomed.value?.cancel()
+            return "plain answer"
+        }
+        bus.subscribe(queries, owner: screen.unsafelyUnwrapped) { screen, query in
+            recorder.record("\(screen.name) \(query.question)")
+            return "owned answer"
+        }
+        bus.subscribe(anyOf: [queries.key], name: "union") { union in
+            recorder.record("union \((union.last as? BusTestQuery)?.question ?? "?")")
+        }
+        bus.subscribe(queries, name: "queued", on: queue.executor) { query in
+            recorder.record("queued \(query.question)")
+            return "queued answer"
+        }
+        bus.subscribe(queries, name: "failing") { _ in throw BusTestError(reason: "no") }
+        doomed.set(
+            bus.subscribe(queries, name: "doomed") { _ in
+                recorder.record("doomed")
+                return "doomed answer"
+            })
+        bus.subscribe(queries, name: "last") { query in
+            recorder.record("last \(query.question)")
+            return "last answer"
+        }
+
+        // The first handler cancels "doomed" before its turn.
+        let first = bus.publish(BusTestQuery(question: "q1"))
+        #expect(first == BusPublishResult(handledCount: 4, failedCount: 1, scheduledCount: 1))
+        #expect(recorder.take() == ["plain q1", "screen q1", "union q1", "last q1"])
+        queue.drain()
+        #expect(recorder.take() == ["queued q1"])
+
+        let reports = BusTestBox<[BusFeedback<String>]>([])
+        let second = bus.publish(BusTestQuery(question: "q2")) { feedback in
+            reports.set(reports.value + [feedback])
+        }
+        #expect(second == BusPublishResult(handledCount: 4, failedCount: 1, scheduledCount: 1))
+        queue.drain()
+        let all = reports.value
+        #expect(
+            all.map(\.subscriber) == [
+                "plain", "BusTestSubscriber", "union", "failing", "last", "queued",
+            ])
+        #expect(
+            all.map(\.value) == [
+                "plain answer", "owned answer", nil, nil, "last answer", "queued answer",
+            ])
+        #expect(all.map(\.isSuccess) == [true, true, true, false, true, true])
+        #expect(all[3].error as? BusTestError == BusTestError(reason: "no"))
+        _ = recorder.take()
+
+        // The owner gone, its subscription ends; the token subscriptions go on.
+        screen = nil
+        let third = bus.publish(BusTestQuery(question: "q3"))
+        #expect(third == BusPublishResult(handledCount: 3, failedCount: 1, scheduledCount: 1))
+        #expect(recorder.take() == ["plain q3", "union q3", "last q3"])
+        queue.drain()
+        #expect(recorder.take() == ["queued q3"])
+    }
+
     @Test("topics and keys describe themselves and compare by type and subtype")
     func topicsAndKeys() {
         #expect(busTestLogins.description == "BusTestLogin.login")
