@@ -122,8 +122,9 @@ struct LonePipeTests {
                 stop.increment()
             }
             group.addTask {
-                // Runs until the writer is done; the reads it makes are checked, not counted.
-                while stop.value == 0 {
+                // At least 1,000 reads, and on until the writer is done: how many overlap
+                // with the writes depends on the machine, so only their results are checked.
+                while seen.value < 1_000 || stop.value == 0 {
                     let result = pipe.tPing(10)
                     if result != nil, result != 11, result != 12 { wrong.increment() }
                     seen.increment()
@@ -131,7 +132,6 @@ struct LonePipeTests {
             }
         }
         #expect(wrong.value == 0)
-        #expect(seen.value > 0)
         #expect(pipe.tPing(10) == 11, "the last registration is the one that answers")
     }
 }
