@@ -127,9 +127,10 @@ extension BoundAction where Kind == ActionKind.Sync {
                 Self._callInstrumented(snapshot, setup: setup, key: key, repeat each arguments)
             }
         }
+        var tooDeep = false
         return Self._runPlain(
             snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
-            setup: _setup, arguments: (repeat each arguments))
+            setup: _setup, arguments: (repeat each arguments), tooDeep: &tooDeep)
     }
 
     /// The call with an instrument installed: the same dispatch on `snapshot` (pinned by the
@@ -144,13 +145,14 @@ extension BoundAction where Kind == ActionKind.Sync {
         let setup = setup.pointee
         let action = Self(setup: setup, key: key)
         let span = action._beginInstrumented()
-        var ignored: [ActionTrace.Outcome?]? = nil
-        let outcome = _run(
-            snapshot: snapshot, origin: .passUnretained(setup.pipe._member),
-            key: key, options: setup.options, arguments: (repeat each arguments),
-            recording: &ignored)
-        span?.end(outcome.tooDeep ? .failed(action._nestingError()) : .succeeded)
-        return outcome.value
+        // The plain loop, as without an instrument: a nested call's frames stay as small
+        // (a debug build's are several kilobytes per level).
+        var tooDeep = false
+        let value = _runPlain(
+            snapshot: snapshot, origin: .passUnretained(setup.pipe._member), key: key,
+            setup: setup, arguments: (repeat each arguments), tooDeep: &tooDeep)
+        span?.end(tooDeep ? .failed(action._nestingError()) : .succeeded)
+        return value
     }
 
     /// Calls the action and reports what happened: the result, how many handlers ran,
@@ -171,9 +173,10 @@ extension BoundAction where Kind == ActionKind.Sync {
         return makeReport(outcome, outcomes)
     }
 
-    /// Runs the handlers of `snapshot` for the action `key` in a plain call (not traced, not
-    /// instrumented), and returns the result of the last handler that ran. `origin` must
-    /// stay alive for the duration of the call.
+    /// Runs the handlers of `snapshot` for the action `key` in a call that is not traced
+    /// (instrumented or not: the instrument wraps it), and returns the result of the last handler that ran; `tooDeep` is set
+    /// when the nesting limit refused the call. `origin` must stay alive for the duration of
+    /// the call.
     ///
     /// The same decisions as `_Dispatch`, kept to what a plain call needs, because this loop
     /// is inlined into the caller, and a handler that calls an action again adds its whole
@@ -183,7 +186,7 @@ extension BoundAction where Kind == ActionKind.Sync {
     @inlinable @inline(__always)
     static func _runPlain(
         snapshot: Unmanaged<_Snapshot>, origin: Unmanaged<_Member>, key: _ActionKey,
-        setup: borrowing _CallSetup, arguments: (repeat each Argument)
+        setup: borrowing _CallSetup, arguments: (repeat each Argument), tooDeep: inout Bool
     ) -> Result? {
         let (entries, range) = snapshot._withUnsafeGuaranteedRef {
             ($0.entries, $0.range(for: key))
@@ -191,6 +194,7 @@ extension BoundAction where Kind == ActionKind.Sync {
         if range.isEmpty { return nil }
         guard let depth = _enterCall(snapshot._withUnsafeGuaranteedRef { $0.depthKey }) else {
             key._reportTooDeep()
+            tooDeep = true
             return nil
         }
         var process = ActionProcess<Kind, repeat each Argument, Result>(

@@ -14,10 +14,11 @@
 /// return dispatch.call
 /// ```
 ///
-/// Why everything here is `@inline(__always)`: Swift does not specialise functions over
-/// parameter packs, so a call path that is not inlined into its concrete caller runs
-/// generic code (metadata lookups, value witnesses) several times slower. The whole loop,
-/// and the driver around it, is therefore inlined into the code that makes the call.
+/// Why everything here is `@inlinable @inline(__always)`: the caller's module specialises
+/// it for its concrete types (generic code over parameter packs looks up metadata at every
+/// step), and a loop that is not inlined adds a frame to every nested call. The plain
+/// synchronous call uses a leaner copy of the loop (`BoundAction._runPlain`) for the same
+/// reason; it shares the skip decision (``admits(_:conditions:process:target:)``).
 @usableFromInline
 struct _Dispatch<Kind, each Argument, Result, Failure: Error> {
     /// How the call is going: its value, count, stopper and error.

@@ -149,8 +149,9 @@ import Synchronization
         }.map { Self.unmanaged($0).takeRetainedValue() }
     }
 
-    /// Frees the retired snapshots no reader can use any more.
-    @usableFromInline @inline(never)
+    /// Frees the retired snapshots no reader can use any more. Specialised where it is
+    /// called (no metadata to look up on the reader's path), never inlined (it is rare).
+    @inlinable @inline(never)
     func reclaim() {
         guard let retiredList = retiredList.load() else { return }
         let free = retiredList.entries.withLock { collect(&$0) }
@@ -160,7 +161,8 @@ import Synchronization
     /// Marks the phases now at zero on every retired snapshot, removes and returns those
     /// seen at zero in both, and moves new readers away from a phase still awaited. Call
     /// with `retired`'s lock held.
-    private func collect(_ retired: inout [(snapshot: UInt, awaits: (Bool, Bool))]) -> [UInt] {
+    @usableFromInline
+    func collect(_ retired: inout [(snapshot: UInt, awaits: (Bool, Bool))]) -> [UInt] {
         let drained0 = readers0.load(ordering: .sequentiallyConsistent) == 0
         let drained1 = readers1.load(ordering: .sequentiallyConsistent) == 0
         var free: [UInt] = []
@@ -192,5 +194,5 @@ import Synchronization
 /// a slot that never needs it (most) pays one word for it.
 @usableFromInline
 final class _RetiredSnapshots: Sendable {
-    let entries = LockedValue<[(snapshot: UInt, awaits: (Bool, Bool))]>([])
+    @usableFromInline let entries = LockedValue<[(snapshot: UInt, awaits: (Bool, Bool))]>([])
 }
