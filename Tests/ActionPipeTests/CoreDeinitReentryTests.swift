@@ -23,7 +23,10 @@ private final class Reentrant: Sendable {
     }
 }
 
-@Suite("Core: a user deinit that calls back into the pipe never runs under a library lock")
+@Suite(
+    "Core: a user deinit that calls back into the pipe never runs under a library lock",
+    .serialized  // the specs count releases in one shared counter
+)
 struct CoreDeinitReentryTests {
     static let rounds = 2_000
 
@@ -57,6 +60,34 @@ struct CoreDeinitReentryTests {
         _ = pipe.reentryPing(0)
         _ = head.reentryPing(0)
         // Every object made was released: none is kept by a stale snapshot or cache.
+        #expect(Reentrant.released.load(ordering: .relaxed) - before == Self.rounds)
+    }
+
+    @Test("A handler holding the last reference to another, called pipe: released unlocked")
+    func capturedPipeReleased() {
+        // The inner pipe was called, so it caches a snapshot; its deinit takes the topology
+        // lock to empty that cache, and the snapshot's handler holds a `Reentrant`. Each
+        // replacement of the outer handler releases the last reference to an inner pipe.
+        let before = Reentrant.released.load(ordering: .relaxed)
+        let pipe = ActionPipe(name: "outer")
+        let finished = runOnThreads(2, timeout: 120) { thread in
+            for round in 0..<Self.rounds {
+                if thread == 0 {
+                    let inner = ActionPipe(name: "inner")
+                    let object = Reentrant(pipe)
+                    inner.on(\.reentryOther) { process in
+                        withExtendedLifetime(object) { process.arguments }
+                    }
+                    _ = inner.reentryOther(round)
+                    pipe.on(\.reentryPing) { process in inner.reentryOther(process.arguments) }
+                } else {
+                    _ = pipe.reentryPing(round)
+                }
+            }
+        }
+        #expect(finished, "a thread did not finish: a deinit ran under a lock and deadlocked")
+        pipe.removeHandler(for: \.reentryPing)
+        _ = pipe.reentryPing(0)
         #expect(Reentrant.released.load(ordering: .relaxed) - before == Self.rounds)
     }
 }
