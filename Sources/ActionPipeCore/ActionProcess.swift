@@ -43,13 +43,27 @@ public struct ActionProcess<Kind, each Argument, Result>: ~Copyable {
     /// ```
     public var upstream: Result? { _upstream }
     @usableFromInline var _upstream: Result?
+    /// Whether the call has a state, and whether it is stopped. Right after `_upstream`, so
+    /// it takes a byte of the optional's padding instead of a word of its own: the process
+    /// lives in the caller's frame, once per nesting level.
+    @usableFromInline var _flags: UInt8
+    /// The call's state bits; meaningful when `_flags` has ``_hasState``.
+    @usableFromInline let _stateBits: UInt64
+
+    /// In `_flags`: the call has a state.
+    @inlinable static var _hasState: UInt8 { 1 }
+    /// In `_flags`: a handler called ``stop()``.
+    @inlinable static var _stopped: UInt8 { 2 }
 
     /// The state the call was made with, or `nil` for a plain call.
     ///
     /// ```swift
     /// pipe.on(\.load) { process in process.state == .success ? "done" : "loading" }
     /// ```
-    public let state: ActionState?
+    @inlinable
+    public var state: ActionState? {
+        _flags & Self._hasState == 0 ? nil : ActionState(rawValue: _stateBits)
+    }
 
     /// Whether a handler of this call has called ``stop()``.
     ///
@@ -57,10 +71,8 @@ public struct ActionProcess<Kind, each Argument, Result>: ~Copyable {
     /// if process.isStopped { return nil }
     /// ```
     public var isStopped: Bool { _isStopped }
-    /// Set by ``stop()``. Right after `state`, so it takes a byte of the optional's padding
-    /// instead of a word of its own: the process lives in the caller's frame, once per
-    /// nesting level.
-    @usableFromInline var _isStopped = false
+    /// Set by ``stop()``.
+    @inlinable var _isStopped: Bool { _flags & Self._stopped != 0 }
 
     /// Typed values that earlier handlers (or the caller) attached for later handlers.
     ///
@@ -84,7 +96,8 @@ public struct ActionProcess<Kind, each Argument, Result>: ~Copyable {
         origin: Unmanaged<_Member>, key: _ActionKey
     ) {
         self._arguments = (repeat each arguments)
-        self.state = options.state
+        self._flags = options.state == nil ? 0 : Self._hasState
+        self._stateBits = options.state?.rawValue ?? 0
         self.sideData = SideData()
         self._origin = origin
         self._key = key
@@ -100,7 +113,8 @@ public struct ActionProcess<Kind, each Argument, Result>: ~Copyable {
         origin: Unmanaged<_Member>, key: _ActionKey
     ) {
         self._arguments = (repeat each arguments)
-        self.state = state
+        self._flags = state == nil ? 0 : Self._hasState
+        self._stateBits = state?.rawValue ?? 0
         self.sideData = sideData
         self._origin = origin
         self._key = key
@@ -149,7 +163,7 @@ public struct ActionProcess<Kind, each Argument, Result>: ~Copyable {
     ///     return false
     /// }
     /// ```
-    public mutating func stop() { _isStopped = true }
+    public mutating func stop() { _flags |= Self._stopped }
 
     /// A handle that calls this action again from the chain's head later, for example with
     /// the `.success` state once asynchronous work is done (the original's root-pipe

@@ -112,7 +112,7 @@ extension BoundAction where Kind == ActionKind.Async {
                 } else if handler.hasPlain {
                     value = try await handler.plain(&process)
                 } else {
-                    value = try await handler.body.unsafelyUnwrapped(target, &process)
+                    value = try await _callTargeted(handler, target, &process)
                 }
                 dispatch.ran(value, stopped: process.isStopped, recording: &outcomes)
             } catch {
@@ -120,5 +120,16 @@ extension BoundAction where Kind == ActionKind.Async {
             }
         }
         return dispatch.call
+    }
+
+    /// Calls the body of `handler`, one with a target, with `target`. Not specialised (not
+    /// inlinable): specialised code reads the optional body through an adapting closure,
+    /// allocated at every call; generic code calls it as stored.
+    @usableFromInline @inline(never)
+    nonisolated(nonsending) static func _callTargeted(
+        _ handler: _AsyncHandler<repeat each Argument, Result>, _ target: AnyObject?,
+        _ process: inout ActionProcess<Kind, repeat each Argument, Result>
+    ) async throws -> Result? {
+        try await handler.body.unsafelyUnwrapped(target, &process)
     }
 }

@@ -121,11 +121,8 @@ extension BoundAction where Kind == ActionKind.Sync {
         defer { cell._withUnsafeGuaranteedRef { $0.unpin(pin) } }
         let snapshot = pin.snapshot.unsafelyUnwrapped
         if snapshot._withUnsafeGuaranteedRef({ $0.isInstrumented }) {
-            // By address, from a temporary of this branch only: passed by value, the setup
-            // would get a copy in the frame for the whole call.
-            return withUnsafePointer(to: _setup) { setup in
-                Self._callInstrumented(snapshot, setup: setup, key: key, repeat each arguments)
-            }
+            var setup = _setup
+            return Self._callInstrumented(snapshot, setup: &setup, key: key, repeat each arguments)
         }
         var tooDeep = false
         return Self._runPlain(
@@ -135,14 +132,16 @@ extension BoundAction where Kind == ActionKind.Sync {
 
     /// The call with an instrument installed: the same dispatch on `snapshot` (pinned by the
     /// caller), between its begin and end. Never inlined, so the plain call pays only the
-    /// check. Given the setup (by address) and the key, not the bound action: passed by
-    /// value, either would be kept in memory in the caller's frame for the whole call.
+    /// check. Given the setup borrowed and the key, not the bound action, whose type (over a
+    /// parameter pack) the compiler destroys through its metadata, from memory in the
+    /// caller's frame. Not by `withUnsafePointer`: taking the address gives the caller's
+    /// frame a stack-protector canary.
     @inlinable @inline(never)
     static func _callInstrumented(
-        _ snapshot: Unmanaged<_Snapshot>, setup: UnsafePointer<_CallSetup>, key: _ActionKey,
+        _ snapshot: Unmanaged<_Snapshot>, setup: inout _CallSetup, key: _ActionKey,
         _ arguments: repeat each Argument
     ) -> Result? {
-        let setup = setup.pointee
+        let setup = setup
         let action = Self(setup: setup, key: key)
         let span = action._beginInstrumented()
         // The plain loop, as without an instrument: a nested call's frames stay as small
@@ -182,7 +181,8 @@ extension BoundAction where Kind == ActionKind.Sync {
     /// is inlined into the caller, and a handler that calls an action again adds its whole
     /// frame to the stack at each level: the frame holds the process and a cursor, and the
     /// running value is the process's own upstream. Handlers with conditions or a target
-    /// are decided out of line (`_Dispatch.admits`).
+    /// are decided out of line (`_Dispatch.admits`), and a handler with a target runs out
+    /// of line (`_runTargeted`).
     @inlinable @inline(__always)
     static func _runPlain(
         snapshot: Unmanaged<_Snapshot>, origin: Unmanaged<_Member>, key: _ActionKey,
@@ -208,8 +208,12 @@ extension BoundAction where Kind == ActionKind.Sync {
             let handler = Unmanaged<_SyncHandler<repeat each Argument, Result>>.fromOpaque(
                 entry.pointee.handler.toOpaque())
             entry += 1
-            // A strong reference, so a weak target stays alive while its handler works.
-            var target: AnyObject? = nil
+            // A handler with a target runs out of line: its target is held across its body,
+            // which would be another slot in this frame.
+            guard handler._withUnsafeGuaranteedRef({ $0.hasPlain }) else {
+                if _runTargeted(handler, &process), process._isStopped { break }
+                continue
+            }
             let runs = handler._withUnsafeGuaranteedRef { handler in
                 if handler.isUnconditional { return true }
                 if handler.isSimple {
@@ -217,21 +221,45 @@ extension BoundAction where Kind == ActionKind.Sync {
                         process.state, hasUpstream: process._upstream != nil)
                 }
                 return _Dispatch<Kind, repeat each Argument, Result, Never>.admits(
-                    handler, conditions: { $0.conditions }, process: &process, target: &target)
+                    handler, conditions: { $0.conditions }, process: &process)
             }
             if runs {
-                let value = handler._withUnsafeGuaranteedRef { handler in
-                    handler.hasPlain
-                        ? handler.plain(&process)
-                        : handler.body.unsafelyUnwrapped(target, &process)
-                }
-                process._upstream = value
+                process._upstream = handler._withUnsafeGuaranteedRef { $0.plain(&process) }
                 if process._isStopped { break }
             }
         } while entry < end
         // Not a `defer`: one made the call handle its outcome through value witnesses.
         depth.pointee &-= 1
         return process._upstream
+    }
+
+    /// Runs `handler`, one with a target, in the plain loop if it is admitted (its target
+    /// resolved and held while it runs), leaving its result as the process's upstream;
+    /// `false` when it was skipped.
+    ///
+    @inlinable @inline(never)
+    static func _runTargeted(
+        _ handler: Unmanaged<_SyncHandler<repeat each Argument, Result>>,
+        _ process: inout ActionProcess<Kind, repeat each Argument, Result>
+    ) -> Bool {
+        handler._withUnsafeGuaranteedRef { handler in
+            var target: AnyObject? = nil
+            guard handler.skipReason(handler.conditions, &process, target: &target) == nil
+            else { return false }
+            process._upstream = _callTargeted(handler, target, &process)
+            return true
+        }
+    }
+
+    /// Calls the body of `handler`, one with a target, with `target`. Not specialised (not
+    /// inlinable): specialised code reads the optional body through an adapting closure,
+    /// allocated at every call; generic code calls it as stored.
+    @usableFromInline @inline(never)
+    static func _callTargeted(
+        _ handler: _SyncHandler<repeat each Argument, Result>, _ target: AnyObject?,
+        _ process: inout ActionProcess<Kind, repeat each Argument, Result>
+    ) -> Result? {
+        handler.body.unsafelyUnwrapped(target, &process)
     }
 
     /// Runs the handlers of `snapshot` for the action `key`: the synchronous driver of the
@@ -261,7 +289,7 @@ extension BoundAction where Kind == ActionKind.Sync {
         {
             let value = handler._withUnsafeGuaranteedRef { handler in
                 handler.hasPlain
-                    ? handler.plain(&process) : handler.body.unsafelyUnwrapped(target, &process)
+                    ? handler.plain(&process) : _callTargeted(handler, target, &process)
             }
             dispatch.ran(value, stopped: process.isStopped, recording: &outcomes)
         }

@@ -40,7 +40,8 @@ public struct SideData: Sendable, CustomStringConvertible {
     }
 
     /// A value stored inline: the bytes of a trivial value of up to two words, with its
-    /// key's id and type.
+    /// key's id. The id implies the value's type (each key has one), which the key
+    /// registry keeps, so a slot is three words: side data lives in every call's frame.
     ///
     /// Why raw bytes instead of `any Sendable`: an existential makes `SideData` a
     /// non-trivial type, and every copy or destruction of it (each call makes several,
@@ -49,12 +50,11 @@ public struct SideData: Sendable, CustomStringConvertible {
     /// for one optional reference.
     ///
     /// `@unchecked Sendable`: `words` hold a copy of a trivial `Sendable` value (no
-    /// reference), and `type` is immutable type metadata.
+    /// reference).
     @usableFromInline
     struct _InlineSlot: @unchecked Sendable {
         /// The key's id; 0 when the slot is free (key ids start at 1).
         @usableFromInline var id = 0
-        @usableFromInline var type: Any.Type = Never.self
         @usableFromInline var words: (UInt64, UInt64) = (0, 0)
 
         @inlinable init() {}
@@ -62,7 +62,6 @@ public struct SideData: Sendable, CustomStringConvertible {
         @inlinable
         init<Value>(id: Int, _ value: Value) {
             self.id = id
-            self.type = Value.self
             withUnsafeMutableBytes(of: &words) { $0.storeBytes(of: value, as: Value.self) }
         }
 
@@ -74,7 +73,7 @@ public struct SideData: Sendable, CustomStringConvertible {
         /// The value, for `description`.
         var value: Any {
             func open<Value>(_ type: Value.Type) -> Any { load(type) }
-            return _openExistential(type, do: open)
+            return _openExistential(_SideDataKeyNames.shared.type(of: id), do: open)
         }
     }
 

@@ -36,7 +36,7 @@ public struct SideDataKey<Value: Sendable>: Sendable, Hashable, CustomStringConv
     public init(_ name: String) {
         self.name = name
         self.id = Int(_sideDataKeyCounter.next())
-        _SideDataKeyNames.shared.record(name, for: id)
+        _SideDataKeyNames.shared.record(name, type: Value.self, for: id)
     }
 
     /// The key's name and value type: `birthday: Date`.
@@ -64,12 +64,18 @@ public struct SideDataKey<Value: Sendable>: Sendable, Hashable, CustomStringConv
 /// Gives every key a distinct identity without a lock.
 private let _sideDataKeyCounter = IDSource()
 
-/// The names of side data keys by identity, so stored values need not carry their key's
-/// name (which would make every copy of side data retain a string).
+/// The names and value types of side data keys by identity, so stored values need not
+/// carry their key's name (which would make every copy of side data retain a string) or
+/// their type (a word in every call's frame).
 final class _SideDataKeyNames: Sendable {
     static let shared = _SideDataKeyNames()
-    private let names = LockedValue<[Int: String]>([:])
+    private let keys = LockedValue<[Int: (name: String, type: Any.Type)]>([:])
 
-    func record(_ name: String, for id: Int) { names.withLock { $0[id] = name } }
-    func name(of id: Int) -> String { names.withLock { $0[id] } ?? "#\(id)" }
+    /// - Complexity: Amortized O(1).
+    func record(_ name: String, type: Any.Type, for id: Int) {
+        keys.withLock { $0[id] = (name, type) }
+    }
+    func name(of id: Int) -> String { keys.withLock { $0[id]?.name } ?? "#\(id)" }
+    /// The value type of the key `id`; every stored id comes from a key, so it is known.
+    func type(of id: Int) -> Any.Type { keys.withLock { $0[id]?.type } ?? Void.self }
 }

@@ -14,14 +14,31 @@ struct _ActionKey: Hashable, Sendable {
     @usableFromInline let rawValue: Int
 
     /// The key of the action `descriptor` describes; lock-free after its first use.
-    @inlinable
+    ///
+    /// Passes the identity on as six scalars, so a call site keeps no descriptor in its
+    /// frame: a handler that calls an action again adds that frame at every level.
+    @inlinable @inline(__always)
     init<Kind, each Argument, Result>(
         _ descriptor: ActionDescriptor<Kind, repeat each Argument, Result>
     ) {
-        let site = _ActionSite(
-            file: descriptor._file, line: descriptor._line, column: descriptor._column,
+        let file = descriptor._file
+        self.init(
+            fileAddress: file.hasPointerRepresentation ? UInt(bitPattern: file.utf8Start) : 0,
+            fileWord: file.hasPointerRepresentation
+                ? UInt(bitPattern: file.utf8CodeUnitCount) : UInt(file.unicodeScalar.value),
+            position: UInt64(descriptor._line) &<< 32
+                | UInt64(truncatingIfNeeded: descriptor._column),
             type: ObjectIdentifier(ActionDescriptor<Kind, repeat each Argument, Result>.self),
             name: descriptor.name)
+    }
+
+    /// The key of the identity made of these scalars (see ``_ActionSite``).
+    @usableFromInline @inline(never)
+    init(fileAddress: UInt, fileWord: UInt, position: UInt64, type: ObjectIdentifier, name: String)
+    {
+        let site = _ActionSite(
+            fileAddress: fileAddress, fileWord: fileWord, position: position, type: type,
+            name: name)
         if let pointer = UnsafeRawPointer(bitPattern: _actionKeyCache.load(ordering: .acquiring)),
             let found = Unmanaged<_ActionKeyCache>.fromOpaque(pointer)._withUnsafeGuaranteedRef({
                 $0.key(for: site)

@@ -11,15 +11,16 @@ import Synchronization
 struct _ActionCacheEntry {
     @usableFromInline let hash: UInt
     @usableFromInline let fileAddress: UInt
-    @usableFromInline let position: UInt
+    @usableFromInline let fileWord: UInt
+    @usableFromInline let position: UInt64
     @usableFromInline let type: ObjectIdentifier
     @usableFromInline let name: String
     @usableFromInline let key: Int
 
     @inlinable @inline(__always)
     func matches(_ site: _ActionSite) -> Bool {
-        hash == site.hash && fileAddress == site.fileAddress
-            && position == site.line &<< 20 ^ site.column && type == site.type
+        hash == site.hash && fileAddress == site.fileAddress && fileWord == site.fileWord
+            && position == site.position && type == site.type
             && name == site.name
     }
 }

@@ -49,8 +49,8 @@ final class _ActionKeyTable: Sendable {
                 (
                     identity,
                     _ActionCacheEntry(
-                        hash: site.hash, fileAddress: site.fileAddress,
-                        position: site.line &<< 20 ^ site.column, type: site.type,
+                        hash: site.hash, fileAddress: site.fileAddress, fileWord: site.fileWord,
+                        position: site.position, type: site.type,
                         name: site.name, key: key)
                 ))
             let count = state.sites.count

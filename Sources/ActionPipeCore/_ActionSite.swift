@@ -9,25 +9,27 @@ import Synchronization
 /// the table, which compares by content, still returns the one key.
 @usableFromInline
 struct _ActionSite {
-    @usableFromInline let file: StaticString
+    /// The address of the file name literal's UTF-8 bytes, or 0 for a literal made of one
+    /// scalar (it has no address; its content still tells it apart in the table).
     @usableFromInline let fileAddress: UInt
-    @usableFromInline let line: UInt
-    @usableFromInline let column: UInt
+    /// The literal's byte count, or its one scalar when `fileAddress` is 0.
+    @usableFromInline let fileWord: UInt
+    /// The line in the high 32 bits, the column in the low 32.
+    @usableFromInline let position: UInt64
     @usableFromInline let type: ObjectIdentifier
     @usableFromInline let name: String
     @usableFromInline let hash: UInt
 
     @inlinable @inline(__always)
-    init(file: StaticString, line: UInt, column: UInt, type: ObjectIdentifier, name: String) {
-        self.file = file
-        // A `StaticString` made from a single scalar has no address; its content still
-        // tells it apart in the table.
-        fileAddress = file.hasPointerRepresentation ? UInt(bitPattern: file.utf8Start) : 0
-        self.line = line
-        self.column = column
+    init(fileAddress: UInt, fileWord: UInt, position: UInt64, type: ObjectIdentifier, name: String)
+    {
+        self.fileAddress = fileAddress
+        self.fileWord = fileWord
+        self.position = position
         self.type = type
         self.name = name
-        var hash = _mix(fileAddress, line &<< 20 ^ column)
+        var hash = _mix(
+            fileAddress ^ fileWord, UInt(truncatingIfNeeded: position ^ position &>> 32))
         hash = _mix(hash, UInt(bitPattern: type))
         hash = _mix(hash, _ActionSite.hashName(name))
         self.hash = hash
@@ -56,8 +58,16 @@ struct _ActionSite {
 
     /// The identity by content, for interning.
     var identity: _ActionIdentity {
-        _ActionIdentity(
-            file: file.description, line: line, column: column, type: type, name: name)
+        let file =
+            fileAddress == 0
+            ? String(Unicode.Scalar(UInt32(truncatingIfNeeded: fileWord)) ?? "?")
+            : String(
+                decoding: UnsafeRawBufferPointer(
+                    start: UnsafeRawPointer(bitPattern: fileAddress), count: Int(fileWord)),
+                as: UTF8.self)
+        return _ActionIdentity(
+            file: file, line: UInt(truncatingIfNeeded: position &>> 32),
+            column: UInt(truncatingIfNeeded: position & 0xFFFF_FFFF), type: type, name: name)
     }
 }
 

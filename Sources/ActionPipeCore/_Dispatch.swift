@@ -118,9 +118,9 @@ struct _Dispatch<Kind, each Argument, Result, Failure: Error> {
 }
 
 extension _Dispatch {
-    /// Whether `handler`, one with conditions or a target, runs in the call `process`
-    /// describes (its upstream value already set), with `target` set to its target if it
-    /// has one: the full skip decision, for the plain synchronous call.
+    /// Whether `handler`, one with conditions and no target, runs in the call `process`
+    /// describes (its upstream value already set): the full skip decision, for the plain
+    /// synchronous call.
     ///
     /// Out of line, so that the conditions, the skip reason and the values they need stay
     /// out of the frame of the code that makes the call, which a nested call adds to the
@@ -129,9 +129,9 @@ extension _Dispatch {
     static func admits<Handler: _AnyHandler>(
         _ handler: Handler,
         conditions: (Handler) -> [_Condition<Kind, repeat each Argument, Result>],
-        process: inout ActionProcess<Kind, repeat each Argument, Result>,
-        target: inout AnyObject?
+        process: inout ActionProcess<Kind, repeat each Argument, Result>
     ) -> Bool {
-        handler.skipReason(conditions(handler), &process, target: &target) == nil
+        var target: AnyObject? = nil
+        return handler.skipReason(conditions(handler), &process, target: &target) == nil
     }
 }

@@ -51,7 +51,14 @@ final class _Member: @unchecked Sendable {
     ///
     /// - Complexity: O(1).
     @inlinable @inline(__always)
-    func unpin(_ pin: SnapshotSlot<_Snapshot>.Pin) { cache.unpin(pin) }
+    func unpin(_ pin: SnapshotSlot<_Snapshot>.Pin) {
+        if cache.leave(pin) { reclaimCache() }
+    }
+
+    /// Frees the retired snapshots no reader of ``cache`` can use any more: the rare end of
+    /// ``unpin(_:)``, out of line.
+    @usableFromInline @inline(never)
+    func reclaimCache() { cache.reclaim() }
 
     /// Empties ``cache``; what it held is released after unlocking. Call with the topology
     /// lock held.

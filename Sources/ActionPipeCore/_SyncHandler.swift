@@ -21,7 +21,10 @@ final class _SyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendabl
     /// context per handler, two atomic operations), while a `let` closure of a borrowed
     /// handler is called as is. A placeholder when `hasPlain` is false.
     @usableFromInline let plain: PlainBody
-    /// The body of a handler with a target; `nil` when `plain` is set.
+    /// The body of a handler with a target; `nil` when `plain` is set. Optional, unlike
+    /// `plain`: a placeholder closure of these generic types captures their metadata (an
+    /// allocation per handler), so it is called from unspecialised code instead
+    /// (`BoundAction._runTargeted`), where reading it needs no adapting closure.
     @usableFromInline let body: Body?
     @usableFromInline let conditions: [_Condition<ActionKind.Sync, repeat each Argument, Result>]
 
@@ -30,6 +33,8 @@ final class _SyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendabl
         conditions: [_Condition<ActionKind.Sync, repeat each Argument, Result>],
         plain: PlainBody?, body: Body?
     ) {
+        // The plain loop runs `plain` exactly for the handlers without a target.
+        if case .none = target { assert(plain != nil) } else { assert(plain == nil) }
         self.plain = plain ?? { _ in nil }
         self.body = body
         var conditions = conditions

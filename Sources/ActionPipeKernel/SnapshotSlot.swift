@@ -10,7 +10,9 @@ import Synchronization
 ///
 /// How, in short (sleepable read-copy-update with two phases):
 /// - A reader increments the counter of the current phase, loads ``pin()``'s snapshot and,
-///   when done, decrements the same counter. Sequentially consistent: a writer that swapped
+///   when done, decrements the same counter. Both counters share one word (phase 0 in its
+///   low half, phase 1 in its high half), so a reader needs only that word's address for
+///   the whole read: a call keeps it in a register across its handlers. Sequentially consistent: a writer that swapped
 ///   the snapshot and then reads the counters sees every reader that may hold the old one.
 /// - A writer (``store(_:)``, serialised by its caller) swaps in the new snapshot, retires
 ///   the old one, and moves new readers to the other phase. A retired snapshot is freed
@@ -25,13 +27,13 @@ import Synchronization
 /// `@unchecked Sendable`: `current`, `phase`, `pending` and the counters are atomics;
 /// `retired` is behind its lock.
 @usableFromInline package struct SnapshotSlot<Snapshot: AnyObject>: ~Copyable, @unchecked Sendable {
-    // Four words, then the two one-byte atomics: 40 bytes inline in its owner.
+    // Three words, then the two one-byte atomics: 32 bytes inline in its owner.
 
     /// The current snapshot as a retained bit pattern, or 0 for none.
     @usableFromInline let current = Atomic<UInt>(0)
-    /// Readers in progress, per phase.
-    @usableFromInline let readers0 = Atomic<Int>(0)
-    @usableFromInline let readers1 = Atomic<Int>(0)
+    /// Readers in progress: phase 0's count in the low half, phase 1's in the high half
+    /// (each half counts up to 2^32 − 1 readers, 2^16 − 1 on a 32-bit platform).
+    @usableFromInline let readers = Atomic<UInt>(0)
     /// Replaced snapshots some reader may still use, with the phases not yet seen at zero;
     /// made by the first store that finds a reader running (most slots never need it).
     /// Written once, by a writer, before `pending` is first set; readers only reach it
@@ -59,15 +61,21 @@ import Synchronization
         Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
     }
 
+    /// Half the bits of ``readers``: where phase 1's count starts.
+    @inlinable static var halfWidth: UInt { UInt(UInt.bitWidth / 2) }
+    /// The low half of ``readers``.
+    @inlinable static var halfMask: UInt { (1 &<< halfWidth) &- 1 }
+
     /// A reader's hold on the snapshot it loaded.
     @usableFromInline package struct Pin {
         @usableFromInline let bits: UInt
-        @usableFromInline let phase: UInt8
+        /// What the reader added to ``readers``: 1 in phase 0, 1 << halfWidth in phase 1.
+        @usableFromInline let unit: UInt
 
         @inlinable
-        init(bits: UInt, phase: UInt8) {
+        init(bits: UInt, unit: UInt) {
             self.bits = bits
-            self.phase = phase
+            self.unit = unit
         }
 
         /// The snapshot, valid until the pin is passed to ``SnapshotSlot/unpin(_:)``.
@@ -83,13 +91,9 @@ import Synchronization
     /// - Complexity: O(1): one atomic increment and two loads.
     @inlinable @inline(__always)
     package func pin() -> Pin {
-        let phase = phase.load(ordering: .relaxed)
-        if phase == 0 {
-            readers0.wrappingAdd(1, ordering: .sequentiallyConsistent)
-        } else {
-            readers1.wrappingAdd(1, ordering: .sequentiallyConsistent)
-        }
-        return Pin(bits: current.load(ordering: .sequentiallyConsistent), phase: phase)
+        let unit = UInt(1) &<< (UInt(phase.load(ordering: .relaxed)) &* Self.halfWidth)
+        readers.wrappingAdd(unit, ordering: .sequentiallyConsistent)
+        return Pin(bits: current.load(ordering: .sequentiallyConsistent), unit: unit)
     }
 
     /// Ends the read `pin` started; frees the retired snapshots no reader can use any more
@@ -99,11 +103,19 @@ import Synchronization
     ///   snapshot waits for, O(r) for r retired snapshots.
     @inlinable @inline(__always)
     package func unpin(_ pin: Pin) {
-        let left =
-            pin.phase == 0
-            ? readers0.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue
-            : readers1.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue
-        if left == 0, pending.load(ordering: .sequentiallyConsistent) { reclaim() }
+        if leave(pin) { reclaim() }
+    }
+
+    /// Ends the read `pin` started, like ``unpin(_:)``, and returns whether the caller must
+    /// call ``reclaim()``: for an owner that reaches the rare path through a function of its
+    /// own, so its callers need only the owner's address, not the slot's, kept live.
+    ///
+    /// - Complexity: O(1), one atomic decrement.
+    @inlinable @inline(__always)
+    package func leave(_ pin: Pin) -> Bool {
+        let now = readers.wrappingSubtract(pin.unit, ordering: .sequentiallyConsistent).newValue
+        let left = pin.unit == 1 ? now & Self.halfMask : now &>> Self.halfWidth
+        return left == 0 && pending.load(ordering: .sequentiallyConsistent)
     }
 
     /// Whether a snapshot is stored. Exact for writers and for readers serialised with
@@ -135,8 +147,7 @@ import Synchronization
         // No reader running and none waited for: no reader can hold the old snapshot (a
         // reader counts itself before it loads, and this exchange came before these loads).
         if !pending.load(ordering: .sequentiallyConsistent),
-            readers0.load(ordering: .sequentiallyConsistent) == 0,
-            readers1.load(ordering: .sequentiallyConsistent) == 0
+            readers.load(ordering: .sequentiallyConsistent) == 0
         {
             return [Self.unmanaged(old).takeRetainedValue()]
         }
@@ -152,7 +163,7 @@ import Synchronization
     /// Frees the retired snapshots no reader can use any more. Specialised where it is
     /// called (no metadata to look up on the reader's path), never inlined (it is rare).
     @inlinable @inline(never)
-    func reclaim() {
+    package func reclaim() {
         guard let retiredList = retiredList.load() else { return }
         let free = retiredList.entries.withLock { collect(&$0) }
         for bits in free { Self.unmanaged(bits).release() }
@@ -163,8 +174,9 @@ import Synchronization
     /// with `retired`'s lock held.
     @usableFromInline
     func collect(_ retired: inout [(snapshot: UInt, awaits: (Bool, Bool))]) -> [UInt] {
-        let drained0 = readers0.load(ordering: .sequentiallyConsistent) == 0
-        let drained1 = readers1.load(ordering: .sequentiallyConsistent) == 0
+        let counts = readers.load(ordering: .sequentiallyConsistent)
+        let drained0 = counts & Self.halfMask == 0
+        let drained1 = counts &>> Self.halfWidth == 0
         var free: [UInt] = []
         for index in retired.indices {
             if drained0 { retired[index].awaits.0 = false }

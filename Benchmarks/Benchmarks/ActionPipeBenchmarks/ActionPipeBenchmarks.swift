@@ -23,6 +23,7 @@ extension Actions {
     var benchConditioned: Action<Int, Int> { .init() }
     /// Target 5: handlers that read side data and rewrite the argument.
     var benchSideData: Action<Int, Int> { .init() }
+    var benchOwned: Action<Int, Int> { .init() }
     /// Target 8: the async form of target 1's action.
     var benchAsyncAdd: AsyncAction<Int, Int> { .init() }
     /// Target 8, informational: the same with handlers registered with `handleSynchronously`.
@@ -277,6 +278,25 @@ func registerCoreBenchmarks() {
     Benchmark("T5 ActionPipe 3 pipes, side data + rewrite") { benchmark in
         for i in benchmark.scaledIterations {
             blackHole(headSideData.benchSideData.with(BenchKeys.offset, 2)(i))
+        }
+    }
+
+    // The same chain with handlers that run with a weak owner: resolving and holding the
+    // owner must not allocate either.
+    final class BenchOwner: Sendable { let offset = 1 }
+    let owner = BenchOwner()
+    let chainOwned = makeChain(3, name: "owned")
+    for pipe in chainOwned {
+        pipe.on(\.benchOwned).handle(owner: owner) { owner, process in
+            (process.upstream ?? 0) &+ process.arguments &+ owner.offset
+        }
+    }
+    let headOwned = chainOwned[0]
+    check(headOwned.benchOwned(1), 6, "owned chain")
+
+    Benchmark("T5 ActionPipe 3 pipes, weak owners") { benchmark in
+        for i in benchmark.scaledIterations {
+            blackHole(headOwned.benchOwned(i))
         }
     }
 
