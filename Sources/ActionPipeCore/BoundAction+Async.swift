@@ -122,14 +122,12 @@ extension BoundAction where Kind == ActionKind.Async {
         return dispatch.call
     }
 
-    /// Calls the body of `handler`, one with a target, with `target`. Not specialised (not
-    /// inlinable): specialised code reads the optional body through an adapting closure,
-    /// allocated at every call; generic code calls it as stored.
-    @usableFromInline @inline(never)
+    /// Calls the body of `handler`, one with a target, with `target`.
+    @inlinable @inline(__always)
     nonisolated(nonsending) static func _callTargeted(
         _ handler: _AsyncHandler<repeat each Argument, Result>, _ target: AnyObject?,
         _ process: inout ActionProcess<Kind, repeat each Argument, Result>
     ) async throws -> Result? {
-        try await handler.body.unsafelyUnwrapped(target, &process)
+        try await handler.targeted.unsafelyUnwrapped.body(target, &process)
     }
 }

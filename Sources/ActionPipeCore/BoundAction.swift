@@ -251,15 +251,13 @@ extension BoundAction where Kind == ActionKind.Sync {
         }
     }
 
-    /// Calls the body of `handler`, one with a target, with `target`. Not specialised (not
-    /// inlinable): specialised code reads the optional body through an adapting closure,
-    /// allocated at every call; generic code calls it as stored.
-    @usableFromInline @inline(never)
+    /// Calls the body of `handler`, one with a target, with `target`.
+    @inlinable @inline(__always)
     static func _callTargeted(
         _ handler: _SyncHandler<repeat each Argument, Result>, _ target: AnyObject?,
         _ process: inout ActionProcess<Kind, repeat each Argument, Result>
     ) -> Result? {
-        handler.body.unsafelyUnwrapped(target, &process)
+        handler.targeted.unsafelyUnwrapped.body(target, &process)
     }
 
     /// Runs the handlers of `snapshot` for the action `key`: the synchronous driver of the

@@ -21,8 +21,9 @@ final class _AsyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendab
     /// async call: no frame to allocate, no continuation to resume. A placeholder when
     /// `isSync` is false.
     @usableFromInline let sync: SyncBody
-    /// The body of a handler with a target; `nil` when `plain` is set.
-    @usableFromInline let body: Body?
+    /// The body of a handler with a target, in an object of its own; `nil` when `plain` is
+    /// set. Not an optional closure, for the reason given in `_SyncHandler.targeted`.
+    @usableFromInline let targeted: _AsyncTargetedBody<repeat each Argument, Result>?
     @usableFromInline let conditions: [_Condition<ActionKind.Async, repeat each Argument, Result>]
     /// Last, so that the flag packs at the end of the object.
     @usableFromInline let isSync: Bool
@@ -35,12 +36,22 @@ final class _AsyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendab
         self.plain = plain ?? { _ in nil }
         self.sync = sync ?? { _ in nil }
         self.isSync = sync != nil
-        self.body = body
+        self.targeted = body.map(_AsyncTargetedBody.init)
         var conditions = conditions
         let upstreamFailure = _hoistUpstreamRequirement(&conditions)
         self.conditions = conditions
         super.init(
             state: state, target: target, upstreamFailure: upstreamFailure,
             hasConditions: !conditions.isEmpty, hasPlain: plain != nil)
+    }
+}
+
+/// The body of an async handler with a target (see ``_AsyncHandler/targeted``).
+@usableFromInline
+final class _AsyncTargetedBody<each Argument, Result>: Sendable {
+    @usableFromInline let body: _AsyncHandler<repeat each Argument, Result>.Body
+
+    init(_ body: @escaping _AsyncHandler<repeat each Argument, Result>.Body) {
+        self.body = body
     }
 }

@@ -21,11 +21,12 @@ final class _SyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendabl
     /// context per handler, two atomic operations), while a `let` closure of a borrowed
     /// handler is called as is. A placeholder when `hasPlain` is false.
     @usableFromInline let plain: PlainBody
-    /// The body of a handler with a target; `nil` when `plain` is set. Optional, unlike
-    /// `plain`: a placeholder closure of these generic types captures their metadata (an
-    /// allocation per handler), so it is called from unspecialised code instead
-    /// (`BoundAction._runTargeted`), where reading it needs no adapting closure.
-    @usableFromInline let body: Body?
+    /// The body of a handler with a target, in an object of its own; `nil` when `plain` is
+    /// set. Not an optional closure: specialised code calls an optional closure of these
+    /// generic types through an adapting closure, allocated at every call, while a closure
+    /// stored as a class's `let` is called as is. (A placeholder closure instead would
+    /// capture the types' metadata: an allocation per handler.)
+    @usableFromInline let targeted: _SyncTargetedBody<repeat each Argument, Result>?
     @usableFromInline let conditions: [_Condition<ActionKind.Sync, repeat each Argument, Result>]
 
     init(
@@ -36,12 +37,22 @@ final class _SyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendabl
         // The plain loop runs `plain` exactly for the handlers without a target.
         if case .none = target { assert(plain != nil) } else { assert(plain == nil) }
         self.plain = plain ?? { _ in nil }
-        self.body = body
+        self.targeted = body.map(_SyncTargetedBody.init)
         var conditions = conditions
         let upstreamFailure = _hoistUpstreamRequirement(&conditions)
         self.conditions = conditions
         super.init(
             state: state, target: target, upstreamFailure: upstreamFailure,
             hasConditions: !conditions.isEmpty, hasPlain: plain != nil)
+    }
+}
+
+/// The body of a sync handler with a target (see ``_SyncHandler/targeted``).
+@usableFromInline
+final class _SyncTargetedBody<each Argument, Result>: Sendable {
+    @usableFromInline let body: _SyncHandler<repeat each Argument, Result>.Body
+
+    init(_ body: @escaping _SyncHandler<repeat each Argument, Result>.Body) {
+        self.body = body
     }
 }
