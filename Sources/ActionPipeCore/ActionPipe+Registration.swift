@@ -90,6 +90,7 @@ extension ActionPipe {
         _currentSnapshot().handles(_ActionKey(Actions()[keyPath: action]))
     }
 
+    @usableFromInline
     func _register(_ handler: _AnyHandler, for key: _ActionKey) -> RegistrationToken {
         _withTopology {
             _member.set(handler, for: key)

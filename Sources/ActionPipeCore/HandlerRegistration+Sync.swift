@@ -11,7 +11,7 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
     ///
     /// - Complexity: Amortised O(1) in the number of handlers and pipes: the chain is marked
     ///   changed, and its next call rebuilds its snapshot once.
-    @discardableResult
+    @inlinable @discardableResult
     public func handle(
         _ body:
             @escaping @Sendable (inout ActionProcess<Kind, repeat each Argument, Result>) ->

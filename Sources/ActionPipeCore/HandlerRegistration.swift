@@ -15,10 +15,10 @@ import ActionPipeKernel
 ///
 /// Registering an action that the pipe already handles replaces the old handler.
 public struct HandlerRegistration<Kind, each Argument, Result>: Sendable {
-    let pipe: ActionPipe
-    let key: _ActionKey
-    var handlerState: ActionState?
-    var conditions: [_Condition<Kind, repeat each Argument, Result>] = []
+    @usableFromInline let pipe: ActionPipe
+    @usableFromInline let key: _ActionKey
+    @usableFromInline var handlerState: ActionState?
+    @usableFromInline var conditions: [_Condition<Kind, repeat each Argument, Result>] = []
 
     init(pipe: ActionPipe, key: _ActionKey) {
         self.pipe = pipe

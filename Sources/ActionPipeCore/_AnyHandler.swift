@@ -42,6 +42,7 @@ class _AnyHandler: @unchecked Sendable {
     /// `upstreamFailure` is set when the handler's first condition was "there is an
     /// upstream value" (see ``_hoistUpstreamRequirement(_:)``); `hasConditions` says
     /// whether any condition remains.
+    @usableFromInline
     init(
         state: ActionState?, target: _Target, upstreamFailure: SkipReason?, hasConditions: Bool,
         hasPlain: Bool = false
@@ -68,6 +69,7 @@ class _AnyHandler: @unchecked Sendable {
 /// its failure reports, so the handler can check it inline. Only the first is hoisted,
 /// which keeps the order in which conditions are checked (a trace reports the same first
 /// failure).
+@inlinable
 func _hoistUpstreamRequirement<Kind, each Argument, Result>(
     _ conditions: inout [_Condition<Kind, repeat each Argument, Result>]
 ) -> SkipReason? {

@@ -36,7 +36,7 @@ final class _AsyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendab
         self.plain = plain ?? { _ in nil }
         self.sync = sync ?? { _ in nil }
         self.isSync = sync != nil
-        self.targeted = body.map(_AsyncTargetedBody.init)
+        if let body { targeted = _AsyncTargetedBody(body) } else { targeted = nil }
         var conditions = conditions
         let upstreamFailure = _hoistUpstreamRequirement(&conditions)
         self.conditions = conditions

@@ -29,6 +29,7 @@ final class _SyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendabl
     @usableFromInline let targeted: _SyncTargetedBody<repeat each Argument, Result>?
     @usableFromInline let conditions: [_Condition<ActionKind.Sync, repeat each Argument, Result>]
 
+    @inlinable
     init(
         state: ActionState?, target: _Target,
         conditions: [_Condition<ActionKind.Sync, repeat each Argument, Result>],
@@ -37,7 +38,7 @@ final class _SyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendabl
         // The plain loop runs `plain` exactly for the handlers without a target.
         if case .none = target { assert(plain != nil) } else { assert(plain == nil) }
         self.plain = plain ?? { _ in nil }
-        self.targeted = body.map(_SyncTargetedBody.init)
+        if let body { targeted = _SyncTargetedBody(body) } else { targeted = nil }
         var conditions = conditions
         let upstreamFailure = _hoistUpstreamRequirement(&conditions)
         self.conditions = conditions
@@ -52,6 +53,7 @@ final class _SyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendabl
 final class _SyncTargetedBody<each Argument, Result>: Sendable {
     @usableFromInline let body: _SyncHandler<repeat each Argument, Result>.Body
 
+    @usableFromInline
     init(_ body: @escaping _SyncHandler<repeat each Argument, Result>.Body) {
         self.body = body
     }
