@@ -88,6 +88,15 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
         return current
     }
 
+    /// Ends `pin`, which found the cache empty, and pins the current snapshot: the rare
+    /// path of a call, out of line.
+    @usableFromInline @inline(never)
+    func _repin(_ pin: SnapshotSlot<_Snapshot>.Pin) -> SnapshotSlot<_Snapshot>.Pin {
+        _member.unpin(pin)
+        _refreshSnapshot()
+        return _pinSnapshot()
+    }
+
     /// The snapshot this pipe's calls read, pinned: the one cached in its member, else the
     /// current one, fetched and cached first. The caller unpins it with `_member.unpin`.
     ///

@@ -38,7 +38,7 @@ extension BoundAction where Kind == ActionKind.Async {
             return try await _callInstrumented(snapshot, repeat each arguments)
         }
         let outcome = await Self._runAsync(
-            snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
+            snapshot: snapshot, origin: cell, key: key,
             options: options, arguments: (repeat each arguments), recording: &ignored)
         if let error = outcome.error { throw error }
         return outcome.value
@@ -77,7 +77,7 @@ extension BoundAction where Kind == ActionKind.Async {
         defer { cell._withUnsafeGuaranteedRef { $0.unpin(pin) } }
         let snapshot = pin.snapshot.unsafelyUnwrapped
         let outcome = await Self._runAsync(
-            snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
+            snapshot: snapshot, origin: cell, key: key,
             options: options, arguments: (repeat each arguments), recording: &outcomes)
         return makeReport(outcome, outcomes)
     }

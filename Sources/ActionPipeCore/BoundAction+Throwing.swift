@@ -29,7 +29,7 @@ extension BoundAction where Kind: ThrowingActionKind {
             snapshot._withUnsafeGuaranteedRef({ $0.isInstrumented }) ? _beginInstrumented() : nil
         let outcome = snapshot._withUnsafeGuaranteedRef { snapshot in
             Self._runThrowing(
-                snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
+                snapshot: snapshot, origin: cell, key: key,
                 options: options, arguments: (repeat each arguments), recording: &ignored)
         }
         if let span { _endInstrumented(span, outcome.error) }
@@ -58,7 +58,7 @@ extension BoundAction where Kind: ThrowingActionKind {
         let snapshot = pin.snapshot.unsafelyUnwrapped
         let outcome = snapshot._withUnsafeGuaranteedRef { snapshot in
             Self._runThrowing(
-                snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
+                snapshot: snapshot, origin: cell, key: key,
                 options: options, arguments: (repeat each arguments), recording: &outcomes)
         }
         return makeReport(outcome, outcomes)

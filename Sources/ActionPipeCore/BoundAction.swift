@@ -26,9 +26,11 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
     /// caller unpins. The pipe is used unretained: `self` holds it for the whole call.
     @inlinable @inline(__always)
     func _pin() -> (Unmanaged<_Member>, SnapshotSlot<_Snapshot>.Pin) {
-        Unmanaged.passUnretained(_setup.pipe)._withUnsafeGuaranteedRef { pipe in
-            (Unmanaged.passUnretained(pipe._member), pipe._pinSnapshot())
-        }
+        let pipe = _setup.unretainedPipe
+        let member = pipe._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0._member) }
+        let pin = member._withUnsafeGuaranteedRef { $0.cache.pin() }
+        if pin.snapshot != nil { return (member, pin) }
+        return (member, pipe._withUnsafeGuaranteedRef { $0._repin(pin) })
     }
     @inlinable var options: _CallOptions { _setup.options }
 
@@ -121,27 +123,27 @@ extension BoundAction where Kind == ActionKind.Sync {
         defer { cell._withUnsafeGuaranteedRef { $0.unpin(pin) } }
         let snapshot = pin.snapshot.unsafelyUnwrapped
         if snapshot._withUnsafeGuaranteedRef({ $0.isInstrumented }) {
-            var setup = _setup
+            var setup = _CallSetup._Unretained(_setup)
             return Self._callInstrumented(snapshot, setup: &setup, key: key, repeat each arguments)
         }
         var tooDeep = false
         return Self._runPlain(
-            snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
+            snapshot: snapshot, origin: cell, key: key,
             setup: _setup, arguments: (repeat each arguments), tooDeep: &tooDeep)
     }
 
     /// The call with an instrument installed: the same dispatch on `snapshot` (pinned by the
     /// caller), between its begin and end. Never inlined, so the plain call pays only the
-    /// check. Given the setup borrowed and the key, not the bound action, whose type (over a
-    /// parameter pack) the compiler destroys through its metadata, from memory in the
-    /// caller's frame. Not by `withUnsafePointer`: taking the address gives the caller's
-    /// frame a stack-protector canary.
+    /// check. Given the setup unretained and `inout` (not the bound action, whose type over
+    /// a parameter pack the compiler destroys through its metadata, from the caller's
+    /// frame; not a copy, which the compiler retains on the plain path too; not through
+    /// `withUnsafePointer`, which gives the caller's frame a stack-protector canary).
     @inlinable @inline(never)
     static func _callInstrumented(
-        _ snapshot: Unmanaged<_Snapshot>, setup: inout _CallSetup, key: _ActionKey,
+        _ snapshot: Unmanaged<_Snapshot>, setup: inout _CallSetup._Unretained, key: _ActionKey,
         _ arguments: repeat each Argument
     ) -> Result? {
-        let setup = setup
+        let setup = _CallSetup(setup)
         let action = Self(setup: setup, key: key)
         let span = action._beginInstrumented()
         // The plain loop, as without an instrument: a nested call's frames stay as small
@@ -167,7 +169,7 @@ extension BoundAction where Kind == ActionKind.Sync {
         defer { cell._withUnsafeGuaranteedRef { $0.unpin(pin) } }
         let snapshot = pin.snapshot.unsafelyUnwrapped
         let outcome = Self._run(
-            snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
+            snapshot: snapshot, origin: cell, key: key,
             options: options, arguments: (repeat each arguments), recording: &outcomes)
         return makeReport(outcome, outcomes)
     }

@@ -34,19 +34,26 @@ struct _ActionKey: Hashable, Sendable {
 
     /// The key of the identity made of these scalars (see ``_ActionSite``).
     @usableFromInline @inline(never)
-    init(fileAddress: UInt, fileWord: UInt, position: UInt64, type: ObjectIdentifier, name: String)
-    {
-        let site = _ActionSite(
+    init(
+        fileAddress: UInt, fileWord: UInt, position: UInt64, type: ObjectIdentifier,
+        name: __shared String
+    ) {
+        let hash = _ActionSite.hash(
             fileAddress: fileAddress, fileWord: fileWord, position: position, type: type,
             name: name)
         if let pointer = UnsafeRawPointer(bitPattern: _actionKeyCache.load(ordering: .acquiring)),
             let found = Unmanaged<_ActionKeyCache>.fromOpaque(pointer)._withUnsafeGuaranteedRef({
-                $0.key(for: site)
+                $0.key(
+                    hash: hash, fileAddress: fileAddress, fileWord: fileWord, position: position,
+                    type: type, name: name)
             })
         {
             rawValue = found
         } else {
-            rawValue = _ActionKeyTable.intern(site)
+            rawValue = _ActionKeyTable.intern(
+                _ActionSite(
+                    fileAddress: fileAddress, fileWord: fileWord, position: position, type: type,
+                    name: name, hash: hash))
         }
     }
 

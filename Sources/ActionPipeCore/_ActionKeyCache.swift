@@ -18,10 +18,12 @@ struct _ActionCacheEntry {
     @usableFromInline let key: Int
 
     @inlinable @inline(__always)
-    func matches(_ site: _ActionSite) -> Bool {
-        hash == site.hash && fileAddress == site.fileAddress && fileWord == site.fileWord
-            && position == site.position && type == site.type
-            && name == site.name
+    func matches(
+        hash: UInt, fileAddress: UInt, fileWord: UInt, position: UInt64, type: ObjectIdentifier,
+        name: borrowing String
+    ) -> Bool {
+        self.hash == hash && self.fileAddress == fileAddress && self.fileWord == fileWord
+            && self.position == position && self.type == type && self.name == name
     }
 }
 
@@ -31,14 +33,18 @@ struct _ActionCacheEntry {
 /// cache is published (release/acquire on `_actionKeyCache`).
 @usableFromInline
 final class _ActionKeyCache: @unchecked Sendable {
-    /// The entries; `slots` index into them.
-    @usableFromInline let entries: ContiguousArray<_ActionCacheEntry>
+    /// The entries, `count` of them; `slots` index into them. Raw memory rather than an
+    /// array, so a lookup reads them without retaining a buffer.
+    @usableFromInline let entries: UnsafeMutablePointer<_ActionCacheEntry>
+    let count: Int
     /// Open-addressed slots holding an index into `entries`, or -1 when free.
     @usableFromInline let slots: UnsafeMutablePointer<Int>
     @usableFromInline let mask: Int
 
     init(_ entries: [_ActionCacheEntry]) {
-        self.entries = ContiguousArray(entries)
+        count = entries.count
+        self.entries = .allocate(capacity: Swift.max(1, entries.count))
+        self.entries.initialize(from: entries, count: entries.count)
         var capacity = 8
         while capacity < entries.count * 2 { capacity *= 2 }
         slots = .allocate(capacity: capacity)
@@ -52,20 +58,28 @@ final class _ActionKeyCache: @unchecked Sendable {
     }
 
     deinit {
+        entries.deinitialize(count: count)
+        entries.deallocate()
         slots.deallocate()
     }
 
-    /// The key of `site`, or `nil` when this cache does not hold it.
+    /// The key of the identity given, or `nil` when this cache does not hold it.
     @inlinable @inline(__always)
-    func key(for site: _ActionSite) -> Int? {
-        var slot = Int(truncatingIfNeeded: site.hash) & mask
+    func key(
+        hash: UInt, fileAddress: UInt, fileWord: UInt, position: UInt64, type: ObjectIdentifier,
+        name: borrowing String
+    ) -> Int? {
+        var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
             let index = slots[slot]
             if index < 0 { return nil }
-            let key = entries.withUnsafeBufferPointer { entries in
-                entries[index].matches(site) ? entries[index].key : nil
+            let entry = entries + index
+            if entry.pointee.matches(
+                hash: hash, fileAddress: fileAddress, fileWord: fileWord, position: position,
+                type: type, name: name)
+            {
+                return entry.pointee.key
             }
-            if let key { return key }
             slot = (slot &+ 1) & mask
         }
     }

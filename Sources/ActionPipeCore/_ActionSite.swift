@@ -21,23 +21,35 @@ struct _ActionSite {
     @usableFromInline let hash: UInt
 
     @inlinable @inline(__always)
-    init(fileAddress: UInt, fileWord: UInt, position: UInt64, type: ObjectIdentifier, name: String)
-    {
+    init(
+        fileAddress: UInt, fileWord: UInt, position: UInt64, type: ObjectIdentifier,
+        name: String, hash: UInt
+    ) {
         self.fileAddress = fileAddress
         self.fileWord = fileWord
         self.position = position
         self.type = type
         self.name = name
-        var hash = _mix(
-            fileAddress ^ fileWord, UInt(truncatingIfNeeded: position ^ position &>> 32))
-        hash = _mix(hash, UInt(bitPattern: type))
-        hash = _mix(hash, _ActionSite.hashName(name))
         self.hash = hash
+    }
+
+    /// The hash of an identity: its scalars folded into one word, mixed once with the
+    /// name's hash.
+    @inlinable @inline(__always)
+    static func hash(
+        fileAddress: UInt, fileWord: UInt, position: UInt64, type: ObjectIdentifier,
+        name: borrowing String
+    ) -> UInt {
+        let scalars =
+            fileAddress &* 0x9E37_79B9_7F4A_7C15 ^ fileWord
+            ^ UInt(truncatingIfNeeded: position &* 0xC2B2_AE3D_27D4_EB4F)
+            ^ UInt(bitPattern: type)
+        return _mix(scalars, hashName(name))
     }
 
     /// A hash of the name's UTF-8 bytes, eight at a time (names are short).
     @inlinable @inline(__always)
-    static func hashName(_ name: String) -> UInt {
+    static func hashName(_ name: borrowing String) -> UInt {
         let hashed = name.utf8.withContiguousStorageIfAvailable { bytes -> UInt in
             var hash = UInt(bytes.count)
             var index = 0

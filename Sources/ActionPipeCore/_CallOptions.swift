@@ -73,6 +73,50 @@ struct _CallSetup: Sendable {
         return unsafeDowncast(owner, to: _CallSideDataBox.self).pipe
     }
 
+    /// The pipe calls are made on, unretained: for the call itself, which holds this setup
+    /// (and so the pipe) for its whole duration, and would otherwise retain the pipe again.
+    @inlinable @inline(__always)
+    var unretainedPipe: Unmanaged<ActionPipe> {
+        // By address: a cast of `owner` is a copy of it, which the compiler retains.
+        let object = Unmanaged<AnyObject>.passUnretained(owner).toOpaque()
+        if flags & Self.ownerIsBox == 0 { return .fromOpaque(object) }
+        return Unmanaged<_CallSideDataBox>.fromOpaque(object)._withUnsafeGuaranteedRef {
+            .passUnretained($0.pipe)
+        }
+    }
+
+    /// The setup without its reference counted: what the instrumented path is handed, so
+    /// that the plain path, which shares the call's frame with it, never copies the setup
+    /// (a copy is a retain, which the compiler hoists above the branch).
+    @usableFromInline
+    struct _Unretained {
+        @usableFromInline let owner: Unmanaged<AnyObject>
+        @usableFromInline let stateBits: UInt64
+        @usableFromInline let flags: UInt8
+        @usableFromInline let inline: SideData._Inline
+
+        @inlinable
+        init(_ setup: borrowing _CallSetup) {
+            owner = .passUnretained(setup.owner)
+            stateBits = setup.stateBits
+            flags = setup.flags
+            inline = setup.inline
+        }
+    }
+
+    /// The setup `unretained` describes, with its reference retained.
+    @inlinable
+    init(_ unretained: _Unretained) {
+        let object = unretained.owner.takeUnretainedValue()
+        owner =
+            unretained.flags & Self.ownerIsBox == 0
+            ? unsafeDowncast(object, to: ActionPipe.self)
+            : unsafeDowncast(object, to: _CallSideDataBox.self)
+        stateBits = unretained.stateBits
+        flags = unretained.flags
+        inline = unretained.inline
+    }
+
     /// The state calls are made with, if any.
     @inlinable @inline(__always)
     var state: ActionState? {
