@@ -47,23 +47,36 @@ struct _ActionSite {
         return _mix(scalars, hashName(name))
     }
 
-    /// A hash of the name's UTF-8 bytes, eight at a time (names are short).
+    /// A hash of the name's UTF-8 bytes: eight at a time, the last eight (or four, or three
+    /// single bytes) read once with overlapping loads, so a short name costs a few
+    /// instructions and every byte counts.
     @inlinable @inline(__always)
     static func hashName(_ name: borrowing String) -> UInt {
         let hashed = name.utf8.withContiguousStorageIfAvailable { bytes -> UInt in
-            var hash = UInt(bytes.count)
-            var index = 0
             let raw = UnsafeRawBufferPointer(bytes)
-            while index &+ 8 <= raw.count {
-                hash = _mix(hash, UInt(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
-                index &+= 8
+            let count = raw.count
+            var hash = UInt(count)
+            if count >= 8 {
+                var index = 0
+                while index &+ 8 < count {
+                    hash = _mix(
+                        hash, UInt(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
+                    index &+= 8
+                }
+                return _mix(
+                    hash, UInt(raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)))
             }
-            var tail: UInt = 0
-            while index < raw.count {
-                tail = tail &<< 8 | UInt(raw[index])
-                index &+= 1
+            if count >= 4 {
+                let first = UInt(raw.loadUnaligned(fromByteOffset: 0, as: UInt32.self))
+                let last = UInt(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
+                return _mix(hash, first &<< 32 | last)
             }
-            return _mix(hash, tail)
+            if count > 0 {
+                let bytes =
+                    UInt(raw[0]) &<< 16 | UInt(raw[count &>> 1]) &<< 8 | UInt(raw[count &- 1])
+                return _mix(hash, bytes)
+            }
+            return hash
         }
         return hashed ?? UInt(bitPattern: name.hashValue)
     }
