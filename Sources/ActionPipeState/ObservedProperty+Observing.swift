@@ -22,7 +22,8 @@ extension ObservedProperty {
     public func observe(
         _ options: ObservationOptions = [], _ handler: @escaping @Sendable (Value) -> Void
     ) -> RegistrationToken {
-        _observePlain(options, label: label, handler)
+        guard options.isEmpty else { return _observePlain(options, label: label, handler) }
+        return _register(_ObsObserver(id: _obsMakeID(), plain: handler, isPlain: true))
     }
 
     /// Calls `handler` with `owner` and each new value for as long as `owner` lives; the

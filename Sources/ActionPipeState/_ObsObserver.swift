@@ -11,16 +11,15 @@
 /// `@unchecked Sendable`: not final, so that the subclass can extend it; every stored
 /// property is immutable and `Sendable`.
 @usableFromInline
-class _ObsObserver<Value: Sendable>: @unchecked Sendable {
-    @usableFromInline let id: UInt64
+class _ObsObserver<Value: Sendable>: _ObsAnyObserver, @unchecked Sendable {
     /// The observer's closure when ``isPlain``; else a placeholder, never called.
     @usableFromInline let plain: @Sendable (Value) -> Void
     @usableFromInline let isPlain: Bool
 
     init(id: UInt64, plain: @escaping @Sendable (Value) -> Void, isPlain: Bool) {
-        self.id = id
         self.plain = plain
         self.isPlain = isPlain
+        super.init(id: id)
     }
 
     /// The observer that `sink` describes.
@@ -40,9 +39,21 @@ class _ObsObserver<Value: Sendable>: @unchecked Sendable {
         }
         return unsafeDowncast(self, to: _ObsDeliveringObserver<Value>.self).body(value)
     }
+}
 
-    /// What runs once when the observation ends, if anything.
-    final var end: (@Sendable () -> Void)? {
-        isPlain ? nil : unsafeDowncast(self, to: _ObsDeliveringObserver<Value>.self).ending
-    }
+/// What adding, removing and listing an observer needs of it, whatever its value type: the
+/// table and the lists hold observers as this class, so that work runs as concrete code
+/// (unspecialised generic code looks up generic metadata at almost every step).
+///
+/// `@unchecked Sendable`: not final, so that ``_ObsObserver`` can extend it; its stored
+/// property is immutable.
+@usableFromInline
+class _ObsAnyObserver: @unchecked Sendable {
+    @usableFromInline final let id: UInt64
+
+    init(id: UInt64) { self.id = id }
+
+    /// What runs once when the observation ends, if anything; overridden by observers that
+    /// have an end.
+    var end: (@Sendable () -> Void)? { nil }
 }

@@ -1,13 +1,17 @@
 /// What an ``ObservedProperty`` guards with its lock: the value and the observers.
+///
+/// The value comes last: every field before it then sits at an offset that does not depend on
+/// `Value`, so unspecialised code (observing, cancelling) reaches them without looking up
+/// this type's metadata.
 @usableFromInline
 struct _ObsPropertyState<Value: Sendable> {
-    @usableFromInline var value: Value
     /// Every observer, by id (ids give registration order). The list a set reads is built
     /// from it lazily: observing marks it stale, and the next set rebuilds it once for a
-    /// whole burst of changes. Cancelling rebuilds it at once while fewer than 64 observers
-    /// remain, or once as many were cancelled since the last build as remain: a cancelled
-    /// observer is released promptly in the common case, and n cancels never cost O(n²).
-    @usableFromInline var table = _ObsTable<Value>()
+    /// whole burst of changes. Cancelling an observer that the published list holds rebuilds
+    /// it at once while fewer than 64 observers remain, or once as many were cancelled since
+    /// the last build as remain: a cancelled observer is released promptly in the common
+    /// case, and n cancels never cost O(n²).
+    @usableFromInline var table = _ObsTable()
     @usableFromInline var cancelledSinceBuilt = 0
     // The words first, then the flags: fewer bytes of padding.
     /// Counts stores, so ``ObservedProperty/modify(_:)`` can tell whether another store came
@@ -28,6 +32,9 @@ struct _ObsPropertyState<Value: Sendable> {
     /// Whether a store must take the slow path: the list is stale, or Observation must be
     /// told.
     @inlinable var storeNeedsSlowPath: Bool { listIsStale || readSinceStore }
+
+    /// The value; last, for the reason above.
+    @usableFromInline var value: Value
 
     @usableFromInline
     init(value: Value) { self.value = value }

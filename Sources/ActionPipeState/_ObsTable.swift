@@ -8,11 +8,11 @@
 /// observer in ``slots`` was added after it, so ``first`` then ``slots`` is registration
 /// order.
 ///
-/// Guarded by its property's lock.
+/// Not generic, so observing and cancelling run concrete code. Guarded by its property's lock.
 @usableFromInline
-struct _ObsTable<Value: Sendable> {
-    private var first: _ObsObserver<Value>?
-    private var slots: [_ObsObserver<Value>?] = []
+struct _ObsTable {
+    private var first: _ObsAnyObserver?
+    private var slots: [_ObsAnyObserver?] = []
     /// The position of each id, once there are more than ``indexedFrom`` slots.
     private var positions: [UInt64: Int]?
     /// How many observers there are.
@@ -24,17 +24,18 @@ struct _ObsTable<Value: Sendable> {
     /// Whether there is none.
     var isEmpty: Bool { count == 0 }
 
-    /// The observers, in registration order.
+    /// Calls `body` with each observer, in registration order.
     ///
     /// - Complexity: O(n) for n slots (at most twice the observers, past a few).
-    var observers: [_ObsObserver<Value>] {
-        guard let first else { return slots.compactMap { $0 } }
-        guard !slots.isEmpty else { return [first] }
-        return [first] + slots.compactMap { $0 }
+    func forEachObserver(_ body: (_ObsAnyObserver) -> Void) {
+        if let first { body(first) }
+        for observer in slots {
+            if let observer { body(observer) }
+        }
     }
 
     /// - Complexity: amortised O(1).
-    mutating func add(_ observer: _ObsObserver<Value>) {
+    mutating func add(_ observer: _ObsAnyObserver) {
         if count == 0 {
             first = observer
             count = 1
@@ -52,7 +53,7 @@ struct _ObsTable<Value: Sendable> {
     /// Removes the observer `id` and returns it, or `nil` when there is none.
     ///
     /// - Complexity: amortised O(1): compacting costs O(n) once half the slots are holes.
-    mutating func remove(_ id: UInt64) -> _ObsObserver<Value>? {
+    mutating func remove(_ id: UInt64) -> _ObsAnyObserver? {
         if let first, first.id == id {
             self.first = nil
             count -= 1
