@@ -234,7 +234,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
                 let count = count.pointee
                 if count == 1 {
                     Self.observer(observers[0])._withUnsafeGuaranteedRef { observer in
-                        if !observer.deliver(value) { removeGone([observer.id]) }
+                        if !observer.deliver(value) { removeGone([(observer.id, observer.number)]) }
                     }
                     return
                 }
@@ -250,10 +250,10 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
         _ value: Value, _ observers: UnsafeMutablePointer<Unmanaged<_ObsAnyObserver>>,
         _ count: Int
     ) {
-        var gone: [UInt64] = []
+        var gone: [(id: UInt64, number: Int)] = []
         for index in 0..<count {
             Self.observer(observers[index])._withUnsafeGuaranteedRef { observer in
-                if !observer.deliver(value) { gone.append(observer.id) }
+                if !observer.deliver(value) { gone.append((observer.id, observer.number)) }
             }
         }
         if !gone.isEmpty { removeGone(gone) }
@@ -274,8 +274,8 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
 
     /// Removes the observers that reported themselves gone during a delivery.
     @usableFromInline @inline(never)
-    func removeGone(_ ids: [UInt64]) {
-        for id in ids { _ = _cancelRegistration(id, detail: 0) }
+    func removeGone(_ gone: [(id: UInt64, number: Int)]) {
+        for (id, number) in gone { _ = _cancelRegistration(id, detail: number) }
     }
 
     /// Runs `body` with the lock held.
@@ -312,30 +312,34 @@ extension ObservedProperty: _ObsSource {
     /// Adds an observer that needs nothing at registration: unlike ``_subscribe(_:)``, this
     /// does not read the value, so it touches no field whose place depends on `Value`.
     func _register(_ observer: _ObsAnyObserver) -> RegistrationToken {
-        withLock { state in
-            state.table.add(observer)
+        let number = withLock { state in
             state.listIsStale = true
+            return state.table.add(observer)
         }
-        return RegistrationToken(registry: self, id: observer.id, scope: "observation")
+        return RegistrationToken(
+            registry: self, id: observer.id, detail: number, scope: "observation")
     }
 
     func _subscribe(
         _ makeSink: (Value) -> _ObsSink<Value>
     ) -> (token: RegistrationToken, value: Value) {
         let id = _obsMakeID()
-        let value = withLock { state in
-            state.table.add(_ObsObserver.make(id: id, sink: makeSink(state.value)))
+        let (number, value) = withLock { state in
             state.listIsStale = true
-            return state.value
+            return (
+                state.table.add(_ObsObserver.make(id: id, sink: makeSink(state.value))), state.value
+            )
         }
-        return (RegistrationToken(registry: self, id: id, scope: "observation"), value)
+        return (
+            RegistrationToken(registry: self, id: id, detail: number, scope: "observation"), value
+        )
     }
 }
 
 extension ObservedProperty: _Registry {
     package func _cancelRegistration(_ id: UInt64, detail: Int) -> Bool {
         let outcome = withLock { state -> (_ObsAnyObserver, [_ObsList])? in
-            guard let removed = state.table.remove(id) else { return nil }
+            guard let removed = state.table.remove(id, number: detail) else { return nil }
             // With no list published, the table held the only reference: nothing to rebuild
             // (the next set builds the list from the table).
             guard observers.hasSnapshot else { return (removed, []) }
@@ -344,7 +348,7 @@ extension ObservedProperty: _Registry {
             // next set or cancel to rebuild.
             state.cancelledSinceBuilt += 1
             let remaining = state.table.count
-            if remaining < 64 || state.cancelledSinceBuilt >= remaining {
+            if remaining < 64 || Int(state.cancelledSinceBuilt) >= remaining {
                 return (removed, buildList(&state))
             }
             state.listIsStale = true
@@ -358,7 +362,7 @@ extension ObservedProperty: _Registry {
     }
 
     package func _isRegistrationActive(_ id: UInt64, detail: Int) -> Bool {
-        withLock { $0.table.contains(id) }
+        withLock { $0.table.contains(id, number: detail) }
     }
 }
 

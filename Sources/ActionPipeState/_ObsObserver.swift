@@ -45,11 +45,16 @@ class _ObsObserver<Value: Sendable>: _ObsAnyObserver, @unchecked Sendable {
 /// table and the lists hold observers as this class, so that work runs as concrete code
 /// (unspecialised generic code looks up generic metadata at almost every step).
 ///
-/// `@unchecked Sendable`: not final, so that ``_ObsObserver`` can extend it; its stored
-/// property is immutable.
+/// `@unchecked Sendable`: not final, so that ``_ObsObserver`` can extend it; ``id`` is
+/// immutable, and ``number`` is written once, under the property's lock, before any list
+/// holds the observer.
 @usableFromInline
 class _ObsAnyObserver: @unchecked Sendable {
     @usableFromInline final let id: UInt64
+    /// Where the property's table keeps it, and its token's `detail` (see ``_ObsTable``): a
+    /// delivery that finds the observer gone removes it by this. The lock already makes
+    /// writes exclusive; `@exclusivity(unchecked)` drops the run-time check of each access.
+    @exclusivity(unchecked) @usableFromInline final var number = 0
 
     init(id: UInt64) { self.id = id }
 

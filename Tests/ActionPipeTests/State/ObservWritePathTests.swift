@@ -112,4 +112,77 @@ struct ObservWritePathTests {
         #expect(!screen.image.$url.isObserved)
         #expect(!screen.$image.isObserved)
     }
+
+    @Test(
+        "Random observes, cancels, releases of owners and sets: every set reaches the live observers in order"
+    )
+    func randomChurn() {
+        for seed: UInt64 in [1, 2, 3, 4] {
+            Self.churn(seed: seed)
+        }
+    }
+
+    /// One run of ``randomChurn()``: a model list of the live observers, checked against what
+    /// each set delivers, `observerCount`, and what each token reports.
+    static func churn(seed: UInt64) {
+        var random = seed
+        func next(_ bound: Int) -> Int {
+            random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(truncatingIfNeeded: random >> 33) % bound
+        }
+        let property = ObservedProperty(0)
+        let log = Log()
+        // The observers in registration order; an owner-bound one keeps its owner here.
+        var live: [(name: String, token: RegistrationToken, owner: ObservOwner?)] = []
+        var dead: [RegistrationToken] = []
+        var serial = 0
+        for step in 0..<2_000 {
+            switch next(10) {
+            case 0..<4 where live.count < 300:
+                // Bursts, so the table grows past its compaction threshold.
+                for _ in 0..<(1 + next(40)) {
+                    serial += 1
+                    let name = "o\(serial)"
+                    if next(4) == 0 {
+                        let owner = ObservOwner(name)
+                        let token = property.observe(owner: owner) { owner, value in
+                            log.append("\(owner.name) \(value)")
+                        }
+                        live.append((name, token, owner))
+                    } else {
+                        live.append((name, property.observe { log.append("\(name) \($0)") }, nil))
+                    }
+                }
+            case 4..<7 where !live.isEmpty:
+                // Cancels, mostly in bursts: oldest first, newest first, or anywhere.
+                let mode = next(3)
+                for _ in 0..<(1 + next(30)) where !live.isEmpty {
+                    let index = mode == 0 ? 0 : mode == 1 ? live.count - 1 : next(live.count)
+                    let removed = live.remove(at: index)
+                    #expect(removed.token.cancel(), "seed \(seed) step \(step)")
+                    dead.append(removed.token)
+                }
+            case 7 where !live.isEmpty:
+                // An owner released: its observer is gone at the next set.
+                if let index = live.indices.first(where: { live[$0].owner != nil && next(3) == 0 })
+                {
+                    let removed = live.remove(at: index)
+                    dead.append(removed.token)
+                }
+            case 8 where !dead.isEmpty:
+                #expect(!dead[next(dead.count)].cancel(), "seed \(seed) step \(step)")
+            default:
+                property.value = step
+                #expect(
+                    log.take() == live.map { "\($0.name) \(step)" }, "seed \(seed) step \(step)")
+                #expect(property.observerCount == live.count, "seed \(seed) step \(step)")
+                if !live.isEmpty { #expect(live[next(live.count)].token.isActive) }
+                if !dead.isEmpty { #expect(!dead[next(dead.count)].isActive) }
+            }
+        }
+        for entry in live { #expect(entry.token.cancel()) }
+        property.value = -1
+        #expect(log.take().isEmpty)
+        #expect(!property.isObserved)
+    }
 }
