@@ -311,6 +311,7 @@ extension ObservedProperty: _ObsSource {
 
     /// Adds an observer that needs nothing at registration: unlike ``_subscribe(_:)``, this
     /// does not read the value, so it touches no field whose place depends on `Value`.
+    @usableFromInline
     func _register(_ observer: _ObsAnyObserver) -> RegistrationToken {
         let number = withLock { state in
             state.listIsStale = true

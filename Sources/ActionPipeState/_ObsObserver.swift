@@ -16,6 +16,7 @@ class _ObsObserver<Value: Sendable>: _ObsAnyObserver, @unchecked Sendable {
     @usableFromInline let plain: @Sendable (Value) -> Void
     @usableFromInline let isPlain: Bool
 
+    @usableFromInline
     init(id: UInt64, plain: @escaping @Sendable (Value) -> Void, isPlain: Bool) {
         self.plain = plain
         self.isPlain = isPlain
