@@ -94,7 +94,9 @@ struct _ObsTable {
     private func index(of id: UInt64, number: Int) -> Int? {
         let index = number &- base
         if slots.indices.contains(index), slots[index]?.id == id { return index }
-        guard let place = moved?[id], slots[place - base]?.id == id else { return nil }
+        guard let place = moved?[id], slots.indices.contains(place - base),
+            slots[place - base]?.id == id
+        else { return nil }
         return place - base
     }
 
@@ -119,6 +121,8 @@ struct _ObsTable {
         let kept = [_ObsAnyObserver?](unsafeUninitializedCapacity: live) { kept, initialized in
             slots.withUnsafeMutableBufferPointer { slots in
                 for index in leading..<slots.count where slots[index] != nil {
+                    // The count is what makes writing into `kept` safe: checked, not assumed.
+                    precondition(initialized < live, "observer table count out of step")
                     let place = newBase + initialized
                     if place != base + index {
                         let observer = slots[index].unsafelyUnwrapped
