@@ -18,11 +18,15 @@ extension ObservedProperty {
     ///
     /// - Complexity: Amortised O(1) in the number of observers: the list a set reads is rebuilt
     ///   by the next set, once for a burst of changes.
+    @inlinable
     @discardableResult
     public func observe(
         _ options: ObservationOptions = [], _ handler: @escaping @Sendable (Value) -> Void
     ) -> RegistrationToken {
-        _observePlain(options, label: label, handler)
+        // Inlinable, so the caller makes the observer: its class's metadata is then looked
+        // up once per call site, not on every call.
+        guard options.isEmpty else { return _observe(options, plain: handler) }
+        return _register(_ObsObserver(id: _obsMakeID(), plain: handler, isPlain: true))
     }
 
     /// Calls `handler` with `owner` and each new value for as long as `owner` lives; the
@@ -46,6 +50,14 @@ extension ObservedProperty {
         _ handler: @escaping @Sendable (Owner, Value) -> Void
     ) -> RegistrationToken {
         _observe(options, label: label, owner: owner, retention: retention, handler)
+    }
+
+    /// ``observe(_:_:)`` with options.
+    @usableFromInline
+    func _observe(
+        _ options: ObservationOptions, plain handler: @escaping @Sendable (Value) -> Void
+    ) -> RegistrationToken {
+        _observePlain(options, label: label, handler)
     }
 
     /// Delivers each new value on `actor` (e.g. `MainActor.shared`), in assignment order,

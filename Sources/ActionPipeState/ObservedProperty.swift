@@ -41,7 +41,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// The observers a set calls, in registration order: pinned by the set (under the lock,
     /// so an observer added after the value was stored does not get it), stored only under
     /// the lock. Empty (no snapshot) when nobody observes.
-    @usableFromInline let observers = SnapshotCell<_ObsList<Value>>()
+    @usableFromInline let observers = SnapshotCell<_ObsList>()
     /// The threads' delivery depths, for cycle detection, copied here once (a global read
     /// from a client's specialised code costs a call to its addressor).
     @usableFromInline let depthKey = NestingDepth.key
@@ -65,7 +65,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
         // No other reference exists, so no set is running (a set's caller holds the
         // property) and no lock is needed. Ending the observers finishes their streams
         // (`values()`, actor deliveries), which end their loops.
-        for observer in state.pointee.table.observers { observer.end?() }
+        state.pointee.table.forEachObserver { observer in observer.end?() }
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -228,13 +228,13 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
 
     /// Calls the observers of `list`, which the caller's pin keeps alive.
     @inlinable @inline(__always)
-    func deliver(_ value: Value, _ list: Unmanaged<_ObsList<Value>>) {
+    func deliver(_ value: Value, _ list: Unmanaged<_ObsList>) {
         list._withUnsafeGuaranteedRef { list in
             list.withUnsafeMutablePointers { count, observers in
                 let count = count.pointee
                 if count == 1 {
-                    observers[0]._withUnsafeGuaranteedRef { observer in
-                        if !observer.deliver(value) { removeGone([observer.id]) }
+                    Self.observer(observers[0])._withUnsafeGuaranteedRef { observer in
+                        if !observer.deliver(value) { removeGone([(observer.id, observer.number)]) }
                     }
                     return
                 }
@@ -247,16 +247,24 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// type's metadata.
     @inlinable
     func deliverToEach(
-        _ value: Value, _ observers: UnsafeMutablePointer<Unmanaged<_ObsObserver<Value>>>,
+        _ value: Value, _ observers: UnsafeMutablePointer<Unmanaged<_ObsAnyObserver>>,
         _ count: Int
     ) {
-        var gone: [UInt64] = []
+        var gone: [(id: UInt64, number: Int)] = []
         for index in 0..<count {
-            observers[index]._withUnsafeGuaranteedRef { observer in
-                if !observer.deliver(value) { gone.append(observer.id) }
+            Self.observer(observers[index])._withUnsafeGuaranteedRef { observer in
+                if !observer.deliver(value) { gone.append((observer.id, observer.number)) }
             }
         }
         if !gone.isEmpty { removeGone(gone) }
+    }
+
+    /// `element` as what it is: every observer of this property observes a `Value`.
+    @inlinable @inline(__always)
+    static func observer(
+        _ element: Unmanaged<_ObsAnyObserver>
+    ) -> Unmanaged<_ObsObserver<Value>> {
+        Unmanaged.fromOpaque(element.toOpaque())
     }
 
     @usableFromInline @inline(never)
@@ -266,8 +274,8 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
 
     /// Removes the observers that reported themselves gone during a delivery.
     @usableFromInline @inline(never)
-    func removeGone(_ ids: [UInt64]) {
-        for id in ids { _ = _cancelRegistration(id, detail: 0) }
+    func removeGone(_ gone: [(id: UInt64, number: Int)]) {
+        for (id, number) in gone { _ = _cancelRegistration(id, detail: number) }
     }
 
     /// Runs `body` with the lock held.
@@ -291,39 +299,57 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// lists no set reads any more, to release after unlocking. Call with the lock held.
     ///
     /// - Complexity: O(n) for n observers.
-    private func buildList(_ state: inout _ObsPropertyState<Value>) -> [_ObsList<Value>] {
+    private func buildList(_ state: inout _ObsPropertyState<Value>) -> [_ObsList] {
         state.cancelledSinceBuilt = 0
         state.listIsStale = false
-        return observers.store(_ObsList<Value>.make(state.table.observers))
+        return observers.store(_ObsList.make(state.table))
     }
 }
 
 extension ObservedProperty: _ObsSource {
     var _currentValue: Value { value }
 
+    /// Adds an observer that needs nothing at registration: unlike ``_subscribe(_:)``, this
+    /// does not read the value, so it touches no field whose place depends on `Value`.
+    @usableFromInline
+    func _register(_ observer: _ObsAnyObserver) -> RegistrationToken {
+        let number = withLock { state in
+            state.listIsStale = true
+            return state.table.add(observer)
+        }
+        return RegistrationToken(
+            registry: self, id: observer.id, detail: number, scope: "observation")
+    }
+
     func _subscribe(
         _ makeSink: (Value) -> _ObsSink<Value>
     ) -> (token: RegistrationToken, value: Value) {
         let id = _obsMakeID()
-        let value = withLock { state in
-            state.table.add(_ObsObserver.make(id: id, sink: makeSink(state.value)))
+        let (number, value) = withLock { state in
             state.listIsStale = true
-            return state.value
+            return (
+                state.table.add(_ObsObserver.make(id: id, sink: makeSink(state.value))), state.value
+            )
         }
-        return (RegistrationToken(registry: self, id: id, scope: "observation"), value)
+        return (
+            RegistrationToken(registry: self, id: id, detail: number, scope: "observation"), value
+        )
     }
 }
 
 extension ObservedProperty: _Registry {
     package func _cancelRegistration(_ id: UInt64, detail: Int) -> Bool {
-        let outcome = withLock { state -> (_ObsObserver<Value>, [_ObsList<Value>])? in
-            guard let removed = state.table.remove(id) else { return nil }
+        let outcome = withLock { state -> (_ObsAnyObserver, [_ObsList])? in
+            guard let removed = state.table.remove(id, number: detail) else { return nil }
+            // With no list published, the table held the only reference: nothing to rebuild
+            // (the next set builds the list from the table).
+            guard observers.hasSnapshot else { return (removed, []) }
             // Rebuilt at once while the list is short or half of it is cancelled (so the
             // observer, and what it captured, is released now); else marked stale, for the
             // next set or cancel to rebuild.
             state.cancelledSinceBuilt += 1
             let remaining = state.table.count
-            if remaining < 64 || state.cancelledSinceBuilt >= remaining {
+            if remaining < 64 || Int(state.cancelledSinceBuilt) >= remaining {
                 return (removed, buildList(&state))
             }
             state.listIsStale = true
@@ -337,7 +363,7 @@ extension ObservedProperty: _Registry {
     }
 
     package func _isRegistrationActive(_ id: UInt64, detail: Int) -> Bool {
-        withLock { $0.table.contains(id) }
+        withLock { $0.table.contains(id, number: detail) }
     }
 }
 

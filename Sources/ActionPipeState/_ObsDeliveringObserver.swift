@@ -14,4 +14,6 @@ final class _ObsDeliveringObserver<Value: Sendable>: _ObsObserver<Value>, @unche
         self.ending = end
         super.init(id: id, plain: _ignoreValue, isPlain: false)
     }
+
+    override var end: (@Sendable () -> Void)? { ending }
 }

@@ -11,16 +11,16 @@
 /// `@unchecked Sendable`: not final, so that the subclass can extend it; every stored
 /// property is immutable and `Sendable`.
 @usableFromInline
-class _ObsObserver<Value: Sendable>: @unchecked Sendable {
-    @usableFromInline let id: UInt64
+class _ObsObserver<Value: Sendable>: _ObsAnyObserver, @unchecked Sendable {
     /// The observer's closure when ``isPlain``; else a placeholder, never called.
     @usableFromInline let plain: @Sendable (Value) -> Void
     @usableFromInline let isPlain: Bool
 
+    @usableFromInline
     init(id: UInt64, plain: @escaping @Sendable (Value) -> Void, isPlain: Bool) {
-        self.id = id
         self.plain = plain
         self.isPlain = isPlain
+        super.init(id: id)
     }
 
     /// The observer that `sink` describes.
@@ -40,9 +40,26 @@ class _ObsObserver<Value: Sendable>: @unchecked Sendable {
         }
         return unsafeDowncast(self, to: _ObsDeliveringObserver<Value>.self).body(value)
     }
+}
 
-    /// What runs once when the observation ends, if anything.
-    final var end: (@Sendable () -> Void)? {
-        isPlain ? nil : unsafeDowncast(self, to: _ObsDeliveringObserver<Value>.self).ending
-    }
+/// What adding, removing and listing an observer needs of it, whatever its value type: the
+/// table and the lists hold observers as this class, so that work runs as concrete code
+/// (unspecialised generic code looks up generic metadata at almost every step).
+///
+/// `@unchecked Sendable`: not final, so that ``_ObsObserver`` can extend it; ``id`` is
+/// immutable, and ``number`` is written once, under the property's lock, before any list
+/// holds the observer.
+@usableFromInline
+class _ObsAnyObserver: @unchecked Sendable {
+    @usableFromInline final let id: UInt64
+    /// Where the property's table keeps it, and its token's `detail` (see ``_ObsTable``): a
+    /// delivery that finds the observer gone removes it by this. The lock already makes
+    /// writes exclusive; `@exclusivity(unchecked)` drops the run-time check of each access.
+    @exclusivity(unchecked) @usableFromInline final var number = 0
+
+    init(id: UInt64) { self.id = id }
+
+    /// What runs once when the observation ends, if anything; overridden by observers that
+    /// have an end.
+    var end: (@Sendable () -> Void)? { nil }
 }

@@ -1,16 +1,24 @@
 /// A property's observers at one moment, in registration order: immutable once made, replaced
 /// as a whole when an observer is added or removed. It owns (retains) its observers; a set
 /// reads it unretained, pinned in the property's `SnapshotCell`. The header is the count.
+///
+/// Not generic, so building one on the write path is concrete code; every element is an
+/// `_ObsObserver<Value>` of its property's `Value`, which a set reads it as.
 @usableFromInline
-final class _ObsList<Value: Sendable>: ManagedBuffer<Int, Unmanaged<_ObsObserver<Value>>> {
-    /// A list of `observers`, or `nil` for none.
-    static func make(_ observers: [_ObsObserver<Value>]) -> _ObsList? {
-        guard !observers.isEmpty else { return nil }
+final class _ObsList: ManagedBuffer<Int, Unmanaged<_ObsAnyObserver>> {
+    /// A list of the observers in `table`, or `nil` for none.
+    ///
+    /// - Complexity: O(n) for n slots of the table.
+    static func make(_ table: borrowing _ObsTable) -> _ObsList? {
+        let count = table.count
+        guard count > 0 else { return nil }
         let list = unsafeDowncast(
-            create(minimumCapacity: observers.count) { _ in observers.count }, to: _ObsList.self)
+            create(minimumCapacity: count) { _ in count }, to: _ObsList.self)
         list.withUnsafeMutablePointerToElements { elements in
-            for (index, observer) in observers.enumerated() {
-                (elements + index).initialize(to: .passRetained(observer))
+            var next = elements
+            table.forEachObserver { observer in
+                next.initialize(to: .passRetained(observer))
+                next += 1
             }
         }
         return list

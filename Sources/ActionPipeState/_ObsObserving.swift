@@ -19,8 +19,10 @@ extension _ObsSource {
         }
     }
 
+    /// `label` is made only when used (for `.initial`): a property's default label is
+    /// formatted from its type, which costs more than the rest of observing.
     func _observe(
-        _ options: ObservationOptions, label: String,
+        _ options: ObservationOptions, label: @autoclosure () -> String,
         _ deliver: @escaping @Sendable (Value) -> Bool
     ) -> RegistrationToken {
         let skip = options.contains(.skipEqual)
@@ -28,7 +30,7 @@ extension _ObsSource {
             _ObsSink(deliver: skip ? Self._skippingEqual(first, deliver) : deliver)
         }
         if options.contains(.initial) {
-            _obsNested(label) {
+            _obsNested(label()) {
                 if !deliver(value) { token.cancel() }
             }
         }
@@ -38,32 +40,33 @@ extension _ObsSource {
     /// `_observe` for a handler that is never gone: without `.skipEqual`, the property calls
     /// it directly (`_ObsSink.plain`) rather than through a wrapper that returns `true`.
     func _observePlain(
-        _ options: ObservationOptions, label: String,
+        _ options: ObservationOptions, label: @autoclosure () -> String,
         _ handler: @escaping @Sendable (Value) -> Void
     ) -> RegistrationToken {
         guard !options.contains(.skipEqual) else {
-            return _observe(options, label: label) { value in
+            return _observe(options, label: label()) { value in
                 handler(value)
                 return true
             }
         }
         let (token, value) = _subscribe { _ in _ObsSink(plain: handler) }
         if options.contains(.initial) {
-            _obsNested(label) { handler(value) }
+            _obsNested(label()) { handler(value) }
         }
         return token
     }
 
     func _observe<Owner: AnyObject & Sendable>(
-        _ options: ObservationOptions, label: String, owner: Owner, retention: Retention,
+        _ options: ObservationOptions, label: @autoclosure () -> String, owner: Owner,
+        retention: Retention,
         _ handler: @escaping @Sendable (Owner, Value) -> Void
     ) -> RegistrationToken {
         if retention == .strong {
             // The observer keeps its owner: a plain observer that captures it.
-            return _observePlain(options, label: label) { value in handler(owner, value) }
+            return _observePlain(options, label: label()) { value in handler(owner, value) }
         }
         let weakOwner = WeakBox(owner)
-        return _observe(options, label: label) { value in
+        return _observe(options, label: label()) { value in
             guard let owner = weakOwner.object else { return false }
             handler(owner, value)
             return true

@@ -1,20 +1,27 @@
 /// What an ``ObservedProperty`` guards with its lock: the value and the observers.
+///
+/// The value comes last: every field before it then sits at an offset that does not depend on
+/// `Value`, so unspecialised code (observing, cancelling) reaches them without looking up
+/// this type's metadata.
 @usableFromInline
 struct _ObsPropertyState<Value: Sendable> {
-    @usableFromInline var value: Value
-    /// Every observer, by id (ids give registration order). The list a set reads is built
+    /// Every observer, in registration order. The list a set reads is built
     /// from it lazily: observing marks it stale, and the next set rebuilds it once for a
-    /// whole burst of changes. Cancelling rebuilds it at once while fewer than 64 observers
-    /// remain, or once as many were cancelled since the last build as remain: a cancelled
-    /// observer is released promptly in the common case, and n cancels never cost O(n²).
-    @usableFromInline var table = _ObsTable<Value>()
-    @usableFromInline var cancelledSinceBuilt = 0
-    // The words first, then the flags: fewer bytes of padding.
+    /// whole burst of changes. Cancelling an observer that the published list holds rebuilds
+    /// it at once while fewer than 64 observers remain, or once as many were cancelled since
+    /// the last build as remain: a cancelled observer is released promptly in the common
+    /// case, and n cancels never cost O(n²).
+    @usableFromInline var table = _ObsTable()
+    // The words first, then the smaller fields: fewer bytes of padding.
     /// Counts stores, so ``ObservedProperty/modify(_:)`` can tell whether another store came
     /// between its read and its write.
     @usableFromInline var version: UInt64 = 0
     /// The registrar of Swift Observation's trackers, when ``trackingMode`` is `.on`.
     @usableFromInline var tracking: _ObsTracking<Value>?
+    /// Cancels of listed observers since the list was built. 32 bits, so that it shares a
+    /// word with the flags: it never exceeds the observers, each of which takes far more
+    /// than 4 bytes.
+    @usableFromInline var cancelledSinceBuilt: UInt32 = 0
 
     /// Whether the list a set reads is out of date.
     @usableFromInline var listIsStale = false
@@ -28,6 +35,9 @@ struct _ObsPropertyState<Value: Sendable> {
     /// Whether a store must take the slow path: the list is stale, or Observation must be
     /// told.
     @inlinable var storeNeedsSlowPath: Bool { listIsStale || readSinceStore }
+
+    /// The value; last, for the reason above.
+    @usableFromInline var value: Value
 
     @usableFromInline
     init(value: Value) { self.value = value }

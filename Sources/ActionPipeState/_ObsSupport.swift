@@ -11,7 +11,7 @@ import Synchronization
 
 /// Identities of observers and tokens, unique in the process (shared with every part's
 /// registrations, so tokens compare by id).
-@inline(__always)
+@usableFromInline
 func _obsMakeID() -> UInt64 { RegistrationToken.nextID() }
 
 // MARK: - Equality of values whose type is known only at run time
