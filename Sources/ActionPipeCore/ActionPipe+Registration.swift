@@ -9,6 +9,7 @@ extension ActionPipe {
     ///
     /// One generic method serves every kind of action (rather than one overload per kind):
     /// with overloads, Swift 6.3 fails to infer `argumentNotNil(\.self)` chained after it.
+    @inlinable @inline(__always)
     public func on<Kind, each Argument, Result>(
         _ action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>> & Sendable
     ) -> HandlerRegistration<Kind, repeat each Argument, Result> {
@@ -32,7 +33,7 @@ extension ActionPipe {
     ///
     /// - Complexity: Amortised O(1) in the number of handlers and pipes: the chain is marked
     ///   changed, and its next call rebuilds its snapshot once.
-    @discardableResult
+    @inlinable @discardableResult
     public func on<each Argument, Result>(
         _ action: KeyPath<Actions, Action<repeat each Argument, Result>> & Sendable,
         _ body:

@@ -20,6 +20,7 @@ public struct HandlerRegistration<Kind, each Argument, Result>: Sendable {
     @usableFromInline var handlerState: ActionState?
     @usableFromInline var conditions: [_Condition<Kind, repeat each Argument, Result>] = []
 
+    @usableFromInline
     init(pipe: ActionPipe, key: _ActionKey) {
         self.pipe = pipe
         self.key = key

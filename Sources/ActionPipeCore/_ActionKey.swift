@@ -58,7 +58,10 @@ struct _ActionKey: Hashable, Sendable {
     }
 
     /// The key of `action`, checking that no other key path shares its identity:
-    /// registrations come through here, calls through ``init(_:)``.
+    /// registrations come through here, calls through ``init(_:)``. Inlined where the
+    /// registration is written, so that the key path's descriptor is folded into constants
+    /// as for a call (projecting a key path at run time costs more than the rest).
+    @inlinable @inline(__always)
     init<Kind, each Argument, Result>(
         registering action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>>
             & Sendable

@@ -69,6 +69,7 @@ final class _ActionKeyTable: Sendable {
     /// properties of ``Actions`` share one identity, so they are one action. Reports also an
     /// action named like a member of ``ActionPipe``, the first time it is registered: a call
     /// written `pipe.name(...)` reaches the member, never the action.
+    @usableFromInline
     func check(_ keyPath: AnyKeyPath & Sendable, hasKey key: Int) {
         let (other, isNew) = state.withLock { state -> (AnyKeyPath?, Bool) in
             guard let registered = state.keyPaths[key] else {

@@ -47,7 +47,7 @@ import Synchronization
     /// A slot holding no snapshot.
     @inlinable package init() {}
 
-    deinit {
+    @inlinable deinit {
         // No reader runs: each holds the slot's owner, which holds the slot.
         let bits = current.load(ordering: .relaxed)
         if bits != 0 { Self.unmanaged(bits).release() }
@@ -140,7 +140,7 @@ import Synchronization
     ///
     /// - Complexity: O(1) plus the retired snapshots still awaited (at most a few: each
     ///   store frees every snapshot whose readers have finished).
-    @usableFromInline package func store(_ snapshot: Snapshot?) -> [Snapshot] {
+    @inlinable package func store(_ snapshot: Snapshot?) -> [Snapshot] {
         let new = snapshot.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0
         let old = current.exchange(new, ordering: .sequentiallyConsistent)
         guard old != 0 else { return [] }
@@ -207,4 +207,6 @@ import Synchronization
 @usableFromInline
 final class _RetiredSnapshots: Sendable {
     @usableFromInline let entries = LockedValue<[(snapshot: UInt, awaits: (Bool, Bool))]>([])
+
+    @usableFromInline init() {}
 }
