@@ -91,7 +91,11 @@ final class _Member: @unchecked Sendable {
     /// - Complexity: O(1) when it is built; else O(h + m) for h handlers and m members.
     var snapshot: _Snapshot {
         if let chain = currentChain { return chain.snapshot }
-        if let own = cache.load() { return own }
+        // Under the topology lock: what this read frees is released after unlocking.
+        var freed: [_Snapshot] = []
+        let cached = cache.load(freeing: &freed)
+        for snapshot in freed { _bury(snapshot) }
+        if let cached { return cached }
         let own = _Snapshot.make(alone: self)
         for released in cache.store(own) { _bury(released) }
         return own

@@ -125,13 +125,27 @@ import Synchronization
     @inlinable
     package var hasSnapshot: Bool { current.load(ordering: .relaxed) != 0 }
 
-    /// The current snapshot, retained.
+    /// The current snapshot, retained. Its end may free retired snapshots, which it
+    /// releases itself: a caller that holds a lock uses ``load(freeing:)``.
     ///
     /// - Complexity: O(1).
     @usableFromInline package func load() -> Snapshot? {
         let pin = pin()
         defer { unpin(pin) }
         return pin.snapshot?.takeUnretainedValue()
+    }
+
+    /// The current snapshot, retained, for a caller that holds a lock: the snapshots that
+    /// this read's end frees (their `deinit` may release user code) are added to `freed`,
+    /// for the caller to release after unlocking.
+    ///
+    /// - Complexity: O(1); when this read is the last one some retired snapshot waits for,
+    ///   O(r) for r retired snapshots.
+    @inlinable package func load(freeing freed: inout [Snapshot]) -> Snapshot? {
+        let pin = pin()
+        let snapshot = pin.snapshot?.takeUnretainedValue()
+        if leave(pin) { freed += reclaimed() }
+        return snapshot
     }
 
     /// Publishes `snapshot` (or none) and returns the replaced snapshots no reader can use
@@ -167,6 +181,16 @@ import Synchronization
         guard let retiredList = retiredList.load() else { return }
         let free = retiredList.entries.withLock { collect(&$0) }
         for bits in free { Self.unmanaged(bits).release() }
+    }
+
+    /// The retired snapshots no reader can use any more, removed from the slot, for the
+    /// caller to release: ``reclaim()`` for a caller that holds a lock.
+    @inlinable @inline(never)
+    package func reclaimed() -> [Snapshot] {
+        guard let retiredList = retiredList.load() else { return [] }
+        return retiredList.entries.withLock { collect(&$0) }.map {
+            Self.unmanaged($0).takeRetainedValue()
+        }
     }
 
     /// Marks the phases now at zero on every retired snapshot, removes and returns those
