@@ -86,7 +86,10 @@ extension EventBus {
     }
 
     /// Subscribes a handler that gets the subscriber (or `nil`) and the event.
-    @inlinable
+    ///
+    /// Not inlinable, unlike the plain form: inlined, the caller's adapting closure no longer
+    /// had the subscriber's handler inlined into it, a cost on every delivery.
+    @usableFromInline
     func _subscribe<Event: BusEvent>(
         _ topic: BusTopic<Event>, owner: (AnyObject & Sendable)?, name: String,
         executor: BusExecutor?,
