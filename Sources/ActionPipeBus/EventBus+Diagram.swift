@@ -72,7 +72,8 @@ extension _BusTypedTable: _BusDiagramTable {
     /// not hashed).
     func diagramRows() -> [(id: UInt64, key: BusEventKey, name: String)] {
         var rows: [(id: UInt64, key: BusEventKey, name: String)] = []
-        for entry in Array(entries.values) + more.values.joined() {
+        for erased in Array(entries.values) + more.values.joined() {
+            let entry = unsafeDowncast(erased, to: _BusEntry<Event>.self)
             let topic =
                 entry.subtype.map { BusTopic(Event.self, $0) } ?? BusTopic(anySubtypeOf: Event.self)
             rows.append((entry.id, topic.key, entry.name))

@@ -42,7 +42,7 @@ extension EventBus {
     /// - Complexity: O(1) for a topic with a subtype; O(k) for `anySubtypeOf`, with k
     ///   sticky events (the newest of the type is returned).
     public func stickyEvent<Event: BusEvent>(for topic: BusTopic<Event>) -> Event? {
-        _state.withLock { state in Self._sticky(for: topic, in: state).last }
+        _state.withLock { state in Self._sticky(for: topic, in: state.sticky).last }
     }
 
     /// Removes the sticky events of `topic` (of its subtype, or of every subtype for
@@ -67,19 +67,22 @@ extension EventBus {
         return removed.count  // the events are released after unlocking
     }
 
-    /// The sticky events that `topic` matches, oldest first. Call with the lock held.
+    /// The events of `sticky` (the bus's sticky events) that `topic` matches, oldest first.
+    /// Call with the lock held.
+    @usableFromInline
     static func _sticky<Event: BusEvent>(
-        for topic: BusTopic<Event>, in state: _BusState
+        for topic: BusTopic<Event>, in sticky: [BusEventKey: _BusStickyEvent]
     ) -> [Event] {
-        guard !state.sticky.isEmpty else { return [] }
+        guard !sticky.isEmpty else { return [] }
         let key = topic.key
-        if !key.isAnySubtype { return state.sticky[key].map { [$0.event as! Event] } ?? [] }
-        return state.sticky.values.filter { ObjectIdentifier(type(of: $0.event)) == key.type }
+        if !key.isAnySubtype { return sticky[key].map { [$0.event as! Event] } ?? [] }
+        return sticky.values.filter { ObjectIdentifier(type(of: $0.event)) == key.type }
             .sorted { $0.order < $1.order }.map { $0.event as! Event }
     }
 
     /// Delivers the sticky events of a new subscription's topic to its entry, as a publish
     /// would (inline, or on its executor); no lock is held.
+    @usableFromInline
     func _replaySticky<Event: BusEvent>(_ events: [Event], to entry: _BusEntry<Event>) {
         for event in events {
             if let executor = entry.executor {

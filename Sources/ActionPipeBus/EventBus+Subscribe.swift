@@ -86,6 +86,9 @@ extension EventBus {
     }
 
     /// Subscribes a handler that gets the subscriber (or `nil`) and the event.
+    ///
+    /// Not inlinable, unlike the plain form: inlined, the caller's adapting closure no longer
+    /// had the subscriber's handler inlined into it, a cost on every delivery.
     @usableFromInline
     func _subscribe<Event: BusEvent>(
         _ topic: BusTopic<Event>, owner: (AnyObject & Sendable)?, name: String,
@@ -101,7 +104,7 @@ extension EventBus {
     }
 
     /// Subscribes a closure kept by its token and run during the publish, stored as given.
-    @usableFromInline
+    @inlinable
     func _subscribe<Event: BusEvent>(
         _ topic: BusTopic<Event>, name: String,
         plain handler: @escaping @Sendable (Event) throws -> Event.Feedback
@@ -113,26 +116,57 @@ extension EventBus {
 
     /// Registers the entry `makeEntry` makes with a new id, replays the topic's sticky
     /// events to it, and returns its token.
+    ///
+    /// Inlinable, and the only part of a subscribe that knows the event type: specialised in
+    /// the caller, it makes the entry without looking up generic metadata at run time; the
+    /// registration itself is not generic.
+    @inlinable
     func _subscribe<Event: BusEvent>(
         _ topic: BusTopic<Event>, owner: _BusOwner?, name: String,
         makeEntry: (UInt64) -> _BusEntry<Event>
     ) -> RegistrationToken {
-        let key = topic.key
-        let (entry, released, count, threshold, sticky) = _state.withLock {
-            state -> (_BusEntry<Event>, [AnyObject], Int, Int, [Event]) in
-            var released: [AnyObject] = []
+        var sticky: [Event] = []
+        // Only a subscription with an owner keeps its key (for `unsubscribe(_:from:)`).
+        let (entry, count, threshold) = _register(
+            ObjectIdentifier(Event.self), key: owner.map { _ in topic.key }, owner: owner,
+            makeEntry: makeEntry
+        ) { events in
+            sticky = Self._sticky(for: topic, in: events)
+        }
+        if !sticky.isEmpty {
+            _replaySticky(sticky, to: unsafeDowncast(entry, to: _BusEntry<Event>.self))
+        }
+        return _token(for: entry.id, count: count, threshold: threshold, name: name)
+    }
+
+    /// Registers, under the lock, a new subscription to a key of event type `type`: a new
+    /// id, its record, and the entry `makeEntry` makes with it in the type's table. Calls
+    /// `readSticky` there with the sticky events, if any, for the caller to take the topic's.
+    /// What the change replaced is released after unlocking.
+    ///
+    /// - Returns: The entry, and the subscription count and prune threshold after it.
+    @usableFromInline
+    func _register(
+        _ type: ObjectIdentifier, key: BusEventKey?, owner: _BusOwner?,
+        makeEntry: (UInt64) -> _BusSubscriptionEntry,
+        readSticky: ([BusEventKey: _BusStickyEvent]) -> Void
+    ) -> (entry: _BusSubscriptionEntry, count: Int, threshold: Int) {
+        let (entry, released, count, threshold) = _state.withLock { state in
             let id = RegistrationToken.nextID()
-            state.record(id, _BusRecord(key: key, owner: owner))
+            state.record(id, _BusRecord(type: type, key: key, owner: owner))
             let entry = makeEntry(id)
-            released += state.add(entry)
-            return (
-                entry, released, state.records.count, state.pruneThreshold,
-                Self._sticky(for: topic, in: state)
-            )
+            let released = state.add(entry, type: type)
+            if !state.sticky.isEmpty { readSticky(state.sticky) }
+            return (entry, released, state.records.count, state.pruneThreshold)
         }
         withExtendedLifetime(released) {}
-        let id = entry.id
-        if !sticky.isEmpty { _replaySticky(sticky, to: entry) }
+        return (entry, count, threshold)
+    }
+
+    /// The token of the new subscription `id`, named `name`; prunes gone subscribers first
+    /// if `count` subscriptions reached the prune `threshold`.
+    @usableFromInline
+    func _token(for id: UInt64, count: Int, threshold: Int, name: String) -> RegistrationToken {
         _pruneGoneIfDue(count: count, threshold: threshold)
         return RegistrationToken(registry: self, id: id, scope: self.name, joiner: "/", label: name)
     }

@@ -67,7 +67,14 @@ extension EventBus {
 extension EventBus: _Registry {
     /// Removes the subscription `id`; what it released is released after unlocking.
     package func _cancelRegistration(_ id: UInt64, detail: Int) -> Bool {
-        _remove([id]) == 1
+        // `_remove(_:)` for one id, without its sets and arrays.
+        let removed = _state.withLock { state in state.remove(id) }
+        guard let (record, entry, released) = removed else { return false }
+        // The owner is read, then the handlers (and what they capture) released, with no
+        // lock held; read first, a subscriber that only its handler kept counts as live.
+        let live = record.owner == nil || record.owner?.object != nil
+        withExtendedLifetime((entry, released)) {}
+        return live
     }
 
     /// Whether the subscription `id` is there and its owner, if it has one, is alive.

@@ -293,10 +293,11 @@ public final class EventBus: Sendable, CustomStringConvertible {
             let owners = ids.compactMap { state.records[$0] }.map(\.owner)
             return (owners, state.remove(ids))
         }
-        // Handlers (and what they capture) are released here, and the owners read, with no
-        // lock held.
+        // The owners are read, then the handlers (and what they capture) released, with no
+        // lock held; read first, a subscriber that only its handler kept counts as live.
+        let live = owners.count { $0 == nil || $0?.object != nil }
         withExtendedLifetime(released) {}
-        return owners.count { $0 == nil || $0?.object != nil }
+        return live
     }
 
     /// Removes the subscriptions whose subscriber object has gone.
@@ -307,8 +308,9 @@ public final class EventBus: Sendable, CustomStringConvertible {
     /// - Complexity: O(n) for n subscriptions.
     @usableFromInline
     func _pruneGone() {
-        let owned = _state.withLock { state in
+        let owned = _state.withLock { state -> [(UInt64, _BusOwner)] in
             state.pruneThreshold = Swift.max(64, 2 * state.records.count)
+            guard !state.byOwner.isEmpty else { return [] }  // no subscription has an owner
             return state.records.compactMap { id, record in record.owner.map { (id, $0) } }
         }
         let gone = Set(owned.lazy.filter { $0.1.object == nil }.map(\.0))

@@ -1,6 +1,33 @@
 import ActionPipeKernel
 import Synchronization
 
+/// What every entry has whatever its event type: the bus's tables add, remove and cancel
+/// entries through it, so a subscribe or a cancel runs no generic code (a generic type's
+/// metadata, looked up at run time, cost more than the rest of the change).
+///
+/// `@unchecked Sendable`: not final, so that the entries can extend it; every stored property
+/// is immutable, or atomic.
+@usableFromInline
+class _BusSubscriptionEntry: @unchecked Sendable {
+    /// The subscription's id: also its rank in delivery order (ids only grow).
+    @usableFromInline let id: UInt64
+    /// Whether this is a ``_BusPlainEntry``, which a publish calls at once. Stored beside
+    /// `isCancelled`, and before the subclass's subtype, in what would otherwise be padding.
+    @usableFromInline let isPlain: Bool
+    /// Set, under the bus's lock, when the subscription is removed, so a publish already
+    /// under way skips it from then on.
+    @usableFromInline let isCancelled = Atomic<Bool>(false)
+
+    @usableFromInline
+    init(id: UInt64, isPlain: Bool) {
+        self.id = id
+        self.isPlain = isPlain
+    }
+
+    /// A table for this entry's event type; only ``_BusEntry`` makes one.
+    func makeTable() -> _BusTable { preconditionFailure("an entry has an event type") }
+}
+
 /// One subscription's presence under one event type: what a publish calls.
 ///
 /// Immutable but for `isCancelled`, so publishes read it without a lock. A union
@@ -17,27 +44,24 @@ import Synchronization
 /// `@unchecked Sendable`: not final, so that the subclasses can extend it; every stored
 /// property is immutable and `Sendable`, or atomic.
 @usableFromInline
-class _BusEntry<Event: BusEvent>: @unchecked Sendable {
-    /// The subscription's id: also its rank in delivery order (ids only grow).
-    @usableFromInline let id: UInt64
+class _BusEntry<Event: BusEvent>: _BusSubscriptionEntry, @unchecked Sendable {
     /// The exact subtype, or `nil` for "any subtype".
     @usableFromInline let subtype: Event.Subtype?
-    /// Whether this is a ``_BusPlainEntry``, which a publish calls at once. Stored beside
-    /// `subtype` and `isCancelled`, in what would otherwise be padding.
-    @usableFromInline let isPlain: Bool
-    /// Set, under the bus's lock, when the subscription is removed, so a publish already
-    /// under way skips it from then on.
-    @usableFromInline let isCancelled = Atomic<Bool>(false)
     /// The subscriber's name, for feedback.
     @usableFromInline let name: String
 
-    /// The part every entry shares; only the subclasses' initialisers call it.
+    /// The part every entry shares; only the subclasses' initialisers call it. Inlinable,
+    /// as theirs are: specialised where a subscribe makes the entry, the subtype is stored
+    /// without looking up its type's metadata at run time.
+    @inlinable
     init(id: UInt64, subtype: Event.Subtype?, isPlain: Bool, name: String) {
-        self.id = id
         self.subtype = subtype
-        self.isPlain = isPlain
         self.name = name
+        super.init(id: id, isPlain: isPlain)
     }
+
+    /// A table for this entry's event type, for its first subscription.
+    override func makeTable() -> _BusTable { _BusTypedTable<Event>() }
 
     /// The subscriber, held weakly; `nil` for a subscription kept by its token alone.
     @usableFromInline
@@ -79,6 +103,7 @@ final class _BusPlainEntry<Event: BusEvent>: _BusEntry<Event>, @unchecked Sendab
     @usableFromInline let handler: @Sendable (Event) throws -> Event.Feedback
 
     /// An entry that calls `handler` with each event.
+    @inlinable
     init(
         id: UInt64, subtype: Event.Subtype?, name: String,
         handler: @escaping @Sendable (Event) throws -> Event.Feedback
@@ -103,6 +128,7 @@ final class _BusGeneralEntry<Event: BusEvent>: _BusEntry<Event>, @unchecked Send
     @usableFromInline let handler: @Sendable (AnyObject?, Event) throws -> Event.Feedback?
 
     /// An entry for `owner` (if any), run on `executor` (if any), that calls `handler`.
+    @inlinable
     init(
         id: UInt64, subtype: Event.Subtype?, owner: _BusOwner?, executor: BusExecutor?,
         name: String, handler: @escaping @Sendable (AnyObject?, Event) throws -> Event.Feedback?

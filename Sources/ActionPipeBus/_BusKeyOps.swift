@@ -20,6 +20,6 @@ struct _BusTypedKeyOps<Event: BusEvent>: _BusKeyOps {
             try forward(object, event)
             return nil
         }
-        return state.add(entry)
+        return state.add(entry, type: ObjectIdentifier(Event.self))
     }
 }

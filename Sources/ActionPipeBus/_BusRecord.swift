@@ -27,11 +27,12 @@ struct _BusRecord {
         self.owner = owner
     }
 
-    /// The record of a subscription to `key`, owned by `owner` if any.
-    init(key: BusEventKey, owner: _BusOwner?) {
-        type = key.type
+    /// The record of a subscription to one key of event type `type`: `key`, which only a
+    /// subscription with an owner needs (and so computes), and `owner` if any.
+    init(type: ObjectIdentifier, key: BusEventKey?, owner: _BusOwner?) {
+        self.type = type
         otherTypes = []
-        keys = owner == nil ? [] : [key]
+        keys = owner == nil ? [] : key.map { [$0] } ?? []
         self.owner = owner
     }
 }

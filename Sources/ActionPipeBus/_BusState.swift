@@ -4,7 +4,7 @@ import ActionPipeKernel
 @usableFromInline
 struct _BusState {
     /// Per event type, its subscriptions (mutable, in id order).
-    var tables: [ObjectIdentifier: any _BusTable] = [:]
+    var tables: [ObjectIdentifier: _BusTable] = [:]
     /// Per event type, the routes publishes read: a `_BusRoutes<Event>`, replaced on change.
     var routes: [ObjectIdentifier: AnyObject] = [:] {
         // Every change is published to the table publishes read; the table it replaces is
@@ -29,39 +29,89 @@ struct _BusState {
     /// Removes the subscriptions `ids` from every table they are in, marks them cancelled,
     /// and returns what the caller must release after unlocking.
     mutating func remove(_ ids: Set<UInt64>) -> [AnyObject] {
-        guard !ids.isEmpty else { return [] }
-        defer { retiredTables = [] }
-        var types = Set<ObjectIdentifier>()
-        for id in ids {
-            guard let record = records.removeValue(forKey: id) else { continue }
-            types.insert(record.type)
-            for type in record.otherTypes { types.insert(type) }
-            if let owner = record.owner {
-                byOwner[owner.id]?.remove(id)
-                if byOwner[owner.id]?.isEmpty == true { byOwner[owner.id] = nil }
-            }
-        }
         var released: [AnyObject] = []
         // Changed on a copy and stored once, and only if a type's routes changed: each store
-        // publishes a new table to the publishes (a rebuild of the table). Routes already stale stay so: removing more costs no publication.
+        // publishes a new table to the publishes. Routes already stale stay so: removing more
+        // costs no publication.
         var routes = self.routes
         var changed = false
-        for type in types {
-            guard let table = tables[type] else { continue }
-            released += table.remove(ids)
-            if table.isEmpty {
-                tables[type] = nil
-                if let old = routes.removeValue(forKey: type) { released.append(old) }
-                changed = true
-            } else if routes[type] !== _busStaleRoutes,
-                let old = routes.updateValue(_busStaleRoutes, forKey: type)
-            {
-                released.append(old)
-                changed = true
+        for id in ids {
+            guard let (_, entry) = removeRecord(id, from: &routes, &changed, &released),
+                let entry
+            else { continue }
+            released.append(entry)
+        }
+        if changed { released += publish(routes) }
+        return released
+    }
+
+    /// Removes the subscription `id`, if registered: `remove(_:)` for one id, with nothing
+    /// to allocate in the usual case (one event type, its routes already stale). Returns
+    /// the record, the entry and what else was released, all for the caller to release
+    /// after unlocking.
+    mutating func remove(_ id: UInt64) -> (
+        record: _BusRecord, entry: AnyObject?, released: [AnyObject]
+    )? {
+        var released: [AnyObject] = []
+        var routes = self.routes
+        var changed = false
+        guard let (record, entry) = removeRecord(id, from: &routes, &changed, &released)
+        else { return nil }
+        if changed { released += publish(routes) }
+        return (record, entry, released)
+    }
+
+    /// Removes the record of subscription `id` and its entries from every table they are
+    /// in (see `removeEntries`): returns the record and its first entry, or `nil` when `id`
+    /// is not registered.
+    private mutating func removeRecord(
+        _ id: UInt64, from routes: inout [ObjectIdentifier: AnyObject], _ changed: inout Bool,
+        _ released: inout [AnyObject]
+    ) -> (_BusRecord, _BusSubscriptionEntry?)? {
+        guard let record = records.removeValue(forKey: id) else { return nil }
+        forget(id, of: record.owner)
+        let entry = removeEntries(of: id, type: record.type, from: &routes, &changed, &released)
+        for type in record.otherTypes {
+            if let other = removeEntries(of: id, type: type, from: &routes, &changed, &released) {
+                released.append(other)
             }
         }
-        if changed { self.routes = routes }
-        return released + retiredTables
+        return (record, entry)
+    }
+
+    /// Removes and cancels subscription `id`'s entries in the table of `type`, and drops
+    /// the type's routes (for an emptied table) or marks them stale, in `routes`: returns
+    /// the first entry; appends the others and the replaced routes to `released`.
+    private mutating func removeEntries(
+        of id: UInt64, type: ObjectIdentifier, from routes: inout [ObjectIdentifier: AnyObject],
+        _ changed: inout Bool, _ released: inout [AnyObject]
+    ) -> _BusSubscriptionEntry? {
+        guard let table = tables[type], let first = table.remove(id, releasing: &released)
+        else { return nil }
+        if table.isEmpty {
+            tables[type] = nil
+            if let old = routes.removeValue(forKey: type) { released.append(old) }
+            changed = true
+        } else if !table.routesAreStale {
+            table.routesAreStale = true
+            if let old = routes.updateValue(_busStaleRoutes, forKey: type) { released.append(old) }
+            changed = true
+        }
+        return first
+    }
+
+    /// Stores `routes`, which publishes them; returns the tables they replaced.
+    private mutating func publish(_ routes: [ObjectIdentifier: AnyObject]) -> [AnyObject] {
+        self.routes = routes
+        defer { retiredTables = [] }
+        return retiredTables
+    }
+
+    /// Drops `id` from the subscriptions of `owner`, if it has one.
+    private mutating func forget(_ id: UInt64, of owner: _BusOwner?) {
+        guard let owner, var ids = byOwner.removeValue(forKey: owner.id) else { return }
+        ids.remove(id)
+        if !ids.isEmpty { byOwner[owner.id] = ids }
     }
 
     /// Subscription count at which the next subscribe prunes gone subscribers.
@@ -75,21 +125,22 @@ struct _BusState {
         if let owner = record.owner { byOwner[owner.id, default: []].insert(id) }
     }
 
-    /// Adds `entry` to its event type's table and republishes that type's routes; returns
-    /// the replaced routes and the tables now free, to release after unlocking.
-    mutating func add<Event: BusEvent>(_ entry: _BusEntry<Event>) -> [AnyObject] {
-        let type = ObjectIdentifier(Event.self)
-        let table: _BusTypedTable<Event>
+    /// Adds `entry` to the table of its event type, `type`, and marks that type's routes
+    /// stale; returns the replaced routes and the tables now free, to release after
+    /// unlocking.
+    mutating func add(_ entry: _BusSubscriptionEntry, type: ObjectIdentifier) -> [AnyObject] {
+        let table: _BusTable
         if let existing = tables[type] {
-            table = unsafeDowncast(existing, to: _BusTypedTable<Event>.self)
+            table = existing
         } else {
-            table = _BusTypedTable<Event>()
+            table = entry.makeTable()
             tables[type] = table
         }
         table.add(entry)
         // The routes are rebuilt by the next publish of this type (`refreshRoutes`), once
         // for a whole burst of changes; a table is published only when the type turns stale.
-        guard routes[type] !== _busStaleRoutes else { return [] }
+        guard !table.routesAreStale else { return [] }
+        table.routesAreStale = true
         let old = routes.updateValue(_busStaleRoutes, forKey: type)
         defer { retiredTables = [] }
         return retiredTables + (old.map { [$0] } ?? [])
@@ -106,6 +157,7 @@ struct _BusState {
         guard current === _busStaleRoutes, let table = tables[type] else { return (current, []) }
         let fresh = table.makeRoutes()
         routes[type] = fresh
+        table.routesAreStale = false
         defer { retiredTables = [] }
         return (fresh, retiredTables)
     }

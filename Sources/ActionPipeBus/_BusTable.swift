@@ -1,57 +1,67 @@
 import ActionPipeKernel
 
-/// The subscriptions of one event type, with the event type erased.
-protocol _BusTable: AnyObject {
-    var isEmpty: Bool { get }
-    /// Removes and cancels the entries with these ids; returns them for release.
-    func remove(_ ids: Set<UInt64>) -> [AnyObject]
-    func makeRoutes() -> AnyObject
-}
-
 /// The subscriptions of one event type, by id (ids give subscription order). A union over
 /// several keys of this type has one entry per key, all with its id: the first in
 /// `entries`, the others in `more`, so a plain subscription costs no array. Touched only
 /// under the bus's lock.
-final class _BusTypedTable<Event: BusEvent>: _BusTable {
-    var entries: [UInt64: _BusEntry<Event>] = [:]
-    var more: [UInt64: [_BusEntry<Event>]] = [:]
+///
+/// Not generic: a subscribe and a cancel change it without the event type, so they run no
+/// generic code; only building the routes, in ``_BusTypedTable``, needs the type.
+class _BusTable {
+    // The bus's lock already makes these accesses exclusive; `@exclusivity(unchecked)` drops
+    // the runtime's check of each.
+    @exclusivity(unchecked) final var entries: [UInt64: _BusSubscriptionEntry] = [:]
+    @exclusivity(unchecked) final var more: [UInt64: [_BusSubscriptionEntry]] = [:]
+    /// Whether the type's routes in the bus are the stale marker: kept here, so that a change
+    /// knows without looking the routes up.
+    @exclusivity(unchecked) final var routesAreStale = false
 
-    var isEmpty: Bool { entries.isEmpty }
+    init() {}
+
+    final var isEmpty: Bool { entries.isEmpty }
 
     /// Adds `entry` after those of its id.
     ///
     /// - Complexity: Amortised O(1).
-    func add(_ entry: _BusEntry<Event>) {
-        if entries[entry.id] == nil {
-            entries[entry.id] = entry
-        } else {
-            more[entry.id, default: []].append(entry)
-        }
+    final func add(_ entry: _BusSubscriptionEntry) {
+        // One lookup for a new id; a union's further entries put its first one back.
+        guard let first = entries.updateValue(entry, forKey: entry.id) else { return }
+        entries[entry.id] = first
+        more[entry.id, default: []].append(entry)
     }
 
-    /// - Complexity: O(k) for k ids.
-    func remove(_ ids: Set<UInt64>) -> [AnyObject] {
-        var removed: [AnyObject] = []
-        for id in ids {
-            guard let first = entries.removeValue(forKey: id) else { continue }
-            first.isCancelled.store(true, ordering: .releasing)
-            removed.append(first)
-            guard !more.isEmpty, let others = more.removeValue(forKey: id) else { continue }
-            for entry in others {
-                entry.isCancelled.store(true, ordering: .releasing)
-                removed.append(entry)
-            }
+    /// Removes and cancels the entries of subscription `id`: returns the first, and appends
+    /// any others (a union's over several keys of this type) to `released`.
+    ///
+    /// - Complexity: O(1), plus O(k) for k more entries of the id.
+    final func remove(_ id: UInt64, releasing released: inout [AnyObject])
+        -> _BusSubscriptionEntry?
+    {
+        guard let first = entries.removeValue(forKey: id) else { return nil }
+        first.isCancelled.store(true, ordering: .releasing)
+        guard !more.isEmpty, let others = more.removeValue(forKey: id) else { return first }
+        for entry in others {
+            entry.isCancelled.store(true, ordering: .releasing)
+            released.append(entry)
         }
-        return removed
+        return first
     }
 
+    /// The routes of the entries, in id order: a `_BusRoutes` of the table's event type.
+    func makeRoutes() -> AnyObject { preconditionFailure("a table has an event type") }
+}
+
+/// The table of one event type, which builds that type's routes.
+final class _BusTypedTable<Event: BusEvent>: _BusTable {
     /// - Complexity: O(n log n) for n entries.
-    func makeRoutes() -> AnyObject {
+    override func makeRoutes() -> AnyObject {
         var ordered: [_BusEntry<Event>] = []
         ordered.reserveCapacity(entries.count)
         for (id, first) in entries.sorted(by: { $0.key < $1.key }) {
-            ordered.append(first)
-            if let others = more[id] { ordered += others }
+            ordered.append(unsafeDowncast(first, to: _BusEntry<Event>.self))
+            for other in more[id] ?? [] {
+                ordered.append(unsafeDowncast(other, to: _BusEntry<Event>.self))
+            }
         }
         return _BusRoutes.make(ordered)
     }
