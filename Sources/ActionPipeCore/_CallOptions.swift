@@ -68,10 +68,7 @@ struct _CallSetup: Sendable {
 
     /// The pipe calls are made on.
     @inlinable @inline(__always)
-    var pipe: ActionPipe {
-        if flags & Self.ownerIsBox == 0 { return unsafeDowncast(owner, to: ActionPipe.self) }
-        return unsafeDowncast(owner, to: _CallSideDataBox.self).pipe
-    }
+    var pipe: ActionPipe { unretainedPipe.takeUnretainedValue() }
 
     /// The pipe calls are made on, unretained: for the call itself, which holds this setup
     /// (and so the pipe) for its whole duration, and would otherwise retain the pipe again.
