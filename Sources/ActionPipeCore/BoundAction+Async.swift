@@ -6,8 +6,11 @@ extension BoundAction where Kind == ActionKind.Async {
     ///
     /// Before each handler starts, the call checks the calling task for cancellation; once
     /// it is cancelled, no further handler starts and the call throws `CancellationError`.
-    /// A handler that is running sees the cancellation itself (`Task.isCancelled`,
-    /// `try Task.checkCancellation()`, or a cancellable `await` such as `Task.sleep`).
+    /// Synchronous handlers (`handleSynchronously`) that follow one another are one step:
+    /// nothing can suspend the task between them, so the check before the first covers
+    /// the rest. A handler that is running sees the cancellation itself
+    /// (`Task.isCancelled`, `try Task.checkCancellation()`, or a cancellable `await` such
+    /// as `Task.sleep`).
     ///
     /// The call runs on the caller's actor, as a synchronous call would: called from the
     /// main actor, it and its handlers start there, with no hop to another executor and
@@ -84,7 +87,7 @@ extension BoundAction where Kind == ActionKind.Async {
 
     /// The async driver of the one dispatch loop (`_Dispatch`): each handler is awaited,
     /// and the call ends with `CancellationError` when its task is cancelled before a
-    /// handler starts. Async calls do not count towards the nesting limit: their frames live
+    /// handler starts (synchronous handlers in a row: before the first). Async calls do not count towards the nesting limit: their frames live
     /// on the heap, and an `await` may resume on another thread.
     @inlinable @inline(__always)
     nonisolated(nonsending) static func _runAsync(
@@ -97,9 +100,20 @@ extension BoundAction where Kind == ActionKind.Async {
         if dispatch.hasNoHandler { return dispatch.call }
         var process = ActionProcess<Kind, repeat each Argument, Result>(
             arguments: (repeat each arguments), options: options, origin: origin, key: key)
+        // Whether the task has not been suspended since cancellation was last checked.
+        var checked = false
         while let (handler, target) = dispatch.next(
             _AsyncHandler<repeat each Argument, Result>.self, conditions: { $0.conditions },
-            process: &process, cancellation: { Task.isCancelled ? CancellationError() : nil },
+            process: &process,
+            cancellation: { handler in
+                // Synchronous handlers in a row are one step, as a synchronous function
+                // is: a check between two of them would only move the moment at which a
+                // concurrent cancellation is seen, and it costs more than their calls
+                // (the current task is found through thread-local storage).
+                if checked, handler.isSync { return nil }
+                checked = true
+                return Task.isCancelled ? CancellationError() : nil
+            },
             recording: &outcomes)
         {
             // Unretained: the snapshot owns the handler. `target` is a strong local, so a
@@ -109,10 +123,13 @@ extension BoundAction where Kind == ActionKind.Async {
                 let value: Result?
                 if handler.isSync {
                     value = handler.sync(&process)
-                } else if handler.hasPlain {
-                    value = try await handler.plain(&process)
                 } else {
-                    value = try await _callTargeted(handler, target, &process)
+                    checked = false
+                    if handler.hasPlain {
+                        value = try await handler.plain(&process)
+                    } else {
+                        value = try await _callTargeted(handler, target, &process)
+                    }
                 }
                 dispatch.ran(value, stopped: process.isStopped, recording: &outcomes)
             } catch {

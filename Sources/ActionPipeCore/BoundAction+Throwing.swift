@@ -84,7 +84,7 @@ extension BoundAction where Kind: ThrowingActionKind {
             arguments: (repeat each arguments), options: options, origin: origin, key: key)
         while let (handler, target) = dispatch.next(
             _ThrowingHandler<Kind, repeat each Argument, Result>.self,
-            conditions: { $0.conditions }, process: &process, cancellation: { nil },
+            conditions: { $0.conditions }, process: &process, cancellation: { _ in nil },
             recording: &outcomes)
         {
             // Unretained: the snapshot owns the handler. (Not `_withUnsafeGuaranteedRef`,

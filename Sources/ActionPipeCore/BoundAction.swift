@@ -285,7 +285,7 @@ extension BoundAction where Kind == ActionKind.Sync {
             arguments: (repeat each arguments), options: options, origin: origin, key: key)
         while let (handler, target) = dispatch.next(
             _SyncHandler<repeat each Argument, Result>.self, conditions: { $0.conditions },
-            process: &process, cancellation: { nil }, recording: &outcomes)
+            process: &process, cancellation: { _ in nil }, recording: &outcomes)
         {
             let value = handler._withUnsafeGuaranteedRef { handler in
                 handler.hasPlain

@@ -31,6 +31,10 @@ extension HandlerRegistration where Kind == ActionKind.Async {
     /// in turn like any handler of the async action, but without an async call of its
     /// own, which makes a call whose handlers never suspend several times cheaper.
     ///
+    /// Cancellation is checked before it starts, unless it directly follows another
+    /// synchronous handler: nothing can suspend the task between the two, so they run as
+    /// one step.
+    ///
     /// ```swift
     /// cache.on(\.fetchTitle).handleSynchronously { process in
     ///     process.arguments == 1 ? "Cached title" : nil

@@ -31,6 +31,10 @@ struct _CallOutcome<Result, Failure: Error> {
     @inlinable
     var handlersRun: Int { Swift.max(count, 0) }
 
+    /// Whether a handler stopped the call or an error ended it: no further handler runs.
+    @inlinable
+    var hasEnded: Bool { stopper != nil || error != nil }
+
     /// Why the handlers after the current one do not run, if the call has ended.
     @inlinable
     var endReason: SkipReason? {

@@ -64,27 +64,31 @@ struct _Dispatch<Kind, each Argument, Result, Failure: Error> {
     /// - Parameters:
     ///   - type: The handler class of the action's kind.
     ///   - conditions: The handler's conditions (read only when it has some).
-    ///   - cancellation: The error that ends the call before the next handler, if any: an
-    ///     async call's `CancellationError`; always `nil` for synchronous calls.
+    ///   - cancellation: The error that ends the call before `handler`, if any: an async
+    ///     call's `CancellationError`; always `nil` for synchronous calls.
     @inlinable @inline(__always)
     mutating func next<Handler: _AnyHandler>(
         _ type: Handler.Type,
         conditions: (Handler) -> [_Condition<Kind, repeat each Argument, Result>],
         process: inout ActionProcess<Kind, repeat each Argument, Result>,
-        cancellation: () -> Failure?,
+        cancellation: (_ handler: Handler) -> Failure?,
         recording outcomes: inout [ActionTrace.Outcome?]?
     ) -> (handler: Unmanaged<Handler>, target: AnyObject?)? {
         while index < end {
             let entry = entries[index]
             index &+= 1
-            if call.endReason == nil, let error = cancellation() { call.error = error }
-            if let reason = call.endReason {
-                outcomes?[entry.member] = .skipped(reason)
-                continue
-            }
             // The snapshot owns the handler and the caller keeps the snapshot alive, so the
             // handler is used unretained: no reference counting per handler.
             let handler = Unmanaged<Handler>.fromOpaque(entry.handler.toOpaque())
+            if !call.hasEnded, let error = handler._withUnsafeGuaranteedRef(cancellation) {
+                call.error = error
+            }
+            if call.hasEnded {
+                // Only a report needs the handlers the ended call passes over.
+                guard outcomes != nil else { return nil }
+                outcomes?[entry.member] = .skipped(call.endReason.unsafelyUnwrapped)
+                continue
+            }
             process._upstream = call.value
             var target: AnyObject? = nil
             let skip = handler._withUnsafeGuaranteedRef { handler in

@@ -100,6 +100,71 @@ struct CancellationTests {
             report.trace.steps.map(\.outcome) == [.ran, .skipped(.cancelled), .skipped(.cancelled)])
     }
 
+    @Test("After an async handler, cancellation stops a synchronous handler from starting")
+    func syncHandlerAfterASuspension() async throws {
+        let pipes = try makeChain("waiter", "sync1", "sync2")
+        let arrived = TAGate()
+        let gate = TAGate()
+        let runs = Mutex(0)
+        pipes[0].on(\.taWork) { process in
+            await arrived.open()
+            await gate.wait()
+            return process.arguments
+        }
+        for pipe in pipes.dropFirst() {
+            pipe.on(\.taWork).handleSynchronously { process in
+                runs.withLock { $0 += 1 }
+                return process.upstream
+            }
+        }
+        let call = Task { await pipes[0].taWork.report(1) }
+        await arrived.wait()
+        call.cancel()
+        await gate.open()
+        let report = await call.value
+        #expect(report.error is CancellationError)
+        #expect(
+            report.trace.steps.map(\.outcome) == [.ran, .skipped(.cancelled), .skipped(.cancelled)])
+        #expect(runs.withLock { $0 } == 0)
+    }
+
+    @Test(
+        "Synchronous handlers in a row run as one step; the next async handler does not start")
+    func syncHandlersRunAsOneStep() async throws {
+        let pipes = try makeChain("canceller", "sync", "async", "last")
+        // A synchronous handler cannot be suspended, so cancellation can reach the task
+        // between two of them only from the handler itself: the check comes before the
+        // next handler that is async, or that follows a suspension.
+        pipes[0].on(\.taWork).handleSynchronously { process in
+            withUnsafeCurrentTask { $0?.cancel() }
+            return process.arguments + 1
+        }
+        pipes[1].on(\.taWork).handleSynchronously { process in (process.upstream ?? 0) * 10 }
+        pipes[2].on(\.taWork) { process in process.upstream }
+        pipes[3].on(\.taWork).handleSynchronously { process in process.upstream }
+        let report = await Task { await pipes[0].taWork.report(1) }.value
+        #expect(report.error is CancellationError)
+        #expect(report.thrownBy == nil)
+        #expect(report.value == nil, "a cancelled call has no value")
+        #expect(
+            report.trace.steps.map(\.outcome) == [
+                .ran, .ran, .skipped(.cancelled), .skipped(.cancelled),
+            ])
+
+        // Without an async handler after them, the call completes: its handlers all ran
+        // before any point where cancellation is checked.
+        let syncOnly = try makeChain("canceller", "sync")
+        syncOnly[0].on(\.taWork).handleSynchronously { process in
+            withUnsafeCurrentTask { $0?.cancel() }
+            return process.arguments + 1
+        }
+        syncOnly[1].on(\.taWork).handleSynchronously { process in (process.upstream ?? 0) * 10 }
+        let completed = await Task { await syncOnly[0].taWork.report(1) }.value
+        #expect(completed.error == nil)
+        #expect(completed.value == 20)
+        #expect(completed.trace.steps.map(\.outcome) == [.ran, .ran])
+    }
+
     @Test("A task cancelled before the call: no handler starts and the call throws")
     func cancelledBeforeTheCall() async throws {
         let chain = try HeldChain()

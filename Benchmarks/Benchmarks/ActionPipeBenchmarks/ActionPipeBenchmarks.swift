@@ -72,6 +72,33 @@ func callInTurn(_ closures: [(Int) -> Int], _ argument: Int) -> Int {
     return value
 }
 
+/// The same closures, `async` and running on the caller's executor, as an async
+/// action's handlers are.
+func makeAsyncClosures(_ count: Int)
+    -> [nonisolated(nonsending) @Sendable (Int) async throws -> Int]
+{
+    // Appended one by one, so each literal has the element type itself: converted from a
+    // plain `async` closure, it would hop to the global executor through a thunk.
+    var closures: [nonisolated(nonsending) @Sendable (Int) async throws -> Int] = []
+    for _ in 0..<count { closures.append { value in value &+ 1 } }
+    return identity(closures)
+}
+
+/// Awaits `closures` in turn, each on the previous one's result, after checking the task
+/// for cancellation as an async call checks before each handler: the floor of an async
+/// call of 3 handlers.
+@inline(__always)
+nonisolated(nonsending) func awaitInTurn(
+    _ closures: [nonisolated(nonsending) @Sendable (Int) async throws -> Int], _ argument: Int
+) async throws -> Int {
+    var value = argument
+    for closure in closures {
+        try Task.checkCancellation()
+        value = try await closure(value)
+    }
+    return value
+}
+
 /// Calls `closures` in turn, each on the previous one's result.
 @inline(__always)
 func callInTurn(_ closures: [@Sendable (Int) -> Int], _ argument: Int) -> Int {
@@ -405,6 +432,15 @@ func registerCoreBenchmarks() {
     Benchmark("T8 ActionPipe async 3 pipes") { benchmark in
         for i in benchmark.scaledIterations {
             blackHole(try await headAsync.benchAsyncAdd(i))
+        }
+    }
+
+    // Target 8's floor: three async closures awaited in turn, each after a cancellation
+    // check. What Swift's async calls and `Task.isCancelled` cost on this machine.
+    let asyncClosures3 = makeAsyncClosures(3)
+    Benchmark("T8 Baseline 3 async closures, cancellation checked") { benchmark in
+        for i in benchmark.scaledIterations {
+            blackHole(try await awaitInTurn(asyncClosures3, i))
         }
     }
 
