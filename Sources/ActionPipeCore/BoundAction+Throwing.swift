@@ -32,15 +32,20 @@ extension BoundAction where Kind: ThrowingActionKind {
                 snapshot: snapshot, origin: cell, key: key,
                 options: options, arguments: (repeat each arguments), recording: &ignored)
         }
-        if let span { _endInstrumented(span, outcome.error) }
+        if let span { _endInstrumented(span, outcome.error, tooDeep: outcome.tooDeep) }
         if let error = outcome.error { throw error }
         return outcome.value
     }
 
-    /// Ends an instrumented call that threw `error`, or succeeded when it is `nil`.
+    /// Ends an instrumented call that threw `error`, was refused for nesting too deep, or
+    /// else succeeded.
     @usableFromInline @inline(never)
-    func _endInstrumented(_ span: _InstrumentedSpan, _ error: Kind.Failure?) {
-        span.end(error.map { .failed($0) } ?? .succeeded)
+    func _endInstrumented(_ span: _InstrumentedSpan, _ error: Kind.Failure?, tooDeep: Bool) {
+        if let error {
+            span.end(.failed(error))
+        } else {
+            span.end(tooDeep ? .failed(_nestingError()) : .succeeded)
+        }
     }
 
     /// Calls the throwing action and reports what happened, without throwing: the error,

@@ -108,6 +108,32 @@ struct InstrumentationTests {
         #expect(recorder.lines("instr-async") == ["call taStep on instr-async: succeeded"])
     }
 
+    @Test("a call refused for nesting too deep ends failed with the error, throwing or not")
+    func nestingRefusal() {
+        let pipe = ActionPipe(name: "instr-deep")
+        // Recursion without a base case: the limit refuses the innermost call.
+        pipe.on(\.tPing) { [weak pipe] process in
+            (pipe?.tPing(process.arguments + 1) ?? 0) + 1
+        }
+        pipe.on(\.ttStep).handle { [weak pipe] (process) throws(TTFailure) in
+            (try pipe?.ttStep(process.arguments + 1) ?? 0) + 1
+        }
+        let reported = Diagnostics.record {
+            #expect(pipe.tPing(0) == NestingLimitError.depthLimit)
+            #expect((try? pipe.ttStep(0)) == NestingLimitError.depthLimit)
+        }
+        #expect(reported.map(\.kind) == [.nestingLimit, .nestingLimit])
+        let lines = recorder.lines("instr-deep")
+        for action in ["tPing", "ttStep"] {
+            let calls = lines.filter { $0.hasPrefix("call \(action) on instr-deep: ") }
+            let failed = calls.filter { $0.contains(": failed: ") }
+            #expect(calls.count == NestingLimitError.depthLimit + 1)
+            #expect(failed.count == 1, "only the refused call failed: \(action)")
+            #expect(failed.first?.contains("limit \(NestingLimitError.depthLimit)") == true)
+        }
+        #expect(recorder.wellFormed("instr-deep"))
+    }
+
     @Test("a publish is one operation, named by the event type, on the bus")
     func publish() {
         struct InstrEvent: BusEvent {}
