@@ -261,15 +261,15 @@ private func treeCookbookScenario() async throws {
     await treeFollow(run, recipe: recipe, everyEvent: true) { timeline.record($0) }
     let report = await run.report
     say("all done (the tree's completion): \(report)")
-    // A file per run, so runs side by side do not overwrite each other's.
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent(
-            "actionpipe-cookbook-\(ProcessInfo.processInfo.processIdentifier).json")
+    say("timeline: \(timeline.slices.count) attempts on \(timeline.laneCount) lanes")
+    // Written only when asked for, so a run leaves no file behind.
+    guard let timelinePath else {
+        say("  `--timeline FILE` writes it as a Chrome trace (https://ui.perfetto.dev)")
+        return
+    }
+    let url = URL(fileURLWithPath: timelinePath)
     try timeline.chromeTraceJSON.write(to: url, atomically: true, encoding: .utf8)
-    say(
-        "timeline: \(timeline.slices.count) attempts on \(timeline.laneCount) lanes, written to "
-            + url.path)
-    say("  open it in https://ui.perfetto.dev or chrome://tracing")
+    say("  written to \(url.path): open it in https://ui.perfetto.dev or chrome://tracing")
 }
 
 // MARK: - 31. retry

@@ -18,6 +18,16 @@ struct Scenario: Sendable {
     let run: @Sendable () async throws -> Void
 }
 
+/// The file that `--timeline FILE` names, if any: the cookbook scenario writes its timeline
+/// there.
+let timelinePath: String? = {
+    let arguments = CommandLine.arguments
+    guard let flag = arguments.firstIndex(of: "--timeline"), flag + 1 < arguments.count,
+        !arguments[flag + 1].hasPrefix("-")
+    else { return nil }
+    return arguments[flag + 1]
+}()
+
 /// Every scenario of every part, in the order `--help` lists them. Each part keeps its own
 /// list in its own file; numbers are grouped by part (core 1–19, event bus 20–29, operation
 /// tree 30–39, plumbing 40–49, observable state 50–59).

@@ -11,6 +11,8 @@
 //     swift run ActionPipeDemo --scenario 30        one scenario, by number
 //     swift run ActionPipeDemo --scenario cookbook  one scenario, by name (or just `cookbook`)
 //     swift run ActionPipeDemo --help               the list of scenarios
+//     swift run ActionPipeDemo cookbook --timeline cookbook.json
+//                                                   also writes the cookbook's timeline
 import Foundation
 
 /// The usage text, with the list of scenarios.
@@ -21,6 +23,10 @@ func usage() -> String {
         "ActionPipe, each with a trace of what ran, what was skipped or stopped, and why.",
         "",
         "Usage: ActionPipeDemo [--scenario NUMBER|NAME | NUMBER|NAME | --help]",
+        "                      [--timeline FILE]",
+        "",
+        "--timeline FILE writes the cookbook tree's timeline (scenario 30) to FILE as a",
+        "Chrome trace, to open in https://ui.perfetto.dev or chrome://tracing.",
         "",
         "Without arguments every scenario runs, in order. Scenarios:",
     ]
@@ -65,6 +71,10 @@ func fail(_ message: String) -> Never {
 
 var selected = scenarios
 var arguments = CommandLine.arguments.dropFirst()
+if let flag = arguments.firstIndex(of: "--timeline") {
+    guard timelinePath != nil else { fail("--timeline needs a file") }
+    arguments.removeSubrange(flag...arguments.index(after: flag))
+}
 if let first = arguments.first {
     switch first {
     case "--help", "-h", "help":
