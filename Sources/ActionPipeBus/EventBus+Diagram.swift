@@ -74,9 +74,7 @@ extension _BusTypedTable: _BusDiagramTable {
         var rows: [(id: UInt64, key: BusEventKey, name: String)] = []
         for erased in Array(entries.values) + more.values.joined() {
             let entry = unsafeDowncast(erased, to: _BusEntry<Event>.self)
-            let topic =
-                entry.subtype.map { BusTopic(Event.self, $0) } ?? BusTopic(anySubtypeOf: Event.self)
-            rows.append((entry.id, topic.key, entry.name))
+            rows.append((entry.id, entry.key, entry.name))
         }
         return rows
     }

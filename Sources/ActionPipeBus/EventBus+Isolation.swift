@@ -32,7 +32,7 @@ extension EventBus {
         _ handler: @escaping @Sendable (isolated A, Event) throws -> Event.Feedback
     ) -> RegistrationToken {
         _subscribe(
-            topic, owner: actor, name: name ?? String(describing: A.self),
+            topic, owner: actor, name: name ?? _typeName(A.self, qualified: false),
             executor: .actor(actor)
         ) { object, event in
             // The executor runs this job on the actor's executor: the assumption holds.

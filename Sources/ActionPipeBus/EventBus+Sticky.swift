@@ -23,14 +23,46 @@ extension EventBus {
     /// - Complexity: O(1) amortised, plus the publish.
     @discardableResult
     public func publishSticky<Event: BusEvent>(_ event: Event) -> BusPublishResult {
-        let key = BusTopic(Event.self, event.subtype).key
-        let replaced = _state.withLock { state in
-            state.stickyCount += 1
-            return state.sticky.updateValue(
-                _BusStickyEvent(order: state.stickyCount, event: event), forKey: key)
+        let subtype = _BusErasedSubtype(AnyHashable(event.subtype))
+        let slot = _BusStickySlot(Event.self, subtype)
+        let replaced = _changeSticky(in: slot) { events in
+            events.filter { $0.subtype != subtype } + [
+                _BusStickyEvent(order: 0, event: event, subtype: subtype)
+            ]
         }
         withExtendedLifetime(replaced) {}  // the old event is released after unlocking
         return publish(event)
+    }
+
+    /// Replaces the sticky events of `slot` with what `change` makes of them, and returns
+    /// the events it replaced. `change` runs with no lock held (it compares subtypes, which
+    /// may be the app's code), on the events as they were; the result is stored only if no
+    /// other sticky change came meanwhile, else `change` runs again on the newer events.
+    /// An event that `change` adds with order 0 gets the next place in the order.
+    private func _changeSticky(
+        in slot: _BusStickySlot, _ change: ([_BusStickyEvent]) -> [_BusStickyEvent]
+    ) -> [_BusStickyEvent] {
+        while true {
+            let (events, version) = _state.withLock { ($0.sticky[slot] ?? [], $0.stickyVersion) }
+            let changed = change(events)
+            let stored = _state.withLock { state -> Bool in
+                guard state.stickyVersion == version else { return false }
+                state.stickyVersion &+= 1
+                let order = state.stickyVersion
+                state.sticky[slot] =
+                    changed.isEmpty
+                    ? nil
+                    : changed.map {
+                        $0.order != 0
+                            ? $0
+                            : _BusStickyEvent(order: order, event: $0.event, subtype: $0.subtype)
+                    }
+                return true
+            }
+            // `events` keeps what the change replaced alive until the caller releases it,
+            // after unlocking.
+            if stored { return events }
+        }
     }
 
     /// The sticky event of `topic`'s type and subtype, if one was published and not removed.
@@ -42,7 +74,10 @@ extension EventBus {
     /// - Complexity: O(1) for a topic with a subtype; O(k) for `anySubtypeOf`, with k
     ///   sticky events (the newest of the type is returned).
     public func stickyEvent<Event: BusEvent>(for topic: BusTopic<Event>) -> Event? {
-        _state.withLock { state in Self._sticky(for: topic, in: state.sticky).last }
+        // Copied under the lock (no copy is made: the storage is shared until written),
+        // searched after unlocking.
+        let sticky = _state.withLock { $0.sticky }
+        return Self._sticky(for: topic, in: sticky).last
     }
 
     /// Removes the sticky events of `topic` (of its subtype, or of every subtype for
@@ -56,28 +91,41 @@ extension EventBus {
     /// - Complexity: O(1) for a topic with a subtype; O(k) for `anySubtypeOf`.
     @discardableResult
     public func removeStickyEvents<Event: BusEvent>(for topic: BusTopic<Event>) -> Int {
-        let key = topic.key
-        let removed = _state.withLock { state -> [_BusStickyEvent] in
-            if !key.isAnySubtype {
-                return state.sticky.removeValue(forKey: key).map { [$0] } ?? []
+        guard let subtype = topic.subtype else {
+            let type = ObjectIdentifier(Event.self)
+            let removed = _state.withLock { state -> [[_BusStickyEvent]] in
+                let slots = state.sticky.keys.filter { $0.type == type }
+                if !slots.isEmpty { state.stickyVersion &+= 1 }
+                return slots.compactMap { state.sticky.removeValue(forKey: $0) }
             }
-            let keys = state.sticky.keys.filter { $0.type == key.type }
-            return keys.compactMap { state.sticky.removeValue(forKey: $0) }
+            return removed.reduce(0) { $0 + $1.count }  // released after unlocking
         }
-        return removed.count  // the events are released after unlocking
+        let erased = _BusErasedSubtype(AnyHashable(subtype))
+        var count = 0
+        let replaced = _changeSticky(in: _BusStickySlot(Event.self, erased)) { events in
+            let kept = events.filter { $0.subtype != erased }
+            count = events.count - kept.count
+            return kept
+        }
+        withExtendedLifetime(replaced) {}  // the events are released after unlocking
+        return count
     }
 
-    /// The events of `sticky` (the bus's sticky events) that `topic` matches, oldest first.
-    /// Call with the lock held.
+    /// The events of `sticky` (the bus's sticky events, copied) that `topic` matches,
+    /// oldest first. With no lock held: it compares subtypes.
     @usableFromInline
     static func _sticky<Event: BusEvent>(
-        for topic: BusTopic<Event>, in sticky: [BusEventKey: _BusStickyEvent]
+        for topic: BusTopic<Event>, in sticky: [_BusStickySlot: [_BusStickyEvent]]
     ) -> [Event] {
         guard !sticky.isEmpty else { return [] }
-        let key = topic.key
-        if !key.isAnySubtype { return sticky[key].map { [$0.event as! Event] } ?? [] }
-        return sticky.values.filter { ObjectIdentifier(type(of: $0.event)) == key.type }
-            .sorted { $0.order < $1.order }.map { $0.event as! Event }
+        guard let subtype = topic.subtype else {
+            let type = ObjectIdentifier(Event.self)
+            return sticky.filter { $0.key.type == type }.values.joined()
+                .sorted { $0.order < $1.order }.map { $0.event as! Event }
+        }
+        let erased = _BusErasedSubtype(AnyHashable(subtype))
+        let events = sticky[_BusStickySlot(Event.self, erased)] ?? []
+        return events.filter { $0.subtype == erased }.map { $0.event as! Event }
     }
 
     /// Delivers the sticky events of a new subscription's topic to its entry, as a publish

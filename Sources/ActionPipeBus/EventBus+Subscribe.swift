@@ -40,12 +40,13 @@ extension EventBus {
             // `.strong`: the handler keeps the subscriber; the entry still knows it as its
             // owner, for `unsubscribe(_:from:)` and `unsubscribeAll(_:)`.
             return _subscribe(
-                topic, owner: subscriber, name: name ?? String(describing: Subscriber.self),
+                topic, owner: subscriber,
+                name: name ?? _typeName(Subscriber.self, qualified: false),
                 executor: executor
             ) { _, event in try handler(subscriber, event) }
         }
         return _subscribe(
-            topic, owner: subscriber, name: name ?? String(describing: Subscriber.self),
+            topic, owner: subscriber, name: name ?? _typeName(Subscriber.self, qualified: false),
             executor: executor
         ) { object, event in
             // Owned entries always get their live subscriber.
@@ -125,14 +126,14 @@ extension EventBus {
         _ topic: BusTopic<Event>, owner: _BusOwner?, name: String,
         makeEntry: (UInt64) -> _BusEntry<Event>
     ) -> RegistrationToken {
-        var sticky: [Event] = []
-        // Only a subscription with an owner keeps its key (for `unsubscribe(_:from:)`).
+        var stickyEvents: [_BusStickySlot: [_BusStickyEvent]] = [:]
         let (entry, count, threshold) = _register(
-            ObjectIdentifier(Event.self), key: owner.map { _ in topic.key }, owner: owner,
-            makeEntry: makeEntry
+            ObjectIdentifier(Event.self), owner: owner, makeEntry: makeEntry
         ) { events in
-            sticky = Self._sticky(for: topic, in: events)
+            stickyEvents = events
         }
+        // Matched after unlocking: matching compares subtypes.
+        let sticky = Self._sticky(for: topic, in: stickyEvents)
         if !sticky.isEmpty {
             _replaySticky(sticky, to: unsafeDowncast(entry, to: _BusEntry<Event>.self))
         }
@@ -141,19 +142,20 @@ extension EventBus {
 
     /// Registers, under the lock, a new subscription to a key of event type `type`: a new
     /// id, its record, and the entry `makeEntry` makes with it in the type's table. Calls
-    /// `readSticky` there with the sticky events, if any, for the caller to take the topic's.
+    /// `readSticky` there with the sticky events, if any: the caller takes its topic's after
+    /// unlocking.
     /// What the change replaced is released after unlocking.
     ///
     /// - Returns: The entry, and the subscription count and prune threshold after it.
     @usableFromInline
     func _register(
-        _ type: ObjectIdentifier, key: BusEventKey?, owner: _BusOwner?,
+        _ type: ObjectIdentifier, owner: _BusOwner?,
         makeEntry: (UInt64) -> _BusSubscriptionEntry,
-        readSticky: ([BusEventKey: _BusStickyEvent]) -> Void
+        readSticky: ([_BusStickySlot: [_BusStickyEvent]]) -> Void
     ) -> (entry: _BusSubscriptionEntry, count: Int, threshold: Int) {
         let (entry, released, count, threshold) = _state.withLock { state in
             let id = RegistrationToken.nextID()
-            state.record(id, _BusRecord(type: type, key: key, owner: owner))
+            state.record(id, _BusRecord(type: type, owner: owner))
             let entry = makeEntry(id)
             let released = state.add(entry, type: type)
             if !state.sticky.isEmpty { readSticky(state.sticky) }

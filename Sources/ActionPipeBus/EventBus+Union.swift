@@ -83,7 +83,7 @@ extension EventBus {
         let kept = retention == .strong ? subscriber : nil
         return _subscribeUnion(
             keys, all: all, owner: subscriber,
-            name: name ?? String(describing: Subscriber.self), executor: executor
+            name: name ?? _typeName(Subscriber.self, qualified: false), executor: executor
         ) { object, union in
             withExtendedLifetime(kept) {}
             try handler(unsafeDowncast(object.unsafelyUnwrapped, to: Subscriber.self), union)

@@ -15,7 +15,7 @@ extension EventBus {
     /// - Complexity: O(k) for the subscriber's k subscriptions.
     @discardableResult
     public func unsubscribe(_ subscriber: AnyObject, from key: BusEventKey) -> Int {
-        _remove(_ids(of: subscriber) { $0.keys.contains(key) })
+        _remove(_ids(of: subscriber) { $0.contains(key) })
     }
 
     /// Removes every subscription of `subscriber` that listens to `topic`, including union
@@ -47,20 +47,43 @@ extension EventBus {
         _remove(_ids(of: subscriber) { _ in true })
     }
 
-    /// The ids of `subscriber`'s subscriptions that satisfy `include` (library code only).
-    private func _ids(of subscriber: AnyObject, where include: (_BusRecord) -> Bool)
-        -> Set<UInt64>
-    {
-        // Matched by identity under the lock; whether each owner is still `subscriber` (an
-        // identity can be reused once an object is gone) is read after unlocking.
-        let candidates = _state.withLock { state -> [(UInt64, _BusOwner)] in
+    /// The ids of `subscriber`'s subscriptions whose keys satisfy `include`.
+    private func _ids(
+        of subscriber: AnyObject, where include: (_BusSubscriptionKeys) -> Bool
+    ) -> Set<UInt64> {
+        // Found by identity under the lock; whether each owner is still `subscriber` (an
+        // identity can be reused once an object is gone), and whether its keys match, is
+        // decided after unlocking: comparing keys compares subtypes, which may be the
+        // app's code.
+        let candidates = _state.withLock { state -> [(UInt64, _BusOwner, _BusSubscriptionKeys)] in
             (state.byOwner[ObjectIdentifier(subscriber)] ?? []).compactMap { id in
-                guard let record = state.records[id], let owner = record.owner, include(record)
-                else { return nil }
-                return (id, owner)
+                guard let record = state.records[id], let owner = record.owner else { return nil }
+                let keys =
+                    record.keys.isEmpty
+                    ? state.tables[record.type]?.entries[id].map { _BusSubscriptionKeys.entry($0) }
+                    : .union(record.keys)
+                return keys.map { (id, owner, $0) }
             }
         }
-        return Set(candidates.lazy.filter { $0.1.holds(subscriber) }.map(\.0))
+        var ids = Set<UInt64>()
+        for (id, owner, keys) in candidates where owner.holds(subscriber) && include(keys) {
+            ids.insert(id)
+        }
+        return ids
+    }
+}
+
+/// What a subscription with a subscriber listens to, for ``EventBus/unsubscribe(_:from:)``:
+/// a union's keys, or the entry of a subscription to one key (whose key is made only here).
+private enum _BusSubscriptionKeys {
+    case union([BusEventKey])
+    case entry(_BusSubscriptionEntry)
+
+    func contains(_ key: BusEventKey) -> Bool {
+        switch self {
+        case .union(let keys): keys.contains(key)
+        case .entry(let entry): entry.key == key
+        }
     }
 }
 

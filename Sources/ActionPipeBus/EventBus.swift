@@ -277,11 +277,17 @@ public final class EventBus: Sendable, CustomStringConvertible {
         return unsafeDowncast(routes, to: _BusRoutes<Event>.self)
     }
 
-    /// Rebuilds the routes of `type` if stale (under the bus's lock, once for a burst of
-    /// changes) and returns them, retained.
+    /// Rebuilds the routes of `type` if stale (once for a burst of changes: from the
+    /// entries copied under the bus's lock, built after unlocking, installed under it
+    /// unless a change came meanwhile) and returns them, retained.
     @usableFromInline
     func _refreshRoutes(_ type: ObjectIdentifier) -> AnyObject? {
-        let (routes, released) = _state.withLock { $0.refreshRoutes(type) }
+        let (current, stale) = _state.withLock { $0.routesToRefresh(type) }
+        guard let stale else { return current }
+        // Built with no lock held: indexing the entries by subtype hashes and compares
+        // subtypes, which may be the app's code.
+        let fresh = stale.makeRoutes()
+        let (routes, released) = _state.withLock { $0.install(fresh, builtFrom: stale) }
         withExtendedLifetime(released) {}
         return routes
     }

@@ -26,6 +26,9 @@ class _BusSubscriptionEntry: @unchecked Sendable {
 
     /// A table for this entry's event type; only ``_BusEntry`` makes one.
     func makeTable() -> _BusTable { preconditionFailure("an entry has an event type") }
+
+    /// The key this entry listens to; only ``_BusEntry`` knows it.
+    var key: BusEventKey { preconditionFailure("an entry has an event type") }
 }
 
 /// One subscription's presence under one event type: what a publish calls.
@@ -62,6 +65,12 @@ class _BusEntry<Event: BusEvent>: _BusSubscriptionEntry, @unchecked Sendable {
 
     /// A table for this entry's event type, for its first subscription.
     override func makeTable() -> _BusTable { _BusTypedTable<Event>() }
+
+    /// The key this entry listens to. Made when asked for (by `unsubscribe(_:from:)` and
+    /// diagrams), not stored: a key boxes its subtype, a cost on every subscribe.
+    override var key: BusEventKey {
+        (subtype.map { BusTopic(Event.self, $0) } ?? BusTopic(anySubtypeOf: Event.self)).key
+    }
 
     /// The subscriber, held weakly; `nil` for a subscription kept by its token alone.
     @usableFromInline

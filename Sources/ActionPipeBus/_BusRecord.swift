@@ -4,14 +4,14 @@ import ActionPipeKernel
 ///
 /// Kept small, since a bus holds one per subscription: a plain subscription stores one
 /// event type and no array; only a union over several types stores the others, and only a
-/// subscription with a subscriber keeps its keys (``EventBus/unsubscribe(_:from:)`` matches
-/// them).
+/// union with a subscriber keeps its keys (``EventBus/unsubscribe(_:from:)`` matches them;
+/// a subscription to one key is matched by its entry's key).
 struct _BusRecord {
     /// The event type whose table holds it (a union's first).
     let type: ObjectIdentifier
     /// A union's other event types, each once; empty otherwise.
     let otherTypes: [ObjectIdentifier]
-    /// Its keys, when it has a subscriber; empty otherwise.
+    /// A union's keys, when it has a subscriber; empty otherwise.
     let keys: [BusEventKey]
     let owner: _BusOwner?
 
@@ -27,12 +27,12 @@ struct _BusRecord {
         self.owner = owner
     }
 
-    /// The record of a subscription to one key of event type `type`: `key`, which only a
-    /// subscription with an owner needs (and so computes), and `owner` if any.
-    init(type: ObjectIdentifier, key: BusEventKey?, owner: _BusOwner?) {
+    /// The record of a subscription to one key of event type `type`, owned by `owner` if
+    /// any.
+    init(type: ObjectIdentifier, owner: _BusOwner?) {
         self.type = type
         otherTypes = []
-        keys = owner == nil ? [] : key.map { [$0] } ?? []
+        keys = []
         self.owner = owner
     }
 }

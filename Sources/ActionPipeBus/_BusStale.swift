@@ -1,7 +1,7 @@
 import ActionPipeKernel
 
 /// What a route table holds for an event type whose subscriptions changed since its routes
-/// were built: the next publish of that type rebuilds them (``_BusState/refreshRoutes(_:)``).
+/// were built: the next publish of that type rebuilds them (``EventBus/_refreshRoutes(_:)``).
 @usableFromInline
 final class _BusStale: Sendable {}
 

@@ -17,10 +17,13 @@ struct _BusState {
     var retiredTables: [AnyObject] = []
     /// Every live subscription, by id.
     var records: [UInt64: _BusRecord] = [:]
-    /// The last event published with `publishSticky` per event key, for late subscribers.
-    var sticky: [BusEventKey: _BusStickyEvent] = [:]
-    /// Counts sticky publishes, to replay several sticky events in the order they came.
-    var stickyCount: UInt64 = 0
+    /// The last event published with `publishSticky` per event type and subtype, for late
+    /// subscribers.
+    var sticky: [_BusStickySlot: [_BusStickyEvent]] = [:]
+    /// Counts changes to `sticky`: orders sticky events, so several are replayed in the
+    /// order they came, and tells a change prepared with no lock held whether another came
+    /// meanwhile.
+    var stickyVersion: UInt64 = 0
 
     init(published: SnapshotCell<_BusRouteTable>) {
         self.published = published
@@ -137,7 +140,7 @@ struct _BusState {
             tables[type] = table
         }
         table.add(entry)
-        // The routes are rebuilt by the next publish of this type (`refreshRoutes`), once
+        // The routes are rebuilt by the next publish of this type (`_refreshRoutes`), once
         // for a whole burst of changes; a table is published only when the type turns stale.
         guard !table.routesAreStale else { return [] }
         table.routesAreStale = true
@@ -146,19 +149,55 @@ struct _BusState {
         return retiredTables + (old.map { [$0] } ?? [])
     }
 
-    /// Rebuilds the routes of `type` if a change left them stale; returns them (`nil` when
-    /// nobody subscribes to the type) and what the caller must release after unlocking.
+    /// The routes of `type` (`nil` when nobody subscribes to the type) or, when a change
+    /// left them stale, what rebuilding them needs: the table, a copy of its entries, and
+    /// its version.
     ///
-    /// - Complexity: O(n log n) for the type's n subscriptions when stale, else O(1).
-    mutating func refreshRoutes(_ type: ObjectIdentifier) -> (
+    /// - Complexity: O(1): the entries are copied on write.
+    func routesToRefresh(_ type: ObjectIdentifier) -> (
+        current: AnyObject?, stale: _BusStaleTable?
+    ) {
+        guard let current = routes[type] else { return (nil, nil) }
+        guard current === _busStaleRoutes, let table = tables[type] else { return (current, nil) }
+        return (
+            nil,
+            _BusStaleTable(
+                type: type, table: table, entries: table.entries, more: table.more,
+                version: table.version)
+        )
+    }
+
+    /// Installs `fresh`, the routes built from `stale`, unless the table changed since or
+    /// other routes were installed meanwhile. Returns the routes the publish uses, and what
+    /// the caller must release after unlocking.
+    ///
+    /// Routes that cannot be installed still serve the publish that built them: they are
+    /// the subscriptions as they were when it looked, and a subscription cancelled since is
+    /// skipped (its entry is marked cancelled).
+    mutating func install(_ fresh: AnyObject, builtFrom stale: _BusStaleTable) -> (
         routes: AnyObject?, released: [AnyObject]
     ) {
-        guard let current = routes[type] else { return (nil, []) }
-        guard current === _busStaleRoutes, let table = tables[type] else { return (current, []) }
-        let fresh = table.makeRoutes()
-        routes[type] = fresh
+        guard let current = routes[stale.type] else { return (nil, [fresh]) }
+        guard current === _busStaleRoutes else { return (current, [fresh]) }
+        guard let table = tables[stale.type], table === stale.table,
+            table.version == stale.version
+        else { return (fresh, []) }
+        routes[stale.type] = fresh
         table.routesAreStale = false
         defer { retiredTables = [] }
         return (fresh, retiredTables)
     }
+}
+
+/// What rebuilding a type's stale routes needs, taken under the bus's lock and used after
+/// unlocking.
+struct _BusStaleTable {
+    let type: ObjectIdentifier
+    let table: _BusTable
+    let entries: [UInt64: _BusSubscriptionEntry]
+    let more: [UInt64: [_BusSubscriptionEntry]]
+    let version: UInt64
+
+    /// The routes of the entries; with no lock held.
+    func makeRoutes() -> AnyObject { table.makeRoutes(from: entries, more: more) }
 }

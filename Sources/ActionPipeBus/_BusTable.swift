@@ -15,6 +15,9 @@ class _BusTable {
     /// Whether the type's routes in the bus are the stale marker: kept here, so that a change
     /// knows without looking the routes up.
     @exclusivity(unchecked) final var routesAreStale = false
+    /// Counts changes, so routes built from the entries with no lock held are installed
+    /// only if no change came meanwhile.
+    @exclusivity(unchecked) final var version: UInt64 = 0
 
     init() {}
 
@@ -24,6 +27,7 @@ class _BusTable {
     ///
     /// - Complexity: Amortised O(1).
     final func add(_ entry: _BusSubscriptionEntry) {
+        version &+= 1
         // One lookup for a new id; a union's further entries put its first one back.
         guard let first = entries.updateValue(entry, forKey: entry.id) else { return }
         entries[entry.id] = first
@@ -38,6 +42,7 @@ class _BusTable {
         -> _BusSubscriptionEntry?
     {
         guard let first = entries.removeValue(forKey: id) else { return nil }
+        version &+= 1
         first.isCancelled.store(true, ordering: .releasing)
         guard !more.isEmpty, let others = more.removeValue(forKey: id) else { return first }
         for entry in others {
@@ -47,14 +52,21 @@ class _BusTable {
         return first
     }
 
-    /// The routes of the entries, in id order: a `_BusRoutes` of the table's event type.
-    func makeRoutes() -> AnyObject { preconditionFailure("a table has an event type") }
+    /// The routes of `entries` and `more` (this table's, copied under the lock), in id
+    /// order: a `_BusRoutes` of the table's event type. Reads nothing of the table itself,
+    /// so it is called with no lock held: indexing entries by subtype hashes and compares
+    /// subtypes, which may be the app's code.
+    func makeRoutes(
+        from entries: [UInt64: _BusSubscriptionEntry], more: [UInt64: [_BusSubscriptionEntry]]
+    ) -> AnyObject { preconditionFailure("a table has an event type") }
 }
 
 /// The table of one event type, which builds that type's routes.
 final class _BusTypedTable<Event: BusEvent>: _BusTable {
     /// - Complexity: O(n log n) for n entries.
-    override func makeRoutes() -> AnyObject {
+    override func makeRoutes(
+        from entries: [UInt64: _BusSubscriptionEntry], more: [UInt64: [_BusSubscriptionEntry]]
+    ) -> AnyObject {
         var ordered: [_BusEntry<Event>] = []
         ordered.reserveCapacity(entries.count)
         for (id, first) in entries.sorted(by: { $0.key < $1.key }) {

@@ -45,6 +45,37 @@ struct BusConcurrencyTests {
     }
 
     @Test(
+        "concurrent sticky publishes and removals: one sticky event per subtype, the newest",
+        .timeLimit(.minutes(1)))
+    func concurrentSticky() {
+        let bus = EventBus(name: "sticky-stress")
+        let rounds = 300
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            for round in 0..<rounds {
+                switch worker {
+                case 0, 1:
+                    // Both workers write both subtypes: each write replaces the other's.
+                    let subtype: BusTestLogin.Kind = round % 2 == 0 ? .login : .logout
+                    bus.publishSticky(BusTestLogin(subtype: subtype, user: "w\(worker)-\(round)"))
+                case 2:
+                    _ = bus.stickyEvent(for: busTestLogins)
+                    _ = bus.stickyEvent(for: BusTopic(anySubtypeOf: BusTestLogin.self))
+                default:
+                    // Removes the sticky pings it publishes; the logins are never removed.
+                    bus.publishSticky(BusTestPing())
+                    #expect(bus.removeStickyEvents(for: busTestPings) <= 1)
+                }
+            }
+        }
+        let finals = ["w0-\(rounds - 2)", "w1-\(rounds - 2)"]
+        #expect(finals.contains(bus.stickyEvent(for: busTestLogins)?.user ?? "none"))
+        #expect(bus.stickyEvent(for: busTestLogouts) != nil)
+        #expect(bus.stickyEvent(for: busTestPings) == nil)
+        #expect(bus.removeStickyEvents(for: BusTopic(anySubtypeOf: BusTestLogin.self)) == 2)
+        #expect(bus.stickyEvent(for: BusTopic(anySubtypeOf: BusTestLogin.self)) == nil)
+    }
+
+    @Test(
         "subscribers released on other threads while publishing: no crash, then gone",
         .timeLimit(.minutes(1)))
     func releaseWhilePublishing() {

@@ -26,7 +26,34 @@ struct BusTestLegacy: BusEvent {
     let subtype: Int?
 }
 
-/// An error a handler throws.
+/// A subtype whose `==` and `hash(into:)` read a bus: app code that a bus must not run
+/// under its lock (reading `subscriptionCount` takes it).
+struct BusTestCallingSubtype: Hashable, Sendable {
+    /// The bus they read, set by the test that uses it.
+    static let bus = Mutex<EventBus?>(nil)
+    static let comparisons = Mutex(0)
+    static let hashes = Mutex(0)
+    let value: Int
+
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        comparisons.withLock { $0 += 1 }
+        _ = bus.withLock { $0 }?.subscriptionCount
+        return lhs.value == rhs.value
+    }
+
+    func hash(into hasher: inout Hasher) {
+        Self.hashes.withLock { $0 += 1 }
+        _ = Self.bus.withLock { $0 }?.subscriptionCount
+        hasher.combine(value)
+    }
+}
+
+/// An event with a ``BusTestCallingSubtype``.
+struct BusTestCallingEvent: BusEvent {
+    let subtype: BusTestCallingSubtype
+}
+
+/// An error a handler throws./// An error a handler throws.
 struct BusTestError: Error, Equatable, CustomStringConvertible {
     let reason: String
     var description: String { "refused: \(reason)" }

@@ -63,6 +63,76 @@ struct BusUnsubscribeTests {
         withExtendedLifetime(screen) {}
     }
 
+    @Test(
+        "unsubscribe(_:from:) compares subtypes with no lock held: a subtype's == may use the bus")
+    func subtypeEqualityUsesTheBus() {
+        let bus = EventBus(name: "reentrant-subtype")
+        BusTestCallingSubtype.bus.withLock { $0 = bus }
+        defer { BusTestCallingSubtype.bus.withLock { $0 = nil } }
+        let screen = BusTestSubscriber("screen")
+        let first = BusTopic(BusTestCallingEvent.self, BusTestCallingSubtype(value: 1))
+        let second = BusTopic(BusTestCallingEvent.self, BusTestCallingSubtype(value: 2))
+        bus.subscribe(first, owner: screen) { _, _ in }
+        bus.subscribe(second, owner: screen) { _, _ in }
+        bus.subscribe(busTestPings, owner: screen) { _, _ in }
+        bus.subscribe(allOf: [first.key, busTestLogins.key], owner: screen) { _, _ in }
+
+        // Each comparison reads the bus's subscription count, which takes its lock.
+        #expect(bus.unsubscribe(screen, from: first) == 2)  // the subscription and the union
+        #expect(BusTestCallingSubtype.comparisons.withLock { $0 } > 0)
+        #expect(bus.unsubscribe(screen, from: first) == 0)
+        #expect(bus.unsubscribe(screen, from: busTestPings) == 1)
+        #expect(
+            bus.unsubscribe(screen, from: BusTopic(anySubtypeOf: BusTestCallingEvent.self)) == 0)
+        #expect(bus.subscriptionCount == 1)
+        #expect(bus.publish(BusTestCallingEvent(subtype: .init(value: 2))).handledCount == 1)
+        withExtendedLifetime(screen) {}
+    }
+
+    @Test("a subtype's hash and == may use the bus: routes, sticky events and unions")
+    func subtypeHashingUsesTheBus() {
+        let bus = EventBus(name: "reentrant-routes")
+        BusTestCallingSubtype.bus.withLock { $0 = bus }
+        defer { BusTestCallingSubtype.bus.withLock { $0 = nil } }
+        let recorder = BusTestRecorder()
+        let topics = (1...3).map {
+            BusTopic(BusTestCallingEvent.self, BusTestCallingSubtype(value: $0))
+        }
+        for (index, topic) in topics.enumerated() {
+            bus.subscribe(topic) { event in
+                recorder.record("\(index + 1) got \(event.subtype.value)")
+            }
+        }
+        bus.subscribe(BusTopic(anySubtypeOf: BusTestCallingEvent.self)) { event in
+            recorder.record("any got \(event.subtype.value)")
+        }
+        let hashesBefore = BusTestCallingSubtype.hashes.withLock { $0 }
+        // The first publish after a change builds the type's routes, which index subtypes.
+        #expect(bus.publish(BusTestCallingEvent(subtype: .init(value: 2))).handledCount == 2)
+        #expect(recorder.take() == ["2 got 2", "any got 2"])
+        #expect(BusTestCallingSubtype.hashes.withLock { $0 } > hashesBefore)
+
+        // Sticky events are kept by topic: stored, replaced, replayed, read and removed.
+        bus.publishSticky(BusTestCallingEvent(subtype: .init(value: 3)))
+        bus.publishSticky(BusTestCallingEvent(subtype: .init(value: 3)))  // replaces it
+        #expect(recorder.take() == ["3 got 3", "any got 3", "3 got 3", "any got 3"])
+        bus.subscribe(topics[2]) { event in recorder.record("late got \(event.subtype.value)") }
+        #expect(recorder.take() == ["late got 3"])  // one sticky event, not two
+        #expect(bus.stickyEvent(for: topics[2])?.subtype.value == 3)
+        #expect(bus.stickyEvent(for: topics[0]) == nil)
+        #expect(bus.removeStickyEvents(for: topics[0]) == 0)
+        #expect(bus.removeStickyEvents(for: topics[2]) == 1)
+        #expect(bus.stickyEvent(for: topics[2]) == nil)
+
+        // A union of two subtypes fires once both arrived.
+        bus.subscribe(allOf: [topics[0].key, topics[1].key]) { union in
+            recorder.record("union of \(union.events.count)")
+        }
+        bus.publish(BusTestCallingEvent(subtype: .init(value: 1)))
+        bus.publish(BusTestCallingEvent(subtype: .init(value: 2)))
+        #expect(recorder.take() == ["1 got 1", "any got 1", "2 got 2", "any got 2", "union of 2"])
+    }
+
     @Test("unsubscribing a subscriber that never subscribed, or from another bus, gives 0")
     func unknownSubscriber() {
         let bus = EventBus(name: "a")
