@@ -44,9 +44,35 @@ extension ObservedProperty {
     ///
     /// - Complexity: Amortised O(1) in the number of observers: the list a set reads is rebuilt
     ///   by the next set, once for a burst of changes.
+    @inlinable
     @discardableResult
     public func observe<Owner: AnyObject & Sendable>(
         _ options: ObservationOptions = [], owner: Owner, retention: Retention = .weak,
+        _ handler: @escaping @Sendable (Owner, Value) -> Void
+    ) -> RegistrationToken {
+        // Inlinable, as `observe(_:_:)` is: the caller makes the observer, so the types'
+        // metadata is looked up once per call site, not on every call.
+        guard options.isEmpty else { return _observe(options, owner: owner, retention, handler) }
+        guard retention == .weak else {
+            // The observer keeps its owner: a plain observer that captures it.
+            return _register(
+                _ObsObserver(id: _obsMakeID(), plain: { handler(owner, $0) }, isPlain: true))
+        }
+        let weakOwner = WeakBox(owner)
+        return _register(
+            _ObsDeliveringObserver(
+                id: _obsMakeID(),
+                deliver: { value in
+                    guard let owner = weakOwner.object else { return false }
+                    handler(owner, value)
+                    return true
+                }, end: nil))
+    }
+
+    /// ``observe(_:owner:retention:_:)`` with options.
+    @usableFromInline
+    func _observe<Owner: AnyObject & Sendable>(
+        _ options: ObservationOptions, owner: Owner, _ retention: Retention,
         _ handler: @escaping @Sendable (Owner, Value) -> Void
     ) -> RegistrationToken {
         _observe(options, label: label, owner: owner, retention: retention, handler)

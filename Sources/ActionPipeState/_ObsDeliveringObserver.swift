@@ -7,6 +7,7 @@ final class _ObsDeliveringObserver<Value: Sendable>: _ObsObserver<Value>, @unche
     @usableFromInline let body: @Sendable (Value) -> Bool
     let ending: (@Sendable () -> Void)?
 
+    @usableFromInline
     init(
         id: UInt64, deliver: @escaping @Sendable (Value) -> Bool, end: (@Sendable () -> Void)?
     ) {

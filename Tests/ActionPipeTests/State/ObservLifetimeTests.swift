@@ -46,6 +46,37 @@ struct ObservLifetimeTests {
         #expect(list.$selectedIndex.observerCount == 0)
     }
 
+    @Test("A strongly held owner lives until the token is cancelled; options keep the owner")
+    func strongOwnerAndOptions() {
+        let list = ObservPhotoListState()
+        let log = Log()
+        weak var weakOwner: ObservOwner?
+        var token: RegistrationToken?
+        var optionsToken: RegistrationToken?
+        do {
+            let owner = ObservOwner("strong")
+            weakOwner = owner
+            token = list.$selectedIndex.observe(owner: owner, retention: .strong) { owner, index in
+                log.append("\(owner.name) \(index)")
+            }
+            optionsToken = list.$selectedIndex.observe([.initial, .skipEqual], owner: owner) {
+                owner, index in log.append("\(owner.name) skipEqual \(index)")
+            }
+        }
+        #expect(log.take() == ["strong skipEqual -1"])  // .initial, with the owner
+        #expect(weakOwner != nil)  // kept by the strong observation
+        list.selectedIndex = 1
+        list.selectedIndex = 1
+        #expect(
+            log.take() == ["strong 1", "strong skipEqual 1", "strong 1"])  // equal skipped once
+        #expect(token?.cancel() == true)
+        #expect(weakOwner == nil)  // the weak observation never kept it
+        list.selectedIndex = 2
+        #expect(log.take() == [])
+        #expect(optionsToken?.isActive == false)
+        #expect(list.$selectedIndex.observerCount == 0)
+    }
+
     @Test("An observation ends when the observed state goes away; the token outlives it")
     func stateGoesAway() {
         weak var weakState: ObservImageState?
