@@ -20,7 +20,8 @@ extension EventBus {
     /// published).
     ///
     /// - Returns: What the publish did, as ``publish(_:)`` returns it.
-    /// - Complexity: O(1) amortised, plus the publish.
+    /// - Complexity: O(1) amortised, plus the publish. A sticky change to the same type
+    ///   and subtype made at the same moment makes it compare subtypes again.
     @discardableResult
     public func publishSticky<Event: BusEvent>(_ event: Event) -> BusPublishResult {
         let subtype = _BusErasedSubtype(AnyHashable(event.subtype))
@@ -34,29 +35,36 @@ extension EventBus {
         return publish(event)
     }
 
-    /// Replaces the sticky events of `slot` with what `change` makes of them, and returns
-    /// the events it replaced. `change` runs with no lock held (it compares subtypes, which
-    /// may be the app's code), on the events as they were; the result is stored only if no
-    /// other sticky change came meanwhile, else `change` runs again on the newer events.
-    /// An event that `change` adds with order 0 gets the next place in the order.
+    /// Replaces the sticky events of `slot` with what `change` makes of them (`nil`: leave
+    /// them), and returns the events it replaced.
+    ///
+    /// `change` runs with no lock held, because it compares subtypes (the app's code), on
+    /// the slot's events as they were. Its result is stored only if the slot still has the
+    /// stamp it had then (stamps are never reused), else `change` runs again on the newer
+    /// events: a retry means another change to the slot was stored. An event that `change`
+    /// adds with order 0 takes the stamp as its place in the order.
     private func _changeSticky(
-        in slot: _BusStickySlot, _ change: ([_BusStickyEvent]) -> [_BusStickyEvent]
+        in slot: _BusStickySlot, _ change: ([_BusStickyEvent]) -> [_BusStickyEvent]?
     ) -> [_BusStickyEvent] {
         while true {
-            let (events, version) = _state.withLock { ($0.sticky[slot] ?? [], $0.stickyVersion) }
-            let changed = change(events)
+            let read = _state.withLock { $0.sticky[slot] }
+            let events = read?.events ?? []
+            guard let changed = change(events) else { return [] }
             let stored = _state.withLock { state -> Bool in
-                guard state.stickyVersion == version else { return false }
-                state.stickyVersion &+= 1
-                let order = state.stickyVersion
+                guard state.sticky[slot]?.stamp == read?.stamp else { return false }
+                state.stickyStamp &+= 1
+                let stamp = state.stickyStamp
                 state.sticky[slot] =
                     changed.isEmpty
                     ? nil
-                    : changed.map {
-                        $0.order != 0
-                            ? $0
-                            : _BusStickyEvent(order: order, event: $0.event, subtype: $0.subtype)
-                    }
+                    : _BusStickyList(
+                        stamp: stamp,
+                        events: changed.map {
+                            $0.order != 0
+                                ? $0
+                                : _BusStickyEvent(
+                                    order: stamp, event: $0.event, subtype: $0.subtype)
+                        })
                 return true
             }
             // `events` keeps what the change replaced alive until the caller releases it,
@@ -93,19 +101,18 @@ extension EventBus {
     public func removeStickyEvents<Event: BusEvent>(for topic: BusTopic<Event>) -> Int {
         guard let subtype = topic.subtype else {
             let type = ObjectIdentifier(Event.self)
-            let removed = _state.withLock { state -> [[_BusStickyEvent]] in
+            let removed = _state.withLock { state -> [_BusStickyList] in
                 let slots = state.sticky.keys.filter { $0.type == type }
-                if !slots.isEmpty { state.stickyVersion &+= 1 }
                 return slots.compactMap { state.sticky.removeValue(forKey: $0) }
             }
-            return removed.reduce(0) { $0 + $1.count }  // released after unlocking
+            return removed.reduce(0) { $0 + $1.events.count }  // released after unlocking
         }
         let erased = _BusErasedSubtype(AnyHashable(subtype))
         var count = 0
         let replaced = _changeSticky(in: _BusStickySlot(Event.self, erased)) { events in
             let kept = events.filter { $0.subtype != erased }
             count = events.count - kept.count
-            return kept
+            return count == 0 ? nil : kept
         }
         withExtendedLifetime(replaced) {}  // the events are released after unlocking
         return count
@@ -115,16 +122,16 @@ extension EventBus {
     /// oldest first. With no lock held: it compares subtypes.
     @usableFromInline
     static func _sticky<Event: BusEvent>(
-        for topic: BusTopic<Event>, in sticky: [_BusStickySlot: [_BusStickyEvent]]
+        for topic: BusTopic<Event>, in sticky: [_BusStickySlot: _BusStickyList]
     ) -> [Event] {
         guard !sticky.isEmpty else { return [] }
         guard let subtype = topic.subtype else {
             let type = ObjectIdentifier(Event.self)
-            return sticky.filter { $0.key.type == type }.values.joined()
+            return sticky.filter { $0.key.type == type }.values.flatMap(\.events)
                 .sorted { $0.order < $1.order }.map { $0.event as! Event }
         }
         let erased = _BusErasedSubtype(AnyHashable(subtype))
-        let events = sticky[_BusStickySlot(Event.self, erased)] ?? []
+        let events = sticky[_BusStickySlot(Event.self, erased)]?.events ?? []
         return events.filter { $0.subtype == erased }.map { $0.event as! Event }
     }
 

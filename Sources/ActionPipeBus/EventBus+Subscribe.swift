@@ -126,7 +126,7 @@ extension EventBus {
         _ topic: BusTopic<Event>, owner: _BusOwner?, name: String,
         makeEntry: (UInt64) -> _BusEntry<Event>
     ) -> RegistrationToken {
-        var stickyEvents: [_BusStickySlot: [_BusStickyEvent]] = [:]
+        var stickyEvents: [_BusStickySlot: _BusStickyList] = [:]
         let (entry, count, threshold) = _register(
             ObjectIdentifier(Event.self), owner: owner, makeEntry: makeEntry
         ) { events in
@@ -151,7 +151,7 @@ extension EventBus {
     func _register(
         _ type: ObjectIdentifier, owner: _BusOwner?,
         makeEntry: (UInt64) -> _BusSubscriptionEntry,
-        readSticky: ([_BusStickySlot: [_BusStickyEvent]]) -> Void
+        readSticky: ([_BusStickySlot: _BusStickyList]) -> Void
     ) -> (entry: _BusSubscriptionEntry, count: Int, threshold: Int) {
         let (entry, released, count, threshold) = _state.withLock { state in
             let id = RegistrationToken.nextID()

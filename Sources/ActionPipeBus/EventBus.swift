@@ -277,9 +277,11 @@ public final class EventBus: Sendable, CustomStringConvertible {
         return unsafeDowncast(routes, to: _BusRoutes<Event>.self)
     }
 
-    /// Rebuilds the routes of `type` if stale (once for a burst of changes: from the
-    /// entries copied under the bus's lock, built after unlocking, installed under it
-    /// unless a change came meanwhile) and returns them, retained.
+    /// Rebuilds the routes of `type` if stale and returns them, retained: from the entries
+    /// copied under the bus's lock, built after unlocking, and installed under it unless a
+    /// change came meanwhile. Publishes that find the routes stale at the same moment each
+    /// build them, and one installs them; a burst of changes with no publish among them
+    /// costs one build.
     @usableFromInline
     func _refreshRoutes(_ type: ObjectIdentifier) -> AnyObject? {
         let (current, stale) = _state.withLock { $0.routesToRefresh(type) }

@@ -19,11 +19,10 @@ struct _BusState {
     var records: [UInt64: _BusRecord] = [:]
     /// The last event published with `publishSticky` per event type and subtype, for late
     /// subscribers.
-    var sticky: [_BusStickySlot: [_BusStickyEvent]] = [:]
-    /// Counts changes to `sticky`: orders sticky events, so several are replayed in the
-    /// order they came, and tells a change prepared with no lock held whether another came
-    /// meanwhile.
-    var stickyVersion: UInt64 = 0
+    var sticky: [_BusStickySlot: _BusStickyList] = [:]
+    /// Counts stored sticky changes: stamps each slot's list, and orders sticky events, so
+    /// several are replayed in the order they came.
+    var stickyStamp: UInt64 = 0
 
     init(published: SnapshotCell<_BusRouteTable>) {
         self.published = published

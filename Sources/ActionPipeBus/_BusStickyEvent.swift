@@ -7,6 +7,15 @@ struct _BusStickyEvent: Sendable {
     let subtype: _BusErasedSubtype
 }
 
+/// The sticky events of one ``_BusStickySlot``, with the stamp of the change that stored
+/// them: unique to that change (the bus's `stickyStamp` only grows), so a change prepared
+/// with no lock held can tell whether the slot changed meanwhile.
+@usableFromInline
+struct _BusStickyList: Sendable {
+    let stamp: UInt64
+    let events: [_BusStickyEvent]
+}
+
 /// Where the bus keeps sticky events: their event type and their subtype's hash, both
 /// computed with no lock held (a subtype's hash may be the app's code), so that the bus's
 /// lock only ever hashes these two integers. Events of equal subtypes share a slot, and so

@@ -25,7 +25,8 @@ class _BusTable {
 
     /// Adds `entry` after those of its id.
     ///
-    /// - Complexity: Amortised O(1).
+    /// - Complexity: Amortised O(1); O(n) once when a publish holds a copy of the entries
+    ///   to build routes from.
     final func add(_ entry: _BusSubscriptionEntry) {
         version &+= 1
         // One lookup for a new id; a union's further entries put its first one back.
@@ -37,7 +38,8 @@ class _BusTable {
     /// Removes and cancels the entries of subscription `id`: returns the first, and appends
     /// any others (a union's over several keys of this type) to `released`.
     ///
-    /// - Complexity: O(1), plus O(k) for k more entries of the id.
+    /// - Complexity: O(1), plus O(k) for k more entries of the id; O(n) once when a publish
+    ///   holds a copy of the entries to build routes from.
     final func remove(_ id: UInt64, releasing released: inout [AnyObject])
         -> _BusSubscriptionEntry?
     {

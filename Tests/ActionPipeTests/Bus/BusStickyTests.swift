@@ -47,6 +47,13 @@ struct BusStickyTests {
         #expect(all.all == ["logout bob", "login ada"])
         first.cancel()
         second.cancel()
+        // A replaced sticky event takes the newest place.
+        bus.publishSticky(BusTestLogin(subtype: .logout, user: "carol"))
+        let replayed = Log()
+        bus.subscribe(BusTopic(anySubtypeOf: BusTestLogin.self)) {
+            replayed.append("\($0.subtype) \($0.user)")
+        }
+        #expect(replayed.all == ["login ada", "logout carol"])
     }
 
     @Test("removeStickyEvents: later subscribers get nothing; the count says what went")

@@ -26,24 +26,32 @@ struct BusTestLegacy: BusEvent {
     let subtype: Int?
 }
 
-/// A subtype whose `==` and `hash(into:)` read a bus: app code that a bus must not run
-/// under its lock (reading `subscriptionCount` takes it).
+/// What a ``BusTestCallingSubtype`` reads and counts: one per test, so tests that run at
+/// once share nothing. Holds its bus weakly: the bus keeps the subtypes of its
+/// subscriptions.
+final class BusTestProbe: Sendable {
+    weak let bus: EventBus?
+    let comparisons = Mutex(0)
+    let hashes = Mutex(0)
+
+    init(_ bus: EventBus) { self.bus = bus }
+}
+
+/// A subtype whose `==` and `hash(into:)` read its probe's bus: app code that a bus must not
+/// run under its lock (reading `subscriptionCount` takes it).
 struct BusTestCallingSubtype: Hashable, Sendable {
-    /// The bus they read, set by the test that uses it.
-    static let bus = Mutex<EventBus?>(nil)
-    static let comparisons = Mutex(0)
-    static let hashes = Mutex(0)
     let value: Int
+    let probe: BusTestProbe
 
     static func == (lhs: Self, rhs: Self) -> Bool {
-        comparisons.withLock { $0 += 1 }
-        _ = bus.withLock { $0 }?.subscriptionCount
+        lhs.probe.comparisons.withLock { $0 += 1 }
+        _ = lhs.probe.bus?.subscriptionCount
         return lhs.value == rhs.value
     }
 
     func hash(into hasher: inout Hasher) {
-        Self.hashes.withLock { $0 += 1 }
-        _ = Self.bus.withLock { $0 }?.subscriptionCount
+        probe.hashes.withLock { $0 += 1 }
+        _ = probe.bus?.subscriptionCount
         hasher.combine(value)
     }
 }
@@ -53,7 +61,19 @@ struct BusTestCallingEvent: BusEvent {
     let subtype: BusTestCallingSubtype
 }
 
-/// An error a handler throws./// An error a handler throws.
+/// A subtype whose values all hash alike: their sticky events share one slot of the bus.
+struct BusTestCollidingSubtype: Hashable, Sendable {
+    let value: Int
+    func hash(into hasher: inout Hasher) { hasher.combine(0) }
+}
+
+/// An event with a ``BusTestCollidingSubtype``.
+struct BusTestCollidingEvent: BusEvent {
+    let subtype: BusTestCollidingSubtype
+    let writer: String
+}
+
+/// An error a handler throws.
 struct BusTestError: Error, Equatable, CustomStringConvertible {
     let reason: String
     var description: String { "refused: \(reason)" }
