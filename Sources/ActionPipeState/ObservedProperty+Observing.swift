@@ -58,15 +58,9 @@ extension ObservedProperty {
             return _register(
                 _ObsObserver(id: _obsMakeID(), plain: { handler(owner, $0) }, isPlain: true))
         }
-        let weakOwner = WeakBox(owner)
         return _register(
             _ObsDeliveringObserver(
-                id: _obsMakeID(),
-                deliver: { value in
-                    guard let owner = weakOwner.object else { return false }
-                    handler(owner, value)
-                    return true
-                }, end: nil))
+                id: _obsMakeID(), deliver: _obsDelivery(whileAlive: owner, handler), end: nil))
     }
 
     /// ``observe(_:owner:retention:_:)`` with options.

@@ -65,12 +65,7 @@ extension _ObsSource {
             // The observer keeps its owner: a plain observer that captures it.
             return _observePlain(options, label: label()) { value in handler(owner, value) }
         }
-        let weakOwner = WeakBox(owner)
-        return _observe(options, label: label()) { value in
-            guard let owner = weakOwner.object else { return false }
-            handler(owner, value)
-            return true
-        }
+        return _observe(options, label: label(), _obsDelivery(whileAlive: owner, handler))
     }
 
     /// A stream fed by an observer; the initial value (if asked for) is queued under the
@@ -108,5 +103,19 @@ extension _ObsSource {
             }
         }
         return token
+    }
+}
+
+/// The delivery of an observer bound to `owner`, held weakly: it calls `handler` with the
+/// owner while it lives, and returns `false` (the observer is gone) once it does not.
+@inlinable
+func _obsDelivery<Owner: AnyObject & Sendable, Value: Sendable>(
+    whileAlive owner: Owner, _ handler: @escaping @Sendable (Owner, Value) -> Void
+) -> @Sendable (Value) -> Bool {
+    let weakOwner = WeakBox(owner)
+    return { value in
+        guard let owner = weakOwner.object else { return false }
+        handler(owner, value)
+        return true
     }
 }

@@ -135,11 +135,7 @@ struct CancellationTests {
         // A synchronous handler cannot be suspended, so cancellation can reach the task
         // between two of them only from the handler itself: the check comes before the
         // next handler that is async, or that follows a suspension.
-        pipes[0].on(\.taWork).handleSynchronously { process in
-            withUnsafeCurrentTask { $0?.cancel() }
-            return process.arguments + 1
-        }
-        pipes[1].on(\.taWork).handleSynchronously { process in (process.upstream ?? 0) * 10 }
+        registerCancellerAndTimesTen(pipes[0], pipes[1])
         pipes[2].on(\.taWork) { process in process.upstream }
         pipes[3].on(\.taWork).handleSynchronously { process in process.upstream }
         let report = await Task { await pipes[0].taWork.report(1) }.value
@@ -154,11 +150,7 @@ struct CancellationTests {
         // Without an async handler after them, the call completes: its handlers all ran
         // before any point where cancellation is checked.
         let syncOnly = try makeChain("canceller", "sync")
-        syncOnly[0].on(\.taWork).handleSynchronously { process in
-            withUnsafeCurrentTask { $0?.cancel() }
-            return process.arguments + 1
-        }
-        syncOnly[1].on(\.taWork).handleSynchronously { process in (process.upstream ?? 0) * 10 }
+        registerCancellerAndTimesTen(syncOnly[0], syncOnly[1])
         let completed = await Task { await syncOnly[0].taWork.report(1) }.value
         #expect(completed.error == nil)
         #expect(completed.value == 20)
@@ -342,4 +334,15 @@ struct CancellationTests {
         #expect(outcomes == Array(repeating: true, count: count))
         #expect(await chain.runCounts == [count, 0, 0])
     }
+}
+
+/// Registers on `canceller` a synchronous handler that cancels its own task and returns
+/// the argument plus one, and on `next` a synchronous one that multiplies the upstream by
+/// ten.
+private func registerCancellerAndTimesTen(_ canceller: ActionPipe, _ next: ActionPipe) {
+    canceller.on(\.taWork).handleSynchronously { process in
+        withUnsafeCurrentTask { $0?.cancel() }
+        return process.arguments + 1
+    }
+    next.on(\.taWork).handleSynchronously { process in (process.upstream ?? 0) * 10 }
 }
