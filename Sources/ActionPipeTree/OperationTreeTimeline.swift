@@ -19,7 +19,9 @@
 /// Times are read from the clock when the recorder gets each event, measured from the
 /// recorder's creation: a reader that keeps up with the run (like the stream-reading `record(_:)`)
 /// stamps each event within moments of it. Pass a `TestClock` (or the run's own clock) to
-/// record in virtual time.
+/// record in virtual time; then advance the clock only after the recorder has read the
+/// events that came before (say, the `retrying` that began a backoff), or they are stamped
+/// with the later time.
 public struct OperationTreeTimeline: Sendable {
     /// How an attempt ended.
     ///

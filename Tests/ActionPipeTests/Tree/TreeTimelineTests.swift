@@ -34,13 +34,22 @@ struct TreeTimelineTests {
         var options = OperationTreeOptions(concurrencyLimit: 1, clock: clock)
         options.retry = OperationTreeRetryPolicy(maxAttempts: 2, backoff: .constant(.seconds(10)))
         let run = root.start(0, options: options, buffering: .unbounded)
+        // The recorder stamps an event when it reads it, so the clock moves on only after
+        // the recorder has read the retry that started the backoff.
+        let (retries, retryRead) = AsyncStream.makeStream(of: Void.self)
         let recording = Task {
             var timeline = OperationTreeTimeline(clock: clock)
-            await timeline.record(run.events)
+            for await event in run.events {
+                timeline.record(event)
+                if case .retrying = event { retryRead.yield() }
+            }
+            retryRead.finish()
             return timeline
         }
+        var retriesRead = retries.makeAsyncIterator()
         for _ in 0..<2 {  // object 2's backoff, then object 3's
             await clock.waitForSleepers(1)
+            await retriesRead.next()
             clock.advance(by: .seconds(10))
         }
         let report = await run.report
