@@ -34,8 +34,9 @@ public enum Diagnostics {
 
     /// Runs `operation` with `handler` receiving the diagnostics reported on this thread
     /// while it runs (by `operation` and the synchronous code it calls), instead of
-    /// ``handler``. Diagnostics from other threads (an executor's jobs) still go to
-    /// ``handler``. Scopes nest: the innermost handler receives.
+    /// ``handler``. Diagnostics from other threads (an executor's jobs) go to an enclosing
+    /// async scope of theirs, else to ``handler``; scope async code with the async form.
+    /// Scopes nest: the innermost handler receives.
     ///
     /// ```swift
     /// Diagnostics.withHandler({ logger.warning("\($0)") }, operation: runImport)
@@ -55,6 +56,27 @@ public enum Diagnostics {
         return try withExtendedLifetime(scope) { try operation() }
     }
 
+    /// Runs the async `operation` with `handler` receiving the diagnostics reported by its
+    /// task, across suspensions, and by the tasks it starts (child tasks and `Task {}`,
+    /// which inherit the scope; not `Task.detached`), instead of ``handler``. A synchronous
+    /// scope inside it receives what is reported while that scope runs. Scopes nest: the
+    /// innermost handler receives.
+    ///
+    /// ```swift
+    /// // However many threads the import hops, its diagnostics reach this logger.
+    /// await Diagnostics.withHandler({ logger.warning("\($0)") }, operation: importer.run)
+    /// ```
+    ///
+    /// - Complexity: O(1) to enter; a diagnostic reported in the scope reads one task-local
+    ///   value.
+    @discardableResult
+    public nonisolated(nonsending) static func withHandler<Result>(
+        _ handler: @escaping @Sendable (Diagnostic) -> Void,
+        operation: nonisolated(nonsending) () async throws -> Result
+    ) async rethrows -> Result {
+        try await $_taskScope.withValue(_Scope(handler), operation: operation)
+    }
+
     /// Runs `operation` and returns what was reported on this thread while it ran, instead
     /// of sending it on: the way to test a diagnostic.
     ///
@@ -70,12 +92,31 @@ public enum Diagnostics {
         return recorder.diagnostics
     }
 
-    /// Sends `diagnostic` to this thread's innermost scoped handler, else ``handler``, else
-    /// the default.
+    /// Runs the async `operation` and returns what its task, and the tasks it starts,
+    /// reported while it ran, instead of sending it on: the way to test a diagnostic that
+    /// async code reports.
+    ///
+    /// ```swift
+    /// let reported = await Diagnostics.record {
+    ///     await pipe.refresh()
+    /// }
+    /// ```
+    public nonisolated(nonsending) static func record(
+        _ operation: nonisolated(nonsending) () async throws -> Void
+    ) async rethrows -> [Diagnostic] {
+        let recorder = _Recorder()
+        try await withHandler(recorder.append, operation: operation)
+        return recorder.diagnostics
+    }
+
+    /// Sends `diagnostic` to the innermost scoped handler (this thread's synchronous scope,
+    /// which always lies inside any task scope active on the thread; else the task's), else
+    /// ``handler``, else the default.
     package static func report(_ diagnostic: Diagnostic) {
         if let scope = pthread_getspecific(_scopeKey) {
             return Unmanaged<_Scope>.fromOpaque(scope).takeUnretainedValue().handler(diagnostic)
         }
+        if let scope = _taskScope { return scope.handler(diagnostic) }
         if let handler { return handler(diagnostic) }
         _warn(diagnostic)
     }
@@ -89,6 +130,9 @@ public enum Diagnostics {
         precondition(status == 0, "ActionPipe: cannot create a thread key (\(status))")
         return key
     }()
+
+    /// The task's innermost async `withHandler` scope.
+    @TaskLocal private static var _taskScope: _Scope?
 
     /// A scoped handler, in an object so the thread's slot can point at it.
     private final class _Scope: Sendable {

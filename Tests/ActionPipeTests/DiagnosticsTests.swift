@@ -129,6 +129,78 @@ struct DiagnosticsTests {
         #expect(outer.withLock { $0 } == [.actionShadowed])
     }
 
+    @Test(
+        "An async scope receives what its task reports across suspensions, and what its child and unstructured tasks report; not a detached task's"
+    )
+    func asyncScope() async {
+        TestDiagnostics.install()
+        let bus = EventBus(name: "diag")
+        let name = "async-scope-\(UInt64.random(in: 0...UInt64.max))"
+        bus.subscribe(diagEvents, name: name, on: .custom { job in job() }) { _ in
+            throw DiagFailure()
+        }
+        let scoped = Mutex<Int>(0)
+        var innerSync: [Diagnostic] = []
+        let countInScope: @Sendable (Diagnostic) -> Void = { _ in scoped.withLock { $0 += 1 } }
+        await Diagnostics.withHandler(countInScope) {
+            await Task.yield()
+            bus.publish(DiagEvent())  // the scope's own task, after a suspension
+            async let child = bus.publish(DiagEvent())
+            _ = await child
+            _ = await Task { bus.publish(DiagEvent()) }.value
+            // A detached task inherits no scope: to the process-wide handler.
+            _ = await Task.detached { bus.publish(DiagEvent()) }.value
+            // The innermost scope receives.
+            innerSync = Diagnostics.record { _ = bus.publish(DiagEvent()) }
+        }
+        bus.publish(DiagEvent())  // after the scope: to the process-wide handler
+        #expect(scoped.withLock { $0 } == 3)
+        #expect(innerSync.map(\.kind) == [.handlerErrorDropped])
+        let processWide = TestDiagnostics.recorded(.handlerErrorDropped).filter {
+            $0.message.contains(name)
+        }
+        #expect(processWide.count == 2)
+    }
+
+    @Test("Async scopes nest; record(_:) collects what async code and its tasks report")
+    func asyncScopesNest() async {
+        let bus = EventBus(name: "diag")
+        bus.subscribe(diagEvents, name: "inline", on: .custom { job in job() }) { _ in
+            throw DiagFailure()
+        }
+        let outer = Mutex<Int>(0)
+        var inner: [Diagnostic] = []
+        let countOuter: @Sendable (Diagnostic) -> Void = { _ in outer.withLock { $0 += 1 } }
+        await Diagnostics.withHandler(countOuter) {
+            inner = await Diagnostics.record {
+                await Task.yield()
+                bus.publish(DiagEvent())
+                _ = await Task { bus.publish(DiagEvent()) }.value
+            }
+            bus.publish(DiagEvent())  // the inner scope has ended
+        }
+        #expect(inner.count == 2)
+        #expect(inner.allSatisfy { $0.error as? DiagFailure == DiagFailure() })
+        #expect(outer.withLock { $0 } == 1)
+    }
+
+    @Test(
+        "A job the .task executor starts inside an async scope reports to that scope",
+        .timeLimit(.minutes(1)))
+    func taskExecutorInheritsTheScope() async {
+        let bus = EventBus(name: "diag")
+        bus.subscribe(diagEvents, name: "task", on: .task) { _ in throw DiagFailure() }
+        let (reported, report) = AsyncStream.makeStream(of: Diagnostic.self)
+        let send: @Sendable (Diagnostic) -> Void = { report.yield($0) }
+        await Diagnostics.withHandler(send) {
+            bus.publish(DiagEvent())
+            var received = reported.makeAsyncIterator()
+            let first = await received.next()
+            #expect(first?.kind == .handlerErrorDropped)
+            #expect(first?.message.contains("'task'") == true)
+        }
+    }
+
     @Test("A diagnostic describes itself with its kind and message")
     func description() {
         let diagnostic = Diagnostic(.handlerErrorDropped, "it threw")
