@@ -24,8 +24,9 @@ public protocol BusEvent: Sendable {
     /// enum Kind: Hashable, Sendable { case login, logout }
     /// ```
     ///
-    /// Its `==` and `hash(into:)` are called while the bus holds its lock, so they must not
-    /// use the bus (synthesised conformances never do).
+    /// Its `==` and `hash(into:)` run on every publish (to find the subtype's subscribers),
+    /// so keep them cheap; they never run while the bus holds its lock, so they may use the
+    /// bus.
     associatedtype Subtype: Hashable & Sendable = BusNoSubtype
 
     /// What a subscriber answers after handling the event; `Void` when it answers nothing.
