@@ -24,52 +24,51 @@ extension EventBus {
     ///   and subtype made at the same moment makes it compare subtypes again.
     @discardableResult
     public func publishSticky<Event: BusEvent>(_ event: Event) -> BusPublishResult {
-        let subtype = _BusErasedSubtype(AnyHashable(event.subtype))
-        let slot = _BusStickySlot(Event.self, subtype)
-        let replaced = _changeSticky(in: slot) { events in
-            events.filter { $0.subtype != subtype } + [
-                _BusStickyEvent(order: 0, event: event, subtype: subtype)
-            ]
-        }
+        let replaced = _changeSticky(
+            of: event.subtype, adding: event, keeping: { $0.subtype != event.subtype })
         withExtendedLifetime(replaced) {}  // the old event is released after unlocking
         return publish(event)
     }
 
-    /// Replaces the sticky events of `slot` with what `change` makes of them (`nil`: leave
-    /// them), and returns the events it replaced.
+    /// Changes the sticky events of `subtype`'s slot of `Event`: keeps those that `keep`
+    /// accepts, then adds `event`, if any, as the newest; returns the events the slot held
+    /// before (for the caller to release after unlocking) and how many `keep` refused.
     ///
-    /// `change` runs with no lock held, because it compares subtypes (the app's code), on
-    /// the slot's events as they were. Its result is stored only if the slot still has the
-    /// stamp it had then (stamps are never reused), else `change` runs again on the newer
-    /// events: a retry means another change to the slot was stored. An event that `change`
-    /// adds with order 0 takes the stamp as its place in the order.
-    private func _changeSticky(
-        in slot: _BusStickySlot, _ change: ([_BusStickyEvent]) -> [_BusStickyEvent]?
-    ) -> [_BusStickyEvent] {
+    /// The subtype is hashed and `keep` runs with no lock held, because they are the app's
+    /// code, on the slot's events as they were. The result is stored only if the slot still
+    /// has the stamp it had then (stamps are never reused), else the change is made again
+    /// on the newer events: a retry means another change to the slot was stored.
+    private func _changeSticky<Event: BusEvent>(
+        of subtype: Event.Subtype, adding event: Event?, keeping keep: (Event) -> Bool
+    ) -> (before: _BusStickyList?, removedCount: Int) {
+        let type = ObjectIdentifier(Event.self)
+        let hash = subtype.hashValue
         while true {
-            let read = _state.withLock { $0.sticky[slot] }
-            let events = read?.events ?? []
-            guard let changed = change(events) else { return [] }
+            let before = _state.withLock { $0.sticky[type]?[hash] }
+            let kept = (before?.events ?? []).filter {
+                keep(_BusStickyEvent<Event>.unbox($0).event)
+            }
+            let removedCount = (before?.events.count ?? 0) - kept.count
+            if event == nil && removedCount == 0 { return (nil, 0) }
             let stored = _state.withLock { state -> Bool in
-                guard state.sticky[slot]?.stamp == read?.stamp else { return false }
+                guard state.sticky[type]?[hash]?.stamp == before?.stamp else { return false }
                 state.stickyStamp &+= 1
                 let stamp = state.stickyStamp
-                state.sticky[slot] =
-                    changed.isEmpty
-                    ? nil
-                    : _BusStickyList(
-                        stamp: stamp,
-                        events: changed.map {
-                            $0.order != 0
-                                ? $0
-                                : _BusStickyEvent(
-                                    order: stamp, event: $0.event, subtype: $0.subtype)
-                        })
+                var events = kept
+                if let event { events.append(_BusStickyEvent(order: stamp, event: event)) }
+                if !events.isEmpty {
+                    state.sticky[type, default: [:]][hash] = _BusStickyList(
+                        stamp: stamp, events: events)
+                } else if state.sticky[type]?.count == 1 {
+                    state.sticky[type] = nil
+                } else {
+                    state.sticky[type]?[hash] = nil
+                }
                 return true
             }
-            // `events` keeps what the change replaced alive until the caller releases it,
+            // `before` keeps what the change replaced alive until the caller releases it,
             // after unlocking.
-            if stored { return events }
+            if stored { return (before, removedCount) }
         }
     }
 
@@ -79,13 +78,16 @@ extension EventBus {
     /// bus.stickyEvent(for: BusTopic(Login.self, .login))?.user   // "ada"
     /// ```
     ///
-    /// - Complexity: O(1) for a topic with a subtype; O(k) for `anySubtypeOf`, with k
-    ///   sticky events (the newest of the type is returned).
+    /// - Complexity: O(1) for a topic with a subtype; O(k log k) for `anySubtypeOf`, with
+    ///   k sticky events of the type (the newest is returned).
+    @inlinable
     public func stickyEvent<Event: BusEvent>(for topic: BusTopic<Event>) -> Event? {
         // Copied under the lock (no copy is made: the storage is shared until written),
         // searched after unlocking.
-        let sticky = _state.withLock { $0.sticky }
-        return Self._sticky(for: topic, in: sticky).last
+        guard let slots = _state.withLock({ $0.sticky[ObjectIdentifier(Event.self)] }) else {
+            return nil
+        }
+        return Self._sticky(for: topic, in: slots).last
     }
 
     /// Removes the sticky events of `topic` (of its subtype, or of every subtype for
@@ -96,43 +98,44 @@ extension EventBus {
     /// ```
     ///
     /// - Returns: How many sticky events were removed.
-    /// - Complexity: O(1) for a topic with a subtype; O(k) for `anySubtypeOf`.
+    /// - Complexity: O(1) for a topic with a subtype; O(k) for `anySubtypeOf`, with k sticky
+    ///   events of the type (counted, and released, after unlocking).
     @discardableResult
     public func removeStickyEvents<Event: BusEvent>(for topic: BusTopic<Event>) -> Int {
         guard let subtype = topic.subtype else {
             let type = ObjectIdentifier(Event.self)
-            let removed = _state.withLock { state -> [_BusStickyList] in
-                let slots = state.sticky.keys.filter { $0.type == type }
-                return slots.compactMap { state.sticky.removeValue(forKey: $0) }
-            }
-            return removed.reduce(0) { $0 + $1.events.count }  // released after unlocking
+            let removed = _state.withLock { $0.sticky.removeValue(forKey: type) }
+            return removed?.values.reduce(0) { $0 + $1.events.count } ?? 0
         }
-        let erased = _BusErasedSubtype(AnyHashable(subtype))
-        var count = 0
-        let replaced = _changeSticky(in: _BusStickySlot(Event.self, erased)) { events in
-            let kept = events.filter { $0.subtype != erased }
-            count = events.count - kept.count
-            return count == 0 ? nil : kept
-        }
-        withExtendedLifetime(replaced) {}  // the events are released after unlocking
-        return count
+        let (before, removedCount) = _changeSticky(
+            of: subtype, adding: nil as Event?, keeping: { $0.subtype != subtype })
+        withExtendedLifetime(before) {}  // the events are released after unlocking
+        return removedCount
     }
 
-    /// The events of `sticky` (the bus's sticky events, copied) that `topic` matches,
-    /// oldest first. With no lock held: it compares subtypes.
-    @usableFromInline
+    /// The events of `slots` (the sticky events of `Event`, copied) that `topic` matches,
+    /// oldest first. With no lock held: it hashes and compares subtypes.
+    @inlinable
     static func _sticky<Event: BusEvent>(
-        for topic: BusTopic<Event>, in sticky: [_BusStickySlot: _BusStickyList]
+        for topic: BusTopic<Event>, in slots: _BusStickySlots
     ) -> [Event] {
-        guard !sticky.isEmpty else { return [] }
         guard let subtype = topic.subtype else {
-            let type = ObjectIdentifier(Event.self)
-            return sticky.filter { $0.key.type == type }.values.flatMap(\.events)
-                .sorted { $0.order < $1.order }.map { $0.event as! Event }
+            var boxes: [_BusStickyEvent<Event>] = []
+            for list in slots.values {
+                for box in list.events { boxes.append(_BusStickyEvent<Event>.unbox(box)) }
+            }
+            if slots.count > 1 { boxes.sort { $0.order < $1.order } }
+            // A closure, not `\.event`: unspecialised code would build that key path (into
+            // a generic class) at run time, on every call.
+            return boxes.map { $0.event }
         }
-        let erased = _BusErasedSubtype(AnyHashable(subtype))
-        let events = sticky[_BusStickySlot(Event.self, erased)]?.events ?? []
-        return events.filter { $0.subtype == erased }.map { $0.event as! Event }
+        guard let list = slots[subtype.hashValue] else { return [] }
+        var events: [Event] = []
+        for box in list.events {
+            let event = _BusStickyEvent<Event>.unbox(box).event
+            if event.subtype == subtype { events.append(event) }
+        }
+        return events
     }
 
     /// Delivers the sticky events of a new subscription's topic to its entry, as a publish

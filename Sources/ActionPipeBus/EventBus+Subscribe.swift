@@ -126,24 +126,26 @@ extension EventBus {
         _ topic: BusTopic<Event>, owner: _BusOwner?, name: String,
         makeEntry: (UInt64) -> _BusEntry<Event>
     ) -> RegistrationToken {
-        var stickyEvents: [_BusStickySlot: _BusStickyList] = [:]
+        var stickySlots: _BusStickySlots?
         let (entry, count, threshold) = _register(
             ObjectIdentifier(Event.self), owner: owner, makeEntry: makeEntry
-        ) { events in
-            stickyEvents = events
+        ) { slots in
+            stickySlots = slots
         }
-        // Matched after unlocking: matching compares subtypes.
-        let sticky = Self._sticky(for: topic, in: stickyEvents)
-        if !sticky.isEmpty {
-            _replaySticky(sticky, to: unsafeDowncast(entry, to: _BusEntry<Event>.self))
+        // Matched after unlocking: matching hashes and compares subtypes.
+        if let stickySlots {
+            let sticky = Self._sticky(for: topic, in: stickySlots)
+            if !sticky.isEmpty {
+                _replaySticky(sticky, to: unsafeDowncast(entry, to: _BusEntry<Event>.self))
+            }
         }
         return _token(for: entry.id, count: count, threshold: threshold, name: name)
     }
 
     /// Registers, under the lock, a new subscription to a key of event type `type`: a new
     /// id, its record, and the entry `makeEntry` makes with it in the type's table. Calls
-    /// `readSticky` there with the sticky events, if any: the caller takes its topic's after
-    /// unlocking.
+    /// `readSticky` there with the type's sticky events, if any: the caller takes its
+    /// topic's after unlocking.
     /// What the change replaced is released after unlocking.
     ///
     /// - Returns: The entry, and the subscription count and prune threshold after it.
@@ -151,14 +153,14 @@ extension EventBus {
     func _register(
         _ type: ObjectIdentifier, owner: _BusOwner?,
         makeEntry: (UInt64) -> _BusSubscriptionEntry,
-        readSticky: ([_BusStickySlot: _BusStickyList]) -> Void
+        readSticky: (_BusStickySlots) -> Void
     ) -> (entry: _BusSubscriptionEntry, count: Int, threshold: Int) {
         let (entry, released, count, threshold) = _state.withLock { state in
             let id = RegistrationToken.nextID()
             state.record(id, _BusRecord(type: type, owner: owner))
             let entry = makeEntry(id)
             let released = state.add(entry, type: type)
-            if !state.sticky.isEmpty { readSticky(state.sticky) }
+            if let slots = state.sticky[type] { readSticky(slots) }
             return (entry, released, state.records.count, state.pruneThreshold)
         }
         withExtendedLifetime(released) {}

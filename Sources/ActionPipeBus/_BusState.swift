@@ -18,8 +18,8 @@ struct _BusState {
     /// Every live subscription, by id.
     var records: [UInt64: _BusRecord] = [:]
     /// The last event published with `publishSticky` per event type and subtype, for late
-    /// subscribers.
-    var sticky: [_BusStickySlot: _BusStickyList] = [:]
+    /// subscribers; a type with none has no entry.
+    @usableFromInline var sticky: [ObjectIdentifier: _BusStickySlots] = [:]
     /// Counts stored sticky changes: stamps each slot's list, and orders sticky events, so
     /// several are replayed in the order they came.
     var stickyStamp: UInt64 = 0

@@ -1,33 +1,37 @@
 /// An event kept for late subscribers by `EventBus.publishSticky`, with its place in the
-/// order of sticky changes and its subtype, erased.
+/// order of sticky changes. Boxed, so that the code of its event type reads it back with
+/// an unchecked downcast instead of a dynamic cast (a type's sticky slots hold only its
+/// events).
 @usableFromInline
-struct _BusStickyEvent: Sendable {
-    let order: UInt64
-    let event: any BusEvent
-    let subtype: _BusErasedSubtype
+final class _BusStickyEvent<Event: BusEvent>: Sendable {
+    @usableFromInline let order: UInt64
+    @usableFromInline let event: Event
+
+    init(order: UInt64, event: Event) {
+        self.order = order
+        self.event = event
+    }
+
+    /// `box`, which the sticky slots of event type `Event` hold.
+    @inlinable @inline(__always)
+    static func unbox(_ box: any AnyObject & Sendable) -> _BusStickyEvent<Event> {
+        unsafeDowncast(box, to: _BusStickyEvent<Event>.self)
+    }
 }
 
-/// The sticky events of one ``_BusStickySlot``, with the stamp of the change that stored
-/// them: unique to that change (the bus's `stickyStamp` only grows), so a change prepared
-/// with no lock held can tell whether the slot changed meanwhile.
+/// The sticky events of one subtype hash of one event type (equal subtypes share it, and so
+/// do the rare unequal ones whose hashes collide; subtypes are compared after unlocking),
+/// oldest first, with the stamp of the change that stored them: unique to that change (the
+/// bus's `stickyStamp` only grows), so a change prepared with no lock held can tell whether
+/// the slot changed meanwhile.
 @usableFromInline
 struct _BusStickyList: Sendable {
     let stamp: UInt64
-    let events: [_BusStickyEvent]
+    /// `_BusStickyEvent`s of the slot's event type.
+    @usableFromInline let events: [any AnyObject & Sendable]
 }
 
-/// Where the bus keeps sticky events: their event type and their subtype's hash, both
-/// computed with no lock held (a subtype's hash may be the app's code), so that the bus's
-/// lock only ever hashes these two integers. Events of equal subtypes share a slot, and so
-/// do the rare unequal ones whose hashes collide; subtypes are compared after unlocking.
+/// The sticky events of one event type, by their subtype's hash: computed with no lock held
+/// (a subtype's hash is the app's code), so that the bus's lock only ever hashes integers.
 @usableFromInline
-struct _BusStickySlot: Hashable, Sendable {
-    let type: ObjectIdentifier
-    let subtypeHash: Int
-
-    /// The slot of `subtype`'s events of type `Event`.
-    init<Event: BusEvent>(_ type: Event.Type, _ subtype: _BusErasedSubtype) {
-        self.type = ObjectIdentifier(type)
-        subtypeHash = subtype.hashValue
-    }
-}
+typealias _BusStickySlots = [Int: _BusStickyList]

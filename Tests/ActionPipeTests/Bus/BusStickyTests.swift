@@ -56,6 +56,40 @@ struct BusStickyTests {
         #expect(replayed.all == ["login ada", "logout carol"])
     }
 
+    @Test("each type keeps its own sticky events; subtypes whose hashes collide are told apart")
+    func typesAndCollidingSubtypes() {
+        let bus = EventBus(name: "sticky")
+        func colliding(_ value: Int) -> BusTopic<BusTestCollidingEvent> {
+            BusTopic(BusTestCollidingEvent.self, BusTestCollidingSubtype(value: value))
+        }
+        let anyColliding = BusTopic(anySubtypeOf: BusTestCollidingEvent.self)
+        bus.publishSticky(BusTestLogin(subtype: .login, user: "ada"))
+        for value in 1...3 {
+            bus.publishSticky(
+                BusTestCollidingEvent(subtype: .init(value: value), writer: "w\(value)"))
+        }
+        // Replaces w2 only, though all three subtypes hash alike.
+        bus.publishSticky(BusTestCollidingEvent(subtype: .init(value: 2), writer: "v2"))
+        #expect(bus.stickyEvent(for: colliding(1))?.writer == "w1")
+        #expect(bus.stickyEvent(for: colliding(2))?.writer == "v2")
+        #expect(bus.stickyEvent(for: colliding(4)) == nil)
+        #expect(bus.stickyEvent(for: anyColliding)?.writer == "v2")  // the newest
+        let replayed = Log()
+        let token = bus.subscribe(anyColliding) { replayed.append($0.writer) }
+        #expect(replayed.all == ["w1", "w3", "v2"])  // oldest first; no Login
+        token.cancel()
+        #expect(bus.removeStickyEvents(for: colliding(3)) == 1)
+        #expect(bus.stickyEvent(for: colliding(1))?.writer == "w1")
+        #expect(bus.removeStickyEvents(for: anyColliding) == 2)
+        #expect(bus.stickyEvent(for: anyColliding) == nil)
+        #expect(bus.stickyEvent(for: logins)?.user == "ada")  // another type's stays
+        // A type whose sticky events were all removed keeps new ones again.
+        bus.publishSticky(BusTestCollidingEvent(subtype: .init(value: 5), writer: "x"))
+        #expect(bus.stickyEvent(for: anyColliding)?.writer == "x")
+        #expect(bus.removeStickyEvents(for: colliding(5)) == 1)
+        #expect(bus.stickyEvent(for: colliding(5)) == nil)
+    }
+
     @Test("removeStickyEvents: later subscribers get nothing; the count says what went")
     func removal() {
         let bus = EventBus(name: "sticky")
