@@ -98,6 +98,27 @@ func registerBusGrowthBenchmarks() {
             }
         }
     }
+    // Subscriptions bound to owners, one owner each (a screen or model subscribing once).
+    // The owners are made before the clock starts: the peer makes no objects of its own.
+    for count in growthCounts {
+        Benchmark(
+            "Growth Bus \(count) owned subscribes and cancels", configuration: growthConfiguration
+        ) { benchmark in
+            let topic = BusTopic(BusBenchEvent.self, .tick)
+            for _ in benchmark.scaledIterations {
+                let owners = (0..<count).map { _ in BusBenchOwner() }
+                benchmark.startMeasurement()
+                do {
+                    let bus = EventBus(name: "growth")
+                    let tokens = subscribeOwned(owners, to: bus, topic)
+                    for token in tokens { token.cancel() }
+                    blackHole(bus)
+                }
+                benchmark.stopMeasurement()
+                blackHole(owners)
+            }
+        }
+    }
     Benchmark("Memory Bus subscription", configuration: memoryConfiguration) { benchmark in
         let bus = EventBus(name: "memory")
         let topic = BusTopic(BusBenchEvent.self, .tick)
@@ -124,6 +145,26 @@ func registerStateGrowthBenchmarks() {
             }
         }
     }
+    // Observers bound to owners, one owner each; the owners are made before the clock starts,
+    // as for the bus.
+    for count in growthCounts {
+        Benchmark(
+            "Growth State \(count) owned observes and cancels", configuration: growthConfiguration
+        ) { benchmark in
+            for _ in benchmark.scaledIterations {
+                let owners = (0..<count).map { _ in StateBenchOwner() }
+                benchmark.startMeasurement()
+                do {
+                    let property = ObservedProperty(0)
+                    let tokens = observeOwned(owners, property)
+                    for token in tokens { token.cancel() }
+                    blackHole(property)
+                }
+                benchmark.stopMeasurement()
+                blackHole(owners)
+            }
+        }
+    }
     Benchmark("Memory State property with 1 observer", configuration: memoryConfiguration) {
         benchmark in
         for _ in benchmark.scaledIterations {
@@ -136,4 +177,24 @@ func registerStateGrowthBenchmarks() {
             }
         }
     }
+}
+
+/// Subscribes to `topic` once per owner, each subscription bound to its owner (held weakly).
+func subscribeOwned(
+    _ owners: [BusBenchOwner], to bus: EventBus, _ topic: BusTopic<BusBenchEvent>
+) -> [RegistrationToken] {
+    var tokens: [RegistrationToken] = []
+    tokens.reserveCapacity(owners.count)
+    for owner in owners { tokens.append(bus.subscribe(topic, owner: owner) { _, _ in }) }
+    return tokens
+}
+
+/// Observes `property` once per owner, each observer bound to its owner (held weakly).
+func observeOwned(
+    _ owners: [StateBenchOwner], _ property: ObservedProperty<Int>
+) -> [RegistrationToken] {
+    var tokens: [RegistrationToken] = []
+    tokens.reserveCapacity(owners.count)
+    for owner in owners { tokens.append(property.observe(owner: owner) { _, _ in }) }
+    return tokens
 }
