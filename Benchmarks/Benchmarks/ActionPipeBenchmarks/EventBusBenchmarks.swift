@@ -38,6 +38,12 @@ struct BusBenchSink: @unchecked Sendable {
     var total: Int { pointer.pointee }
 }
 
+/// An event of another type, whose sticky events the sticky reads of `BusBenchEvent` must
+/// not have to look at.
+struct BusBenchOtherEvent: BusEvent {
+    let subtype: Int
+}
+
 /// A subscriber object, for the subscriptions that end with their owner.
 final class BusBenchOwner: Sendable {}
 
@@ -200,6 +206,22 @@ func registerEventBusBenchmarks() {
     Benchmark("Bus Baseline existential closure call") { benchmark in
         for i in benchmark.scaledIterations {
             direct.handle(BusBenchEvent(subtype: .tick, value: i))
+        }
+    }
+
+    // Reading every subtype's sticky event of a type is O(its own sticky events): 4,000
+    // sticky events of another type beside it cost nothing.
+    for others in [0, 4_000] {
+        let bus = EventBus(name: "benchSticky")
+        for subtype in 0..<others { bus.publishSticky(BusBenchOtherEvent(subtype: subtype)) }
+        bus.publishSticky(BusBenchEvent(subtype: .tick, value: 1))
+        let anyTick = BusTopic(anySubtypeOf: BusBenchEvent.self)
+        check(bus.stickyEvent(for: anyTick)?.value ?? 0, 1, "bus, sticky read")
+        Benchmark(
+            "Bus sticky read anySubtypeOf, \(others) sticky events of another type",
+            configuration: kilo
+        ) { benchmark in
+            for _ in benchmark.scaledIterations { blackHole(bus.stickyEvent(for: anyTick)) }
         }
     }
 
