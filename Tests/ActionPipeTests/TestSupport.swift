@@ -136,6 +136,24 @@ func runOnThreads(
     return group.wait(timeout: .now() + timeout) == .success
 }
 
+/// Waits until `condition` holds, polling; returns whether it did within `timeout`.
+///
+/// Only for what nothing announces (an object freed as a task winds down): a sanitizer on a
+/// busy 2-core machine can hold a task back for many seconds, so the bound is a count of
+/// seconds, not of polls, and a generous one; the tests that use it have a time limit of a
+/// minute or more, which still catches what never happens.
+func eventually(
+    timeout: Duration = .seconds(40), _ condition: () async -> Bool
+) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    while clock.now < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return await condition()
+}
+
 /// Turns a wait that would never end into a report naming the helper and the test.
 ///
 /// Test gates wait on continuations that ignore cancellation (so a test decides exactly

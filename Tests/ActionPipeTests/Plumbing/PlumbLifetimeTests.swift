@@ -81,9 +81,7 @@ struct PlumbLifetimeTests {
             #expect(await inbox.wait(for: 10) == Array(0..<10))
         }
         // The drain task may still be finishing its last turn: give it a moment.
-        for _ in 0..<1_000 where weakPlumber != nil || weakPort != nil {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        _ = await eventually { weakPlumber == nil && weakPort == nil }
         #expect(weakPlumber == nil)
         #expect(weakPort == nil)
     }
@@ -108,7 +106,7 @@ struct PlumbLifetimeTests {
         #expect(weakPlumber != nil)
         await gate.open()
         #expect(await call.value.wasDelivered)
-        for _ in 0..<1_000 where weakPlumber != nil { try await Task.sleep(for: .milliseconds(5)) }
+        _ = await eventually { weakPlumber == nil }
         #expect(weakPlumber == nil)
     }
 }

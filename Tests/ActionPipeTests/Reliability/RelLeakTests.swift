@@ -29,7 +29,7 @@ final class RelTrackedProvider: OperationTreeProvider {
 
 /// Waits (bounded) until `gone` holds: tasks may wind down a moment after their result.
 func relEventually(_ gone: () -> Bool) async {
-    for _ in 0..<200 where !gone() { try? await Task.sleep(for: .milliseconds(5)) }
+    _ = await eventually { gone() }
 }
 
 /// Leaks the parts' own suites do not cover: every object an owner drops must go away.

@@ -57,11 +57,5 @@ enum ObservCycleLog {
 func observEventually(
     timeout: Duration = .seconds(40), _ condition: @Sendable () async -> Bool
 ) async -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: timeout)
-    while clock.now < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return await condition()
+    await eventually(timeout: timeout, condition)
 }
