@@ -154,6 +154,49 @@ func eventually(
     return await condition()
 }
 
+/// A count that code on any thread increments and a test awaits: `wait(for:)` resumes once
+/// the count has reached its target.
+final class Tally: Sendable {
+    private let state = Mutex<(count: Int, waiters: [(Int, CheckedContinuation<Void, Never>)])>(
+        (0, []))
+
+    func increment() {
+        let ready = state.withLock { state in
+            state.count += 1
+            let count = state.count
+            defer { state.waiters.removeAll { $0.0 <= count } }
+            return state.waiters.filter { $0.0 <= count }.map(\.1)
+        }
+        for waiter in ready { waiter.resume() }
+    }
+
+    var value: Int { state.withLock { $0.count } }
+
+    /// Suspends until the count is at least `target`.
+    func wait(for target: Int) async {
+        if value >= target { return }
+        HangGuard.arm("Tally (\(target) expected)") { self.expire() }
+        await withCheckedContinuation { continuation in
+            let now = state.withLock { state -> Bool in
+                if state.count >= target { return true }
+                state.waiters.append((target, continuation))
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// Resumes everyone still waiting; see ``HangGuard``.
+    private func expire() -> Bool {
+        let stuck = state.withLock { state in
+            defer { state.waiters = [] }
+            return state.waiters.map(\.1)
+        }
+        for waiter in stuck { waiter.resume() }
+        return !stuck.isEmpty
+    }
+}
+
 /// Turns a wait that would never end into a report naming the helper and the test.
 ///
 /// Test gates wait on continuations that ignore cancellation (so a test decides exactly
