@@ -95,10 +95,12 @@ struct SnapshotReclamationTests {
         }
         func alive() -> Int { Counted.alive.load(ordering: .sequentiallyConsistent) - baseline }
         let results = Box<[Int: Int]>([:])
+        let returned = [1: DispatchSemaphore(value: 0), 2: DispatchSemaphore(value: 0)]
         func call(_ argument: Int) -> Thread {
             let thread = Thread {
                 let result = pipe.tPing(argument) ?? -1
                 results.set(results.value.merging([argument: result]) { $1 })
+                returned[argument]!.signal()
             }
             thread.start()
             return thread
@@ -115,10 +117,10 @@ struct SnapshotReclamationTests {
         #expect(alive() == 3)
 
         gates[1]!.signal()  // the first call returns: handler 1 can go, handler 2 cannot
-        try #require(waitUntil { results.value[1] != nil })
+        try #require(returned[1]!.wait(timeout: .now() + 120) == .success)
         #expect(alive() == 2)  // the first call released handler 1 on its way out
         gates[2]!.signal()  // the second call returns: handler 2 can go
-        try #require(waitUntil { results.value[2] != nil })
+        try #require(returned[2]!.wait(timeout: .now() + 120) == .success)
         #expect(alive() == 1)
         #expect(results.value == [1: 1, 2: 2])
         _ = (first, second)
@@ -148,13 +150,4 @@ struct SnapshotReclamationTests {
         #expect(Counted.alive.load(ordering: .sequentiallyConsistent) == baseline)
         #expect(outer.tPing(0) == -1)
     }
-}
-
-/// Polls `condition` every millisecond for up to five seconds; whether it became true.
-private func waitUntil(_ condition: () -> Bool) -> Bool {
-    for _ in 0..<5_000 {
-        if condition() { return true }
-        usleep(1_000)
-    }
-    return condition()
 }
