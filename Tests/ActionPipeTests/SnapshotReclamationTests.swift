@@ -20,14 +20,14 @@ private final class Counted: Sendable {
 @Suite("Snapshot reclamation", .serialized)
 struct SnapshotReclamationTests {
     @Test("Calls racing handler replacement see a whole handler, and replaced ones are freed")
-    func callsRaceReplacement() throws {
+    func callsRaceReplacement() async throws {
         let pipes = try makeChain("a", "b")
         pipes[0].on(\.tPing) { process in process.arguments + 1 }
         pipes[1].on(\.tPing) { process in (process.upstream ?? 0) + 1 }
         let baseline = Counted.alive.load(ordering: .sequentiallyConsistent)
         let wrong = Counter()
         let calls = Counter()
-        let finished = runOnThreads(3) { index in
+        let finished = await runOnThreads(3) { index in
             if index == 0 {
                 // The writer: replace b's handler, each capturing a fresh object.
                 for round in 0..<2_000 {
@@ -130,14 +130,14 @@ struct SnapshotReclamationTests {
     }
 
     @Test("Nested calls on other chains and threads that exit do not stall reclamation")
-    func nestedAndExitingThreads() throws {
+    func nestedAndExitingThreads() async throws {
         let outer = ActionPipe(name: "outer")
         let inner = ActionPipe(name: "inner")
         let baseline = Counted.alive.load(ordering: .sequentiallyConsistent)
         inner.on(\.tPing) { process in process.arguments + 1 }
         outer.on(\.tPing) { process in inner.tPing(process.arguments) ?? -1 }
         // Many short-lived threads, each calling once (and nesting into another chain).
-        let finished = runOnThreads(8) { _ in
+        let finished = await runOnThreads(8) { _ in
             for _ in 0..<50 { _ = outer.tPing(1) }
         }
         #expect(finished)

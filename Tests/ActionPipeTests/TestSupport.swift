@@ -119,11 +119,15 @@ final class SpinBarrier: Sendable {
 
 /// Runs `body(index)` on `count` new threads at once and waits for all of them.
 ///
+/// The test suspends meanwhile rather than block: a blocked task holds a thread of the
+/// concurrency pool, which has one per core, and two tests blocked at once on a 2-core
+/// machine stall every async test beside them (under ThreadSanitizer, for 30 s and more).
+///
 /// - Returns: Whether every thread finished within `timeout` seconds (a deadlock makes the
 ///   test fail instead of hanging the suite).
 func runOnThreads(
     _ count: Int, timeout: Double = 30, _ body: @escaping @Sendable (Int) -> Void
-) -> Bool {
+) async -> Bool {
     let group = DispatchGroup()
     for index in 0..<count {
         group.enter()
@@ -133,7 +137,30 @@ func runOnThreads(
         }
         thread.start()
     }
-    return group.wait(timeout: .now() + timeout) == .success
+    return await withCheckedContinuation { continuation in
+        let resumed = Mutex(false)
+        let resume: @Sendable (Bool) -> Void = { finished in
+            let first = resumed.withLock { resumed in
+                defer { resumed = true }
+                return !resumed
+            }
+            if first { continuation.resume(returning: finished) }
+        }
+        group.notify(queue: .global()) { resume(true) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { resume(false) }
+    }
+}
+
+/// `DispatchQueue.concurrentPerform(iterations:execute:)` on a thread of its own, awaited:
+/// the test holds no thread of the concurrency pool meanwhile (see ``runOnThreads``).
+func concurrentPerform(iterations: Int, _ body: @escaping @Sendable (Int) -> Void) async {
+    await withCheckedContinuation { continuation in
+        let thread = Thread {
+            DispatchQueue.concurrentPerform(iterations: iterations, execute: body)
+            continuation.resume()
+        }
+        thread.start()
+    }
 }
 
 /// Waits until `condition` holds, polling; returns whether it did within `timeout`.

@@ -54,12 +54,12 @@ struct BusHazardTests {
     @Test(
         "subscriptions made and cancelled while other threads publish: handlers only run on live captures, and all are released",
         .timeLimit(.minutes(1)))
-    func churnWhilePublishing() {
+    func churnWhilePublishing() async {
         let bus = EventBus(name: "churn")
         let released = BusTestCounter()
         let deadCalls = BusTestCounter()
         let rounds = 2_000
-        DispatchQueue.concurrentPerform(iterations: 3) { worker in
+        await concurrentPerform(iterations: 3) { worker in
             if worker < 2 {
                 for _ in 0..<(rounds * 2) { bus.publish(BusTestPing()) }
                 return

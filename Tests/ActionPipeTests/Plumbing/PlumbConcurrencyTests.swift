@@ -6,7 +6,7 @@ import Testing
 @Suite("Plumbing: concurrency")
 struct PlumbConcurrencyTests {
     @Test("sends from several threads at once all arrive", .timeLimit(.minutes(1)))
-    func concurrentSends() {
+    func concurrentSends() async {
         let delivered = Counter()
         let plumber = PipelinePlumber<Int>()
         plumber.addStage("+1") { packet in
@@ -16,7 +16,7 @@ struct PlumbConcurrencyTests {
         plumber.addStage("odd") { packet in packet.payload % 2 == 1 ? .pass : .stop("even") }
         plumber.sink { _ in delivered.increment() }
         let wrong = Counter()
-        let finished = runOnThreads(4) { thread in
+        let finished = await runOnThreads(4) { thread in
             for i in 0..<5_000 {
                 let outcome = plumber.send(i, from: thread)
                 if outcome.wasDelivered != i.isMultiple(of: 2) { wrong.increment() }
@@ -42,7 +42,7 @@ struct PlumbConcurrencyTests {
         for port in ports { try plumber.addPort(port) }
 
         let perPort = 300
-        let finished = runOnThreads(4) { thread in
+        let finished = await runOnThreads(4) { thread in
             for value in 0..<perPort { ports[thread].emit(value) }
         }
         #expect(finished)
@@ -82,10 +82,10 @@ struct PlumbConcurrencyTests {
     @Test(
         "stages added while packets flow: each packet sees a whole prefix of the stages",
         .timeLimit(.minutes(1)))
-    func addWhileSending() {
+    func addWhileSending() async {
         let plumber = PipelinePlumber<[Int]>()
         let wrong = Counter()
-        let finished = runOnThreads(3) { thread in
+        let finished = await runOnThreads(3) { thread in
             if thread == 0 {
                 for index in 0..<300 {
                     plumber.addStage("s\(index)") { packet in
@@ -112,7 +112,7 @@ struct PlumbConcurrencyTests {
         plumber.sink { _ in delivered.increment() }
         let steady = PlumbingPort<Int>(0)
         try plumber.addPort(steady)
-        let finished = runOnThreads(2) { thread in
+        let finished = await runOnThreads(2) { thread in
             if thread == 0 {
                 for value in 0..<2_000 { steady.emit(value) }
             } else {

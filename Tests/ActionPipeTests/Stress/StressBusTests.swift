@@ -45,7 +45,7 @@ struct StressBusTests {
         let wrong = StressFailures()
         let checks = Counter()
         let publishers = 2
-        let finished = runOnThreads(publishers + 2, timeout: 120) { thread in
+        let finished = await runOnThreads(publishers + 2, timeout: 120) { thread in
             var random = ModelRandom(seed: 0xB05_5EED + UInt64(thread))
             if thread < publishers {
                 var serial = thread * 10_000_000
