@@ -124,9 +124,10 @@ final class SpinBarrier: Sendable {
 /// machine stall every async test beside them (under ThreadSanitizer, for 30 s and more).
 ///
 /// - Returns: Whether every thread finished within `timeout` seconds (a deadlock makes the
-///   test fail instead of hanging the suite).
+///   test fail instead of hanging the suite). A bound on a deadlock, not on speed: under
+///   ThreadSanitizer, beside the other tests on a busy 2-core machine, such specs take 30 s.
 func runOnThreads(
-    _ count: Int, timeout: Double = 30, _ body: @escaping @Sendable (Int) -> Void
+    _ count: Int, timeout: Double = 120, _ body: @escaping @Sendable (Int) -> Void
 ) async -> Bool {
     let group = DispatchGroup()
     for index in 0..<count {

@@ -38,7 +38,7 @@ struct BusDeinitReentryTests {
         let bus = EventBus(name: "reentry")
         let before = ReentrantOwner.released.load(ordering: .relaxed)
         let done = Atomic<Bool>(false)
-        let finished = await runOnThreads(2, timeout: 60) { thread in
+        let finished = await runOnThreads(2) { thread in
             if thread == 0 {
                 for round in 0..<Self.rounds {
                     let owner = ReentrantOwner(bus)
@@ -72,7 +72,7 @@ struct BusDeinitReentryTests {
         let union = bus.subscribe(
             allOf: [BusTopic(ReentryEvent.self, 1).key, BusTopic(ReentryEvent.self, 2).key]
         ) { _ in fired.add(1, ordering: .relaxed) }
-        let finished = await runOnThreads(1, timeout: 30) { _ in
+        let finished = await runOnThreads(1) { _ in
             for _ in 0..<100 {
                 // The second event of the same key replaces the first: its payload's deinit
                 // publishes on this bus.

@@ -24,7 +24,7 @@ struct PlumbDeinitReentryTests {
         let port = PlumbingPort<Int>(1)
         let before = PortReentrant.released.load(ordering: .relaxed)
         let done = Atomic<Bool>(false)
-        let finished = await runOnThreads(2, timeout: 60) { thread in
+        let finished = await runOnThreads(2) { thread in
             if thread == 0 {
                 for round in 0..<Self.rounds {
                     let capture = PortReentrant(port)

@@ -211,7 +211,7 @@ struct PlumbTokenTests {
                     return .pass
                 })
         }
-        let finished = await runOnThreads(1, timeout: 20) { _ in
+        let finished = await runOnThreads(1) { _ in
             _ = token.value?.cancel()
         }
         #expect(finished, "the stage was released under the plumber's lock")

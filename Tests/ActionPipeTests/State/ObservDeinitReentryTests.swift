@@ -40,7 +40,7 @@ struct ObservDeinitReentryTests {
         let property = ObservedProperty(0, label: "reentry")
         let before = ReentrantCapture.released.load(ordering: .relaxed)
         let done = Atomic<Bool>(false)
-        let finished = await runOnThreads(2, timeout: 60) { thread in
+        let finished = await runOnThreads(2) { thread in
             if thread == 0 {
                 for _ in 0..<Self.rounds {
                     let capture = ReentrantCapture(property)
@@ -68,7 +68,7 @@ struct ObservDeinitReentryTests {
         let property = ObservedProperty<ReentrantValue?>(nil, label: "values")
         let token = property.observe { _ in }
         let before = ReentrantValue.released.load(ordering: .relaxed)
-        let finished = await runOnThreads(2, timeout: 60) { _ in
+        let finished = await runOnThreads(2) { _ in
             for _ in 0..<Self.rounds { property.value = ReentrantValue(property) }
         }
         property.value = nil
