@@ -168,8 +168,7 @@ func concurrentPerform(iterations: Int, _ body: @escaping @Sendable (Int) -> Voi
 ///
 /// Only for what nothing announces (an object freed as a task winds down): a sanitizer on a
 /// busy 2-core machine can hold a task back for many seconds, so the bound is a count of
-/// seconds, not of polls, and a generous one; the tests that use it have a time limit of a
-/// minute or more, which still catches what never happens.
+/// seconds, not of polls, and a generous one, which still catches what never happens.
 func eventually(
     timeout: Duration = .seconds(40), _ condition: () async -> Bool
 ) async -> Bool {
@@ -223,6 +222,15 @@ final class Tally: Sendable {
         for waiter in stuck { waiter.resume() }
         return !stuck.isEmpty
     }
+}
+
+extension Trait where Self == TimeLimitTrait {
+    /// The time limit of the specs that have one: a bound on a hang, never on speed.
+    ///
+    /// Tests run side by side, so under a sanitizer on a busy 2-core machine a short one can
+    /// last nearly as long as the whole run: over a minute in CI's ThreadSanitizer step. A
+    /// wait at a test gate is reported sooner, by ``HangGuard``.
+    static var hangBound: Self { .timeLimit(.minutes(5)) }
 }
 
 /// Turns a wait that would never end into a report naming the helper and the test.

@@ -6,7 +6,7 @@ import Testing
 struct BusConcurrencyTests {
     @Test(
         "concurrent publish, subscribe and unsubscribe: every event to every live subscriber",
-        .timeLimit(.minutes(1)))
+        .hangBound)
     func stress() async {
         let bus = EventBus(name: "stress")
         let counter = BusTestBox(0)
@@ -46,7 +46,7 @@ struct BusConcurrencyTests {
 
     @Test(
         "concurrent sticky publishes and removals: one sticky event per subtype, the last one",
-        .timeLimit(.minutes(1)))
+        .hangBound)
     func concurrentSticky() async {
         let bus = EventBus(name: "sticky-stress")
         let rounds = 400
@@ -88,7 +88,7 @@ struct BusConcurrencyTests {
 
     @Test(
         "subscribers released on other threads while publishing: no crash, then gone",
-        .timeLimit(.minutes(1)))
+        .hangBound)
     func releaseWhilePublishing() async {
         let bus = EventBus(name: "release")
         let holders = (0..<200).map { BusTestHolder(BusTestSubscriber("s\($0)")) }

@@ -7,7 +7,7 @@ import Testing
 struct BusOriginalBugsTests {
     @Test(
         "the original deadlocks when a handler publishes on the same bus: here it returns",
-        .timeLimit(.minutes(1)))
+        .hangBound)
     func reentrantPublishDoesNotDeadlock() {
         let bus = EventBus(name: "deadlock")
         let depth = BusTestCounter()
@@ -22,7 +22,7 @@ struct BusOriginalBugsTests {
 
     @Test(
         "the original races when removing while delivering: here removal is exact",
-        .timeLimit(.minutes(1)))
+        .hangBound)
     func removalDuringDelivery() async {
         let bus = EventBus(name: "race")
         let tokens = (0..<300).map { _ in bus.subscribe(busTestPings) { _ in } }

@@ -12,7 +12,7 @@ struct StressBusTests {
 
     @Test(
         "publishes during subscription churn: stable subscribers get every event exactly once",
-        .timeLimit(.minutes(1)))
+        .hangBound)
     func publishesDuringChurn() async throws {
         let bus = EventBus(name: "stress")
         let alpha1 = BusTopic(ModelBusAlpha.self, 1)

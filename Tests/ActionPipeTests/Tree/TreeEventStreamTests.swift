@@ -1,7 +1,7 @@
 import ActionPipe
 import Testing
 
-@Suite("Tree: several readers of a run's events", .timeLimit(.minutes(1)))
+@Suite("Tree: several readers of a run's events", .hangBound)
 struct TreeEventStreamTests {
     /// A run that waits at `gate` before its first provider call returns.
     private func gatedRun(_ gate: TreeGate) -> OperationTreeRun {
