@@ -108,11 +108,9 @@ struct AsyncActionTests {
     @Test("A handler that suspends holds the call: the next handler waits for it")
     func suspendedHandlerHoldsTheCall() async throws {
         let pipes = try makeChain("p1", "p2")
-        let arrived = TAGate()
         let gate = TAGate()
         let secondRuns = TACounter()
         pipes[0].on(\.taStep) { process in
-            await arrived.open()
             await gate.wait()
             return process.arguments + 1
         }
@@ -122,7 +120,7 @@ struct AsyncActionTests {
         }
 
         let call = Task { try await pipes[1].taStep(4) }
-        await arrived.wait()
+        await gate.untilWaiting(1)  // p1 is suspended at the gate
         await Task.yield()  // give the call a chance to (wrongly) move on
         #expect(await gate.waiting == 1)
         #expect(await secondRuns.value == 0, "p2 must not start while p1 is suspended")

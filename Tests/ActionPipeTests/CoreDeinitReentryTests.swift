@@ -31,11 +31,11 @@ struct CoreDeinitReentryTests {
     static let rounds = 2_000
 
     @Test("Handlers replaced while another thread calls: every capture released, no hang")
-    func replacedWhileCalling() {
+    func replacedWhileCalling() async {
         let before = Reentrant.released.load(ordering: .relaxed)
         let pipe = ActionPipe(name: "reentry")
         let head = ActionPipe(name: "head")
-        let finished = runOnThreads(2, timeout: 120) { thread in
+        let finished = await runOnThreads(2, timeout: 120) { thread in
             for round in 0..<Self.rounds {
                 if thread == 0 {
                     let object = Reentrant(pipe)
@@ -64,13 +64,13 @@ struct CoreDeinitReentryTests {
     }
 
     @Test("A handler holding the last reference to another, called pipe: released unlocked")
-    func capturedPipeReleased() {
+    func capturedPipeReleased() async {
         // The inner pipe was called, so it caches a snapshot; its deinit takes the topology
         // lock to empty that cache, and the snapshot's handler holds a `Reentrant`. Each
         // replacement of the outer handler releases the last reference to an inner pipe.
         let before = Reentrant.released.load(ordering: .relaxed)
         let pipe = ActionPipe(name: "outer")
-        let finished = runOnThreads(2, timeout: 120) { thread in
+        let finished = await runOnThreads(2, timeout: 120) { thread in
             for round in 0..<Self.rounds {
                 if thread == 0 {
                     let inner = ActionPipe(name: "inner")

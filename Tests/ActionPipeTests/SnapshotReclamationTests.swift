@@ -20,14 +20,14 @@ private final class Counted: Sendable {
 @Suite("Snapshot reclamation", .serialized)
 struct SnapshotReclamationTests {
     @Test("Calls racing handler replacement see a whole handler, and replaced ones are freed")
-    func callsRaceReplacement() throws {
+    func callsRaceReplacement() async throws {
         let pipes = try makeChain("a", "b")
         pipes[0].on(\.tPing) { process in process.arguments + 1 }
         pipes[1].on(\.tPing) { process in (process.upstream ?? 0) + 1 }
         let baseline = Counted.alive.load(ordering: .sequentiallyConsistent)
         let wrong = Counter()
         let calls = Counter()
-        let finished = runOnThreads(3) { index in
+        let finished = await runOnThreads(3) { index in
             if index == 0 {
                 // The writer: replace b's handler, each capturing a fresh object.
                 for round in 0..<2_000 {
@@ -95,10 +95,12 @@ struct SnapshotReclamationTests {
         }
         func alive() -> Int { Counted.alive.load(ordering: .sequentiallyConsistent) - baseline }
         let results = Box<[Int: Int]>([:])
+        let returned = [1: DispatchSemaphore(value: 0), 2: DispatchSemaphore(value: 0)]
         func call(_ argument: Int) -> Thread {
             let thread = Thread {
                 let result = pipe.tPing(argument) ?? -1
                 results.set(results.value.merging([argument: result]) { $1 })
+                returned[argument]!.signal()
             }
             thread.start()
             return thread
@@ -115,10 +117,10 @@ struct SnapshotReclamationTests {
         #expect(alive() == 3)
 
         gates[1]!.signal()  // the first call returns: handler 1 can go, handler 2 cannot
-        try #require(waitUntil { results.value[1] != nil })
+        try #require(returned[1]!.wait(timeout: .now() + 120) == .success)
         #expect(alive() == 2)  // the first call released handler 1 on its way out
         gates[2]!.signal()  // the second call returns: handler 2 can go
-        try #require(waitUntil { results.value[2] != nil })
+        try #require(returned[2]!.wait(timeout: .now() + 120) == .success)
         #expect(alive() == 1)
         #expect(results.value == [1: 1, 2: 2])
         _ = (first, second)
@@ -128,14 +130,14 @@ struct SnapshotReclamationTests {
     }
 
     @Test("Nested calls on other chains and threads that exit do not stall reclamation")
-    func nestedAndExitingThreads() throws {
+    func nestedAndExitingThreads() async throws {
         let outer = ActionPipe(name: "outer")
         let inner = ActionPipe(name: "inner")
         let baseline = Counted.alive.load(ordering: .sequentiallyConsistent)
         inner.on(\.tPing) { process in process.arguments + 1 }
         outer.on(\.tPing) { process in inner.tPing(process.arguments) ?? -1 }
         // Many short-lived threads, each calling once (and nesting into another chain).
-        let finished = runOnThreads(8) { _ in
+        let finished = await runOnThreads(8) { _ in
             for _ in 0..<50 { _ = outer.tPing(1) }
         }
         #expect(finished)
@@ -148,13 +150,4 @@ struct SnapshotReclamationTests {
         #expect(Counted.alive.load(ordering: .sequentiallyConsistent) == baseline)
         #expect(outer.tPing(0) == -1)
     }
-}
-
-/// Polls `condition` every millisecond for up to five seconds; whether it became true.
-private func waitUntil(_ condition: () -> Bool) -> Bool {
-    for _ in 0..<5_000 {
-        if condition() { return true }
-        usleep(1_000)
-    }
-    return condition()
 }

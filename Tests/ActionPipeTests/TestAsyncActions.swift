@@ -72,18 +72,45 @@ extension Actions {
 actor TAGate {
     private var isOpen = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
+    /// Tests waiting for a number of waiters.
+    private var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     /// Suspends until the gate is open (returns at once if it already is).
     func wait() async {
         if isOpen { return }
         HangGuard.arm("TAGate") { await self.expire() }
-        await withCheckedContinuation { waiters.append($0) }
+        await withCheckedContinuation {
+            waiters.append($0)
+            resumeWatchers()
+        }
+    }
+
+    /// Suspends until at least `count` are suspended in `wait()`.
+    func untilWaiting(_ count: Int) async {
+        if waiters.count >= count { return }
+        HangGuard.arm("TAGate.untilWaiting(\(count))") { await self.expireWatchers() }
+        await withCheckedContinuation { watchers.append((count, $0)) }
+    }
+
+    private func resumeWatchers() {
+        let ready = watchers.filter { $0.count <= waiters.count }
+        watchers.removeAll { $0.count <= waiters.count }
+        for watcher in ready { watcher.continuation.resume() }
     }
 
     /// Opens the gate if someone still waits at it; see ``HangGuard``.
     private func expire() -> Bool {
         guard !waiters.isEmpty else { return false }
         open()
+        return true
+    }
+
+    /// Resumes every test still waiting for waiters; see ``HangGuard``.
+    private func expireWatchers() -> Bool {
+        guard !watchers.isEmpty else { return false }
+        let stuck = watchers
+        watchers = []
+        for watcher in stuck { watcher.continuation.resume() }
         return true
     }
 

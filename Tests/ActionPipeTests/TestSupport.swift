@@ -119,11 +119,16 @@ final class SpinBarrier: Sendable {
 
 /// Runs `body(index)` on `count` new threads at once and waits for all of them.
 ///
+/// The test suspends meanwhile rather than block: a blocked task holds a thread of the
+/// concurrency pool, which has one per core, and two tests blocked at once on a 2-core
+/// machine stall every async test beside them (under ThreadSanitizer, for 30 s and more).
+///
 /// - Returns: Whether every thread finished within `timeout` seconds (a deadlock makes the
-///   test fail instead of hanging the suite).
+///   test fail instead of hanging the suite). A bound on a deadlock, not on speed: under
+///   ThreadSanitizer, beside the other tests on a busy 2-core machine, such specs take 30 s.
 func runOnThreads(
-    _ count: Int, timeout: Double = 30, _ body: @escaping @Sendable (Int) -> Void
-) -> Bool {
+    _ count: Int, timeout: Double = 120, _ body: @escaping @Sendable (Int) -> Void
+) async -> Bool {
     let group = DispatchGroup()
     for index in 0..<count {
         group.enter()
@@ -133,7 +138,99 @@ func runOnThreads(
         }
         thread.start()
     }
-    return group.wait(timeout: .now() + timeout) == .success
+    return await withCheckedContinuation { continuation in
+        let resumed = Mutex(false)
+        let resume: @Sendable (Bool) -> Void = { finished in
+            let first = resumed.withLock { resumed in
+                defer { resumed = true }
+                return !resumed
+            }
+            if first { continuation.resume(returning: finished) }
+        }
+        group.notify(queue: .global()) { resume(true) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { resume(false) }
+    }
+}
+
+/// `DispatchQueue.concurrentPerform(iterations:execute:)` on a thread of its own, awaited:
+/// the test holds no thread of the concurrency pool meanwhile (see ``runOnThreads``).
+func concurrentPerform(iterations: Int, _ body: @escaping @Sendable (Int) -> Void) async {
+    await withCheckedContinuation { continuation in
+        let thread = Thread {
+            DispatchQueue.concurrentPerform(iterations: iterations, execute: body)
+            continuation.resume()
+        }
+        thread.start()
+    }
+}
+
+/// Waits until `condition` holds, polling; returns whether it did within `timeout`.
+///
+/// Only for what nothing announces (an object freed as a task winds down): a sanitizer on a
+/// busy 2-core machine can hold a task back for many seconds, so the bound is a count of
+/// seconds, not of polls, and a generous one, which still catches what never happens.
+func eventually(
+    timeout: Duration = .seconds(40), _ condition: () async -> Bool
+) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    while clock.now < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return await condition()
+}
+
+/// A count that code on any thread increments and a test awaits: `wait(for:)` resumes once
+/// the count has reached its target.
+final class Tally: Sendable {
+    private let state = Mutex<(count: Int, waiters: [(Int, CheckedContinuation<Void, Never>)])>(
+        (0, []))
+
+    func increment() {
+        let ready = state.withLock { state in
+            state.count += 1
+            let count = state.count
+            defer { state.waiters.removeAll { $0.0 <= count } }
+            return state.waiters.filter { $0.0 <= count }.map(\.1)
+        }
+        for waiter in ready { waiter.resume() }
+    }
+
+    var value: Int { state.withLock { $0.count } }
+
+    /// Suspends until the count is at least `target`.
+    func wait(for target: Int) async {
+        if value >= target { return }
+        HangGuard.arm("Tally (\(target) expected)") { self.expire() }
+        await withCheckedContinuation { continuation in
+            let now = state.withLock { state -> Bool in
+                if state.count >= target { return true }
+                state.waiters.append((target, continuation))
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// Resumes everyone still waiting; see ``HangGuard``.
+    private func expire() -> Bool {
+        let stuck = state.withLock { state in
+            defer { state.waiters = [] }
+            return state.waiters.map(\.1)
+        }
+        for waiter in stuck { waiter.resume() }
+        return !stuck.isEmpty
+    }
+}
+
+extension Trait where Self == TimeLimitTrait {
+    /// The time limit of the specs that have one: a bound on a hang, never on speed.
+    ///
+    /// Tests run side by side, so under a sanitizer on a busy 2-core machine a short one can
+    /// last nearly as long as the whole run: over a minute in CI's ThreadSanitizer step. A
+    /// wait at a test gate is reported sooner, by ``HangGuard``.
+    static var hangBound: Self { .timeLimit(.minutes(5)) }
 }
 
 /// Turns a wait that would never end into a report naming the helper and the test.

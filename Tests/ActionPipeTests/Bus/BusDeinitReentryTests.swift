@@ -34,11 +34,11 @@ struct BusDeinitReentryTests {
     static let rounds = 20_000
 
     @Test("Owners released on one thread while another counts and changes subscriptions")
-    func ownersReleasedWhileCounting() {
+    func ownersReleasedWhileCounting() async {
         let bus = EventBus(name: "reentry")
         let before = ReentrantOwner.released.load(ordering: .relaxed)
         let done = Atomic<Bool>(false)
-        let finished = runOnThreads(2, timeout: 60) { thread in
+        let finished = await runOnThreads(2) { thread in
             if thread == 0 {
                 for round in 0..<Self.rounds {
                     let owner = ReentrantOwner(bus)
@@ -66,13 +66,13 @@ struct BusDeinitReentryTests {
     }
 
     @Test("An allOf union replacing an event whose payload publishes from its deinit")
-    func unionReplacesReentrantEvent() {
+    func unionReplacesReentrantEvent() async {
         let bus = EventBus(name: "union")
         let fired = Atomic<Int>(0)
         let union = bus.subscribe(
             allOf: [BusTopic(ReentryEvent.self, 1).key, BusTopic(ReentryEvent.self, 2).key]
         ) { _ in fired.add(1, ordering: .relaxed) }
-        let finished = runOnThreads(1, timeout: 30) { _ in
+        let finished = await runOnThreads(1) { _ in
             for _ in 0..<100 {
                 // The second event of the same key replaces the first: its payload's deinit
                 // publishes on this bus.

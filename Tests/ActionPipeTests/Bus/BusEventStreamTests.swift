@@ -1,7 +1,7 @@
 import ActionPipe
 import Testing
 
-@Suite("Bus: events(for:) as an AsyncStream", .timeLimit(.minutes(1)))
+@Suite("Bus: events(for:) as an AsyncStream", .hangBound)
 struct BusEventStreamTests {
     private let logins = BusTopic(BusTestLogin.self, .login)
 

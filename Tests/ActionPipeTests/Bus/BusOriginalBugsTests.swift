@@ -7,7 +7,7 @@ import Testing
 struct BusOriginalBugsTests {
     @Test(
         "the original deadlocks when a handler publishes on the same bus: here it returns",
-        .timeLimit(.minutes(1)))
+        .hangBound)
     func reentrantPublishDoesNotDeadlock() {
         let bus = EventBus(name: "deadlock")
         let depth = BusTestCounter()
@@ -22,12 +22,12 @@ struct BusOriginalBugsTests {
 
     @Test(
         "the original races when removing while delivering: here removal is exact",
-        .timeLimit(.minutes(1)))
-    func removalDuringDelivery() {
+        .hangBound)
+    func removalDuringDelivery() async {
         let bus = EventBus(name: "race")
         let tokens = (0..<300).map { _ in bus.subscribe(busTestPings) { _ in } }
         let removed = BusTestCounter()
-        DispatchQueue.concurrentPerform(iterations: 3) { worker in
+        await concurrentPerform(iterations: 3) { worker in
             if worker == 0 {
                 for _ in 0..<300 { bus.publish(BusTestPing()) }
             } else {

@@ -1,7 +1,7 @@
 import ActionPipe
 import Testing
 
-@Suite("Bus: sticky events for late subscribers", .timeLimit(.minutes(1)))
+@Suite("Bus: sticky events for late subscribers", .hangBound)
 struct BusStickyTests {
     private let logins = BusTopic(BusTestLogin.self, .login)
 

@@ -67,7 +67,7 @@ struct BusUnsubscribeTests {
     // CI's watchdog report it.
     @Test(
         "unsubscribe(_:from:) compares subtypes with no lock held: a subtype's == may use the bus",
-        .timeLimit(.minutes(1)))
+        .hangBound)
     func subtypeEqualityUsesTheBus() {
         let bus = EventBus(name: "reentrant-subtype")
         let probe = BusTestProbe(bus)
@@ -96,7 +96,7 @@ struct BusUnsubscribeTests {
 
     @Test(
         "a subtype's hash and == may use the bus: routes, sticky events and unions",
-        .timeLimit(.minutes(1)))
+        .hangBound)
     func subtypeHashingUsesTheBus() {
         let bus = EventBus(name: "reentrant-routes")
         let probe = BusTestProbe(bus)

@@ -20,11 +20,11 @@ struct PlumbDeinitReentryTests {
     static let rounds = 5_000
 
     @Test("Plumbers dropped on one thread while another emits on their port")
-    func plumbersDroppedWhileEmitting() {
+    func plumbersDroppedWhileEmitting() async {
         let port = PlumbingPort<Int>(1)
         let before = PortReentrant.released.load(ordering: .relaxed)
         let done = Atomic<Bool>(false)
-        let finished = runOnThreads(2, timeout: 60) { thread in
+        let finished = await runOnThreads(2) { thread in
             if thread == 0 {
                 for round in 0..<Self.rounds {
                     let capture = PortReentrant(port)

@@ -83,7 +83,7 @@ struct PlumbHazardTests {
     }
 
     @Test("one stage object in two plumbers, used from many threads at once")
-    func sharedStageConcurrently() throws {
+    func sharedStageConcurrently() async throws {
         let check = PlumbCountingCheck()
         let a = PipelinePlumber<Int>()
         let b = PipelinePlumber<Int>()
@@ -98,7 +98,7 @@ struct PlumbHazardTests {
             return .pass
         }
         let wrong = Counter()
-        let finished = runOnThreads(4) { thread in
+        let finished = await runOnThreads(4) { thread in
             for i in 0..<2_000 {
                 let plumber = thread.isMultiple(of: 2) ? a : b
                 let expected = thread.isMultiple(of: 2) ? i + 1 : i - 1

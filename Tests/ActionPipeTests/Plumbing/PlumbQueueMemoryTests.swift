@@ -24,6 +24,7 @@ struct PlumbQueueMemoryTests {
         let count = 2_000
         let port = PlumbingPort<Blob>(1)
         let delivered = Atomic<Int>(0)
+        let allDelivered = TreeGate()
         // Each packet's stage emits the one two ahead on the same port (the first emits two):
         // the port is busy, so they wait in its queue, which is never empty until the end.
         let plumber = try PipelinePlumber<Blob>().addPort(port)
@@ -33,18 +34,20 @@ struct PlumbQueueMemoryTests {
             if index + 2 < count { port.emit(Blob(index + 2)) }
             return .pass
         }
-        plumber.sink { _ in delivered.add(1, ordering: .relaxed) }
+        plumber.sink { _ in
+            if delivered.add(1, ordering: .relaxed).newValue == count { allDelivered.open() }
+        }
         Blob.peak.store(Blob.alive.load(ordering: .sequentiallyConsistent), ordering: .relaxed)
         let before = Blob.alive.load(ordering: .sequentiallyConsistent)
         port.emit(Blob(0))
         // The queued packets run on the port's drain, after `emit` returns: wait for the
-        // count (bounded, against a hang), not for a time.
-        for _ in 0..<20_000 where delivered.load(ordering: .relaxed) < count {
-            try await Task.sleep(for: .milliseconds(1))
-        }
+        // count, not for a time.
+        await allDelivered.wait()
         #expect(delivered.load(ordering: .relaxed) == count)
         // At most the packet running and the two it has queued are alive at once.
         #expect(Blob.peak.load(ordering: .sequentiallyConsistent) - before <= 4)
+        // The drain lets go of the last packet only after its sink has returned.
+        _ = await eventually { Blob.alive.load(ordering: .sequentiallyConsistent) == before }
         #expect(Blob.alive.load(ordering: .sequentiallyConsistent) == before)
         withExtendedLifetime(plumber) {}
     }

@@ -171,7 +171,7 @@ struct RelStateModel {
     }
 }
 
-@Suite("Reliability: observable state against a reference model", .timeLimit(.minutes(2)))
+@Suite("Reliability: observable state against a reference model", .hangBound)
 struct RelStateModelTests {
     static let sequences = 300
     static let steps = 60

@@ -180,7 +180,7 @@ func relBuildTree(_ spec: RelTreeSpec, calls: RelTreeCalls, yieldPercent: Int) t
     return nodes[0]
 }
 
-@Suite("Reliability: the operation tree against a reference model", .timeLimit(.minutes(2)))
+@Suite("Reliability: the operation tree against a reference model", .hangBound)
 struct RelTreeModelTests {
     static let trees = 1000
     static let failFastTrees = 150

@@ -36,11 +36,11 @@ struct ObservDeinitReentryTests {
     static let rounds = 5_000
 
     @Test("observers cancelled on one thread while another sets: their captures re-enter")
-    func capturesReleasedWhileSetting() {
+    func capturesReleasedWhileSetting() async {
         let property = ObservedProperty(0, label: "reentry")
         let before = ReentrantCapture.released.load(ordering: .relaxed)
         let done = Atomic<Bool>(false)
-        let finished = runOnThreads(2, timeout: 60) { thread in
+        let finished = await runOnThreads(2) { thread in
             if thread == 0 {
                 for _ in 0..<Self.rounds {
                     let capture = ReentrantCapture(property)
@@ -64,11 +64,11 @@ struct ObservDeinitReentryTests {
     }
 
     @Test("a replaced value whose deinit reads the property is released after unlocking")
-    func replacedValuesReleasedUnlocked() {
+    func replacedValuesReleasedUnlocked() async {
         let property = ObservedProperty<ReentrantValue?>(nil, label: "values")
         let token = property.observe { _ in }
         let before = ReentrantValue.released.load(ordering: .relaxed)
-        let finished = runOnThreads(2, timeout: 60) { _ in
+        let finished = await runOnThreads(2) { _ in
             for _ in 0..<Self.rounds { property.value = ReentrantValue(property) }
         }
         property.value = nil

@@ -19,8 +19,8 @@ final class ObservWeakRef: @unchecked Sendable {
 struct ObservListReclaimTests {
     @Test(
         "A list replaced while another thread delivers from it lives until that delivery ends",
-        .timeLimit(.minutes(1)))
-    func replacedDuringCrossThreadDelivery() {
+        .hangBound)
+    func replacedDuringCrossThreadDelivery() async {
         let property = ObservedProperty(0, label: "reclaim.cross")
         let log = Log()
         let entered = Atomic<Bool>(false)
@@ -45,7 +45,7 @@ struct ObservListReclaimTests {
         }
         let (firstRef, secondRef) = (first!, second!)
         let cancelled = tokens
-        let finished = runOnThreads(2) { thread in
+        let finished = await runOnThreads(2) { thread in
             if thread == 0 {
                 property.value = 1
                 return
@@ -123,15 +123,15 @@ struct ObservListReclaimTests {
 
     @Test(
         "Threads that set, observe and cancel at once, then end: every list freed, nothing lost",
-        .timeLimit(.minutes(1)))
-    func churnAcrossThreads() {
+        .hangBound)
+    func churnAcrossThreads() async {
         let property = ObservedProperty(0, label: "reclaim.churn")
         let delivered = Counter()
         let watched = Mutex<[ObservWeakRef]>([])
         property.observe { _ in delivered.increment() }
         // Rounds of short-lived threads: records of ended threads are reused.
         for _ in 0..<3 {
-            let finished = runOnThreads(4) { thread in
+            let finished = await runOnThreads(4) { thread in
                 for round in 0..<300 {
                     if thread % 2 == 0 {
                         property.value = round

@@ -20,22 +20,22 @@ struct ObservModifyTests {
     }
 
     @Test("+= through modify from 4 threads loses no update")
-    func noLostUpdates() {
+    func noLostUpdates() async {
         let count = ObservedProperty(0, label: "count")
         let threads = 4
         let perThread = 20_000
-        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+        await concurrentPerform(iterations: threads) { _ in
             for _ in 0..<perThread { count.modify { $0 += 1 } }
         }
         #expect(count.value == threads * perThread)
     }
 
     @Test("modify with observers racing: every store is delivered, the last value wins")
-    func modifyWithObserversRacing() {
+    func modifyWithObserversRacing() async {
         let count = ObservedProperty(0, label: "count")
         let deliveries = Counter()
         let token = count.observe { _ in deliveries.increment() }
-        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+        await concurrentPerform(iterations: 4) { _ in
             for _ in 0..<2_000 { count.modify { $0 += 1 } }
         }
         #expect(count.value == 8_000)

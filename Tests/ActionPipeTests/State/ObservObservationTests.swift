@@ -146,11 +146,11 @@
         }
 
         @Test("reads and tracked sets from 4 threads: no value is lost, tracking still works after")
-        func concurrentTracking() {
+        func concurrentTracking() async {
             let profile = ObservationProfile()
             let fired = Counter()
             let rounds = 500
-            DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            await concurrentPerform(iterations: 4) { thread in
                 for _ in 0..<rounds {
                     if thread % 2 == 0 {
                         _ = withObservationTracking {

@@ -60,7 +60,7 @@ final class ObservInterestingnessController: StateLayer, Sendable {
 
 @Suite("ObservableState: the seed's photo flow")
 struct ObservPhotoFlowTests {
-    @Test("list → store → image store (async fetch) → top image view", .timeLimit(.minutes(1)))
+    @Test("list → store → image store (async fetch) → top image view", .hangBound)
     func photoFlow() async {
         let state = ObservScreenState()
         state.photoList.photos = ["p0", "p1", "p2"]

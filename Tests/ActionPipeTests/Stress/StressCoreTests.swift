@@ -14,8 +14,8 @@ struct StressCoreTests {
 
     @Test(
         "calls during registrations and recompositions: every stable handler runs once per call",
-        .timeLimit(.minutes(1)))
-    func callsDuringChurn() throws {
+        .hangBound)
+    func callsDuringChurn() async throws {
         // Four stable pipes whose stressCall handlers never change: each counts its runs and
         // adds one to the upstream value, so every call must return 4.
         let stable = (0..<Self.stableCount).map { ActionPipe(name: "s\($0)") }
@@ -38,7 +38,7 @@ struct StressCoreTests {
         let wrong = StressFailures()
         let changes = Counter()
         let callers = 3
-        let finished = runOnThreads(callers + 2, timeout: 120) { thread in
+        let finished = await runOnThreads(callers + 2, timeout: 120) { thread in
             var random = ModelRandom(seed: 0x5EED_0000 + UInt64(thread))
             if thread < callers {
                 for _ in 0..<Self.callsPerCaller {
@@ -96,12 +96,12 @@ struct StressCoreTests {
 
     @Test(
         "tokens under contention: each registration answers, cancels once, and is gone",
-        .timeLimit(.minutes(1)))
-    func tokensUnderContention() {
+        .hangBound)
+    func tokensUnderContention() async {
         let threads = 4
         let rounds = Counter()
         let wrong = StressFailures()
-        let finished = runOnThreads(threads, timeout: 120) { thread in
+        let finished = await runOnThreads(threads, timeout: 120) { thread in
             // Each thread owns its pipe (so the expected answers are known) but shares the
             // process-wide registration lock and the action cache with the others; one in
             // four rounds also joins and leaves a shared chain.
@@ -148,7 +148,7 @@ struct StressCoreTests {
 
     @Test(
         "concurrent async calls with suspending handlers: every call accounted for",
-        .timeLimit(.minutes(1)))
+        .hangBound)
     func asyncCalls() async throws {
         let first = ActionPipe(name: "first")
         let second = ActionPipe(name: "second")

@@ -2,7 +2,7 @@ import ActionPipe
 import ActionPipeTesting
 import Testing
 
-@Suite("ActionPipeTesting: ManualExecutor", .timeLimit(.minutes(1)))
+@Suite("ActionPipeTesting: ManualExecutor", .hangBound)
 struct ManualExecutorTests {
     @Test("nothing runs until the test asks; runNext runs the oldest job, runAll the rest")
     func runsOnlyWhenAsked() {

@@ -40,17 +40,23 @@ struct TreeClockTests {
     func timeoutOnTestClock() async throws {
         let clock = TestClock()
         let started = Counter()
+        let (calls, callStarted) = AsyncStream.makeStream(of: Void.self)
         let node = OperationTreeNode(
             "stuck", objects: { (n: Int) in [n] },
             work: { (n: Int) async throws -> Int in
                 started.increment()
+                callStarted.yield()
                 try await Task.sleep(for: .seconds(86_400))  // a real day: must be cut short
                 return n
             })
         var options = OperationTreeOptions(retry: .never, clock: clock)
         options.itemTimeout = .seconds(10)
         let run = Task { await node.run(1, options: options) }
-        await clock.waitForSleepers(1)  // the timeout's timer
+        // The objects(for:) call before it has a timer too, gone once it returns: the clock
+        // moves only when the work call runs and its own timer sleeps.
+        var startedCalls = calls.makeAsyncIterator()
+        await startedCalls.next()
+        await clock.waitForSleepers(1)  // the work call's timer
         clock.advance(by: .seconds(10))
         let report = await run.value
         let failure = try #require(report.failures.first)

@@ -1,7 +1,7 @@
 import ActionPipe
 import Testing
 
-@Suite("Tree: concurrency limit and pipelining", .timeLimit(.minutes(1)))
+@Suite("Tree: concurrency limit and pipelining", .hangBound)
 struct TreeConcurrencyTests {
     @Test("the peak of running provider calls never exceeds the limit", arguments: [1, 2, 3, 8])
     func limitHolds(limit: Int) async {

@@ -1,7 +1,7 @@
 import ActionPipe
 import Testing
 
-@Suite("Tree: several readers of a run's events", .timeLimit(.minutes(1)))
+@Suite("Tree: several readers of a run's events", .hangBound)
 struct TreeEventStreamTests {
     /// A run that waits at `gate` before its first provider call returns.
     private func gatedRun(_ gate: TreeGate) -> OperationTreeRun {
@@ -62,10 +62,16 @@ struct TreeEventStreamTests {
 
     @Test("an added stream keeps only its own bounded buffer when nobody reads it")
     func boundedAddedStream() async {
+        let gate = TreeGate()
         let root = OperationTreeNode(
-            "root", objects: { (n: Int) in Array(0..<n) }, work: { $0 })
+            "root", objects: { (n: Int) in Array(0..<n) },
+            work: { (n: Int) async -> Int in
+                await gate.wait()  // no item ends before the stream is added
+                return n
+            })
         let run = root.start(200)
         let small = run.eventStream(buffering: .bufferingNewest(5))
+        gate.open()
         let report = await run.report
         #expect(report.succeededCount == 200)
         let kept = await Array(small)

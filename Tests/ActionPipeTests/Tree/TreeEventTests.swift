@@ -1,7 +1,7 @@
 import ActionPipe
 import Testing
 
-@Suite("Tree: events and report ordering", .timeLimit(.minutes(1)))
+@Suite("Tree: events and report ordering", .hangBound)
 struct TreeEventTests {
     /// root(1) → child(10, 11) → grandchild(each child's output + "a", + "b").
     private func makeTree() throws -> (

@@ -2,7 +2,7 @@ import ActionPipe
 import Testing
 
 /// The tests of DRBOperationTree itself (SEMANTICS.md §4), on the Swift tree.
-@Suite("Tree: the original's tests", .timeLimit(.minutes(1)))
+@Suite("Tree: the original's tests", .hangBound)
 struct TreeOriginalTests {
     @Test("a single node runs its work for each object and completes")
     func singleNode() async {
