@@ -186,7 +186,7 @@ struct DiagnosticsTests {
 
     @Test(
         "A job the .task executor starts inside an async scope reports to that scope",
-        .timeLimit(.minutes(1)))
+        .hangBound)
     func taskExecutorInheritsTheScope() async {
         let bus = EventBus(name: "diag")
         bus.subscribe(diagEvents, name: "task", on: .task) { _ in throw DiagFailure() }

@@ -119,16 +119,19 @@ final class SpinBarrier: Sendable {
 
 /// Runs `body(index)` on `count` new threads at once and waits for all of them.
 ///
-/// The test suspends meanwhile rather than block: a blocked task holds a thread of the
-/// concurrency pool, which has one per core, and two tests blocked at once on a 2-core
-/// machine stall every async test beside them (under ThreadSanitizer, for 30 s and more).
+/// The threads wait for their turn (``ThreadSpecTurns``), and the test suspends meanwhile
+/// rather than block: a blocked task holds a thread of the concurrency pool, which has one
+/// per core, and two tests blocked at once on a 2-core machine stall every async test beside
+/// them.
 ///
-/// - Returns: Whether every thread finished within `timeout` seconds (a deadlock makes the
-///   test fail instead of hanging the suite). A bound on a deadlock, not on speed: under
-///   ThreadSanitizer, beside the other tests on a busy 2-core machine, such specs take 30 s.
+/// - Returns: Whether every thread finished within `timeout` seconds of starting (a deadlock
+///   makes the test fail instead of hanging the suite). A bound on a deadlock, not on speed:
+///   under ThreadSanitizer, beside the other tests on a busy 2-core machine, such specs have
+///   taken 30 s.
 func runOnThreads(
     _ count: Int, timeout: Double = 120, _ body: @escaping @Sendable (Int) -> Void
 ) async -> Bool {
+    await ThreadSpecTurns.shared.begin()
     let group = DispatchGroup()
     for index in 0..<count {
         group.enter()
@@ -138,7 +141,7 @@ func runOnThreads(
         }
         thread.start()
     }
-    return await withCheckedContinuation { continuation in
+    let finished = await withCheckedContinuation { continuation in
         let resumed = Mutex(false)
         let resume: @Sendable (Bool) -> Void = { finished in
             let first = resumed.withLock { resumed in
@@ -150,17 +153,50 @@ func runOnThreads(
         group.notify(queue: .global()) { resume(true) }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { resume(false) }
     }
+    await ThreadSpecTurns.shared.end()
+    return finished
 }
 
-/// `DispatchQueue.concurrentPerform(iterations:execute:)` on a thread of its own, awaited:
-/// the test holds no thread of the concurrency pool meanwhile (see ``runOnThreads``).
+/// `DispatchQueue.concurrentPerform(iterations:execute:)` on a thread of its own, in its turn
+/// (see ``runOnThreads``).
 func concurrentPerform(iterations: Int, _ body: @escaping @Sendable (Int) -> Void) async {
+    await ThreadSpecTurns.shared.begin()
     await withCheckedContinuation { continuation in
         let thread = Thread {
             DispatchQueue.concurrentPerform(iterations: iterations, execute: body)
             continuation.resume()
         }
         thread.start()
+    }
+    await ThreadSpecTurns.shared.end()
+}
+
+/// The specs that keep threads of their own busy run them one spec at a time.
+///
+/// A thread gets its share of the CPU like any other: with every such spec at once (over a
+/// hundred busy threads under ThreadSanitizer on 2 cores) the concurrency pool's threads got
+/// so little of it that async tests beside them stalled for more than a minute.
+actor ThreadSpecTurns {
+    static let shared = ThreadSpecTurns()
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    /// Suspends until no other spec runs its threads.
+    func begin() async {
+        guard busy else {
+            busy = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Hands the turn to the next spec waiting, if any.
+    func end() {
+        if waiting.isEmpty {
+            busy = false
+        } else {
+            waiting.removeFirst().resume()
+        }
     }
 }
 

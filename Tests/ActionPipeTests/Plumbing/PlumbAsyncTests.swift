@@ -88,7 +88,7 @@ struct PlumbAsyncTests {
         let plumber = PipelinePlumber<Int>()
         plumber.addStage("sleep") { packet in
             started.put(packet.payload)
-            try await Task.sleep(for: .seconds(60))
+            try await Task.sleep(for: .seconds(3_600))  // only cancellation ends it
             return .pass
         }
         let call = Task { await plumber.process(1, from: 1) }

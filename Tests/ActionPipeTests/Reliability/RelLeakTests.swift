@@ -53,7 +53,8 @@ struct RelLeakTests {
             let grandchild = OperationTreeNode(
                 "grandchild", objects: { (n: Int) in [n] },
                 work: { (n: Int) -> String in
-                    if ending == "cancel" { try await Task.sleep(for: .seconds(10)) }
+                    // An hour: only the cancellation ends it, however late it comes.
+                    if ending == "cancel" { try await Task.sleep(for: .seconds(3_600)) }
                     return "\(captured.name) \(n)"
                 })
             try root.addChild(child).addChild(grandchild)
@@ -145,7 +146,7 @@ struct RelLeakTests {
             plumber.addStage("sleep") { _ in
                 _ = captured.name
                 enter.yield()
-                try await Task.sleep(for: .seconds(10))
+                try await Task.sleep(for: .seconds(3_600))  // only cancellation ends it
                 return .pass
             }
             (weakPlumber, weakCaptured) = (plumber, captured)
