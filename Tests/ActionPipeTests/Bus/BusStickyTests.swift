@@ -176,8 +176,10 @@ struct BusStickyTests {
             }
             group.addTask {
                 for index in 0..<rounds {
-                    if index % 2 == 0 {
+                    if index % 4 == 0 {
                         bus.removeStickyEvents(for: BusTopic(Carrier.self))
+                    } else if index % 4 == 2 {
+                        bus.removeStickyEvents(for: BusTopic(anySubtypeOf: Carrier.self))
                     } else {
                         bus.publishSticky(Carrier(payload: Reentering(bus, released)))
                     }
