@@ -113,7 +113,9 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
-    /// The snapshot calls read now, retained: for paths that are not calls.
+    /// The snapshot calls read now, retained: for async calls (a pin may not cross a
+    /// suspension) and paths that are not calls.
+    @usableFromInline
     func _currentSnapshot() -> _Snapshot {
         let pin = _pinSnapshot()
         defer { _member.unpin(pin) }

@@ -31,13 +31,14 @@ extension BoundAction where Kind == ActionKind.Async {
         // so a call from the main actor would hop there and back, about 7 µs on Linux,
         // even when no handler suspends.
         var ignored: [ActionTrace.Outcome?]? = nil
-        // `self` holds the pipe, so the origin member and the cell outlive the whole call.
-        // The pin lasts across the handlers' suspensions: it records its counter, so it
-        // may end on another thread than it started on.
-        let (cell, pin) = _pin()
-        defer { cell._withUnsafeGuaranteedRef { $0.unpin(pin) } }
-        let snapshot = pin.snapshot.unsafelyUnwrapped
-        if snapshot._withUnsafeGuaranteedRef({ $0.isInstrumented }) {
+        // `self` holds the pipe, so the origin member outlives the whole call. A pin is
+        // bound to its thread and may not cross a suspension: the call holds a counted
+        // reference to the snapshot instead.
+        let cell = Unmanaged.passUnretained(pipe._member)
+        let held = pipe._currentSnapshot()
+        defer { withExtendedLifetime(held) {} }
+        let snapshot = Unmanaged.passUnretained(held)
+        if held.isInstrumented {
             return try await _callInstrumented(snapshot, repeat each arguments)
         }
         let outcome = await Self._runAsync(
@@ -76,11 +77,11 @@ extension BoundAction where Kind == ActionKind.Async {
         -> ActionReport<Result>
     {
         var outcomes: [ActionTrace.Outcome?]? = []
-        let (cell, pin) = _pin()
-        defer { cell._withUnsafeGuaranteedRef { $0.unpin(pin) } }
-        let snapshot = pin.snapshot.unsafelyUnwrapped
+        let cell = Unmanaged.passUnretained(pipe._member)
+        let held = pipe._currentSnapshot()
+        defer { withExtendedLifetime(held) {} }
         let outcome = await Self._runAsync(
-            snapshot: snapshot, origin: cell, key: key,
+            snapshot: .passUnretained(held), origin: cell, key: key,
             options: options, arguments: (repeat each arguments), recording: &outcomes)
         return makeReport(outcome, outcomes)
     }
