@@ -197,6 +197,17 @@ extension ThreadRecord {
     /// next thread.
     func detach() {
         for index in 0..<3 { own[index] = 0 }
+        // Clear already, unless the thread ended inside a read (a pin it never ended): no
+        // code of that thread runs any more, so what it held is no longer read.
+        var chunk = slots
+        while true {
+            for index in 0..<Self.slotsPerChunk {
+                chunk[index].store(0, ordering: .sequentiallyConsistent)
+            }
+            let more = chunk[Self.slotsPerChunk].load(ordering: .relaxed)
+            guard let further = UnsafeMutablePointer<Atomic<UInt>>(bitPattern: more) else { break }
+            chunk = further
+        }
         shared[1].store(0, ordering: .sequentiallyConsistent)
     }
 }
@@ -235,4 +246,3 @@ extension ThreadRecord {
         }
     }
 }
-

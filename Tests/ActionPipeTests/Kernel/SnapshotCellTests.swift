@@ -1,5 +1,6 @@
 import ActionPipeKernel
 import Dispatch
+import Synchronization
 import Testing
 
 /// The kernel's read-mostly snapshot, driven directly: every part (core chains, bus routes,
@@ -80,20 +81,28 @@ struct SnapshotCellTests {
     }
 
     @Test("readers that never stop overlapping cannot keep a retired snapshot alive")
-    func overlappingReadersDrain() {
+    func overlappingReadersDrain() async {
         let cell = SnapshotCell<Box>()
         _ = cell.store(Box(0))
-        var previous = cell.pin()
-        weak let weakFirst = previous.snapshot?.takeUnretainedValue()
-        _ = cell.store(Box(1))
-        // Each new pin starts before the previous ends: some reader is always running.
-        for round in 0..<4 {
-            let next = cell.pin()
-            cell.unpin(previous)
-            previous = next
-            if round == 3 { _ = cell.store(Box(2)) }
+        // Two threads take turns: each pins before the other unpins, so some reader is
+        // always running; each retired snapshot is still freed when its own reader ends.
+        let turns = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let freed = Mutex<[Bool]>([])
+        let finished = await runOnThreads(2) { index in
+            let (mine, theirs) = index == 0 ? turns : (turns.1, turns.0)
+            if index == 1 { mine.wait() }
+            for _ in 0..<4 {
+                let pin = cell.pin()
+                weak let held = pin.snapshot?.takeUnretainedValue()
+                _ = cell.store(Box(index))
+                theirs.signal()  // the other thread pins now
+                mine.wait()
+                cell.unpin(pin)
+                freed.withLock { $0.append(held == nil) }
+            }
+            theirs.signal()
         }
-        cell.unpin(previous)
-        #expect(weakFirst == nil)
+        #expect(finished)
+        #expect(freed.withLock { $0 } == Array(repeating: true, count: 8))
     }
 }
