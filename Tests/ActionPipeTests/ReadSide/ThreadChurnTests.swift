@@ -15,7 +15,9 @@ private final class ChurnState: ObservableState, @unchecked Sendable {
 /// stays flat and a writer's scan stays as short as the threads alive at once.
 @Suite("Read side: thread churn", .serialized)
 struct ThreadChurnTests {
-    @Test("20,000 short-lived threads that call, publish and read leave the records flat", .hangBound)
+    @Test(
+        "20,000 short-lived threads that call, publish and read leave the records flat",
+        .hangBound)
     func shortLivedThreads() async {
         let pipe = ActionPipe(name: "churn")
         pipe.on(\.tPing) { process in process.arguments + 1 }
