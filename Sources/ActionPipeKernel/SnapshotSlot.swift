@@ -180,9 +180,7 @@ import Synchronization
     @inlinable @inline(never)
     func retire(_ old: UInt) -> [Snapshot] {
         if old != 0, !pending.load(ordering: .sequentiallyConsistent) {
-            var hazards: [UInt] = []
-            ThreadRecord.collectHazards(into: &hazards)
-            if !hazards.contains(old) { return [Self.unmanaged(old).takeRetainedValue()] }
+            if !ThreadRecord.isRead(old) { return [Self.unmanaged(old).takeRetainedValue()] }
         }
         let retiredList = retiredList.load() ?? retiredList.storeIfNil(_RetiredSnapshots())
         return retiredList.entries.withLock { retired in

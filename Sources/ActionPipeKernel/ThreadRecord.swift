@@ -219,6 +219,17 @@ extension ThreadRecord {
     /// - Complexity: O(1).
     package static var count: Int { made.load(ordering: .relaxed) }
 
+    /// Whether some thread is reading the snapshot whose bits are `bits` now: a hazard slot
+    /// of a record in use holds it. Sequentially consistent, as ``collectHazards(into:)``.
+    ///
+    /// - Complexity: O(r + s) for r records and s slots in use or once used; no allocation.
+    @usableFromInline
+    static func isRead(_ bits: UInt) -> Bool {
+        var found = false
+        forEachHazard { if $0 == bits { found = true } }
+        return found
+    }
+
     /// Adds to `hazards` every snapshot some thread is reading now (the non-zero slots of
     /// the records in use). Sequentially consistent: a writer that swapped a snapshot out
     /// before calling this sees every reader that may still hold it (see ``SnapshotSlot``).
@@ -226,6 +237,12 @@ extension ThreadRecord {
     /// - Complexity: O(r + s) for r records and s slots in use or once used.
     @usableFromInline
     static func collectHazards(into hazards: inout [UInt]) {
+        forEachHazard { hazards.append($0) }
+    }
+
+    /// Calls `body` with the bits of every non-zero hazard slot of the records in use.
+    @inline(__always)
+    static func forEachHazard(_ body: (UInt) -> Void) {
         var next = head.load(ordering: .sequentiallyConsistent)
         while let base = UnsafeMutableRawPointer(bitPattern: next) {
             let record = ThreadRecord(base: base)
@@ -234,7 +251,7 @@ extension ThreadRecord {
                 while true {
                     for index in 0..<slotsPerChunk {
                         let bits = chunk[index].load(ordering: .sequentiallyConsistent)
-                        if bits != 0 { hazards.append(bits) }
+                        if bits != 0 { body(bits) }
                     }
                     let more = chunk[slotsPerChunk].load(ordering: .sequentiallyConsistent)
                     guard let further = UnsafeMutablePointer<Atomic<UInt>>(bitPattern: more)

@@ -15,6 +15,7 @@ extension ObservedProperty {
     /// - Complexity: O(1); the first read decides, once, whether `Enclosing` is `Observable`.
     @inlinable
     func _value<Enclosing: AnyObject>(readThrough object: Enclosing) -> Value {
+        if Self._readsWord, _isUntracked { return _wordValue }
         lock.lock()
         let value = state.pointee.value
         switch state.pointee.trackingMode {
@@ -43,6 +44,7 @@ extension ObservedProperty {
         let tracking = withLock { state -> _ObsTracking<Value>? in
             if state.trackingMode == .undecided {
                 state.trackingMode = made == nil ? .off : .on
+                if made == nil { _markUntracked() }
                 state.tracking = made
             }
             if state.trackingMode == .on { state.readSinceStore = true }

@@ -45,6 +45,13 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// The threads' delivery depths, for cycle detection, copied here once (a global read
     /// from a client's specialised code costs a call to its addressor).
     @usableFromInline let depthKey = NestingDepth.key
+    /// The value's bits, for a value of a trivially copyable type of at most a word
+    /// (``_readsWord``): a read is one atomic load, no lock, no write. Stored with the value,
+    /// under the lock.
+    @usableFromInline let word = Atomic<UInt>(0)
+    /// Whether reads through the `@Observed` wrapper are known to skip Swift Observation
+    /// (its tracking mode is `.off`), so that they may read ``word`` with no lock.
+    @usableFromInline let untracked = Atomic<Bool>(false)
 
     /// Creates a property holding `value`.
     ///
@@ -59,6 +66,39 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
         _label = label
         state = .allocate(capacity: 1)
         state.initialize(to: _ObsPropertyState(value: value))
+        if Self._readsWord { word.store(Self._bits(of: value), ordering: .relaxed) }
+    }
+
+    /// Whether a read takes the value from ``word``: the value is trivially copyable and
+    /// fits a word. Known when the property is specialised for its value type.
+    @inlinable static var _readsWord: Bool {
+        _isPOD(Value.self) && MemoryLayout<Value>.size <= MemoryLayout<UInt>.size
+    }
+
+    /// The bits of `value`, a value of a type that ``_readsWord``.
+    @inlinable @inline(__always)
+    static func _bits(of value: Value) -> UInt {
+        var bits: UInt = 0
+        withUnsafeMutableBytes(of: &bits) { word in
+            withUnsafeBytes(of: value) { word.copyMemory(from: $0) }
+        }
+        return bits
+    }
+
+    /// The value, read from ``word``: for a type that ``_readsWord``.
+    @inlinable var _wordValue: Value { Self._value(of: word.load(ordering: .acquiring)) }
+
+    /// Whether reads through the wrapper skip Swift Observation (see ``untracked``).
+    @inlinable var _isUntracked: Bool { untracked.load(ordering: .relaxed) }
+
+    /// Records that reads through the wrapper skip Swift Observation. Call with the lock
+    /// held, when the tracking mode is decided.
+    @usableFromInline func _markUntracked() { untracked.store(true, ordering: .relaxed) }
+
+    /// The value whose bits are `bits`, of a type that ``_readsWord``.
+    @inlinable @inline(__always)
+    static func _value(of bits: UInt) -> Value {
+        withUnsafeBytes(of: bits) { $0.baseAddress.unsafelyUnwrapped.load(as: Value.self) }
     }
 
     deinit {
@@ -77,8 +117,15 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// index.value = 3          // delivered to every observer, after the store
     /// print(index.value)       // 3
     /// ```
+    ///
+    /// - Complexity: O(1). A value of a trivially copyable type of at most a word (`Int`,
+    ///   `Double`, `Bool`, an enum without payloads, ...) is read with one atomic load: no
+    ///   lock, and no write, so reads on many threads do not slow each other down.
     public var value: Value {
-        @inlinable get { withLock { $0.value } }
+        @inlinable get {
+            if Self._readsWord { return _wordValue }
+            return withLock { $0.value }
+        }
         @inlinable set { set(newValue) }
     }
 
@@ -159,6 +206,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
         state.pointee.version &+= 1
         var old = newValue
         swap(&state.pointee.value, &old)
+        if Self._readsWord { word.store(Self._bits(of: newValue), ordering: .releasing) }
         guard observers.hasSnapshot else {
             lock.unlock()
             // The old value is released after unlocking: its deinit may be user code.
