@@ -15,6 +15,9 @@ import Synchronization
 struct ThreadRun: Sendable, Codable {
     /// The thread's time from the barrier's release to its last operation's end.
     let nanoseconds: Int
+    /// The CPU time the thread used meanwhile: less than `nanoseconds` when it was off its
+    /// CPU (preempted by another task, or waiting for a lock).
+    let cpuNanoseconds: Int
     /// What the thread's body returned (checked against the row's expectation).
     let sink: Int
 }
@@ -33,14 +36,33 @@ struct Measurement: Sendable {
         runs.map(\.nanoseconds).max() ?? 0
     }
 
+    /// The repetition kept: the one with the shortest wall time.
+    var best: [ThreadRun] {
+        repetitions.min { Self.wallNanoseconds($0) < Self.wallNanoseconds($1) } ?? []
+    }
+
     /// The best repetition's aggregate throughput, in operations per second: all threads'
     /// operations over the slowest thread's time.
     var operationsPerSecond: Double {
-        let best = repetitions.map(Self.wallNanoseconds).min() ?? 0
-        guard best > 0 else { return 0 }
-        return Double(threads * iterations) / (Double(best) / 1e9)
+        let wall = Self.wallNanoseconds(best)
+        guard wall > 0 else { return 0 }
+        return Double(threads * iterations) / (Double(wall) / 1e9)
     }
+
+    /// In the best repetition, the smallest share of its time a thread spent on its CPU
+    /// (CPU time over wall time, at most 1).
+    var cpuShare: Double {
+        best.map { min(1, Double($0.cpuNanoseconds) / Double(max(1, $0.nanoseconds))) }
+            .min() ?? 0
+    }
+
+    /// Whether a thread of the best repetition was off its CPU for more than a tenth of its
+    /// time: the machine was busy, or (for rows that take a blocking lock) it waited.
+    var wasOffCPU: Bool { cpuShare < minimumCPUShare }
 }
+
+/// The CPU share below which a measurement counts as off its CPU.
+let minimumCPUShare = 0.9
 
 /// A barrier for a fixed number of threads, reusable: every thread that calls `wait()`
 /// returns once all of them have called it. Waiting threads spin, so they leave together,
@@ -101,6 +123,13 @@ func monotonicNanoseconds() -> Int {
     return Int(time.tv_sec) &* 1_000_000_000 &+ Int(time.tv_nsec)
 }
 
+/// The CPU time the calling thread has used, in nanoseconds.
+func threadCPUNanoseconds() -> Int {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Int(time.tv_sec) &* 1_000_000_000 &+ Int(time.tv_nsec)
+}
+
 /// One thread of a pass's team: runs every row, repetition after repetition, meeting the
 /// other threads at the barrier before and after each timed run.
 ///
@@ -140,11 +169,15 @@ private final class Worker: @unchecked Sendable {
             for _ in 0..<repetitions {
                 if index == 0 { row.beforeRepetition?() }
                 barrier.wait()
+                let cpuStart = threadCPUNanoseconds()
                 let start = monotonicNanoseconds()
                 let sink = body(iterations)
                 let end = monotonicNanoseconds()
+                let cpuEnd = threadCPUNanoseconds()
                 barrier.wait()
-                rowRuns.append(ThreadRun(nanoseconds: end - start, sink: sink))
+                rowRuns.append(
+                    ThreadRun(
+                        nanoseconds: end - start, cpuNanoseconds: cpuEnd - cpuStart, sink: sink))
             }
             runs.append(rowRuns)
         }

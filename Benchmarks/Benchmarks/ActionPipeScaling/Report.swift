@@ -65,18 +65,25 @@ func printTable(_ results: RunResults, host: Host) {
     let passes = results.passThreads.indices
     let header =
         pad("row", 30) + pad("kind", 11) + pad("ops/thread", 12, right: true)
-        + passes.map { pad("#\($0 + 1) T=\(results.passThreads[$0])", 17, right: true) }
+        + passes.map { pad("#\($0 + 1) T=\(results.passThreads[$0]) ", 18, right: true) }
         .joined()
     print(header)
     for (index, row) in results.rows.enumerated() {
         let cells = passes.map { pass in
             let rate = results.operationsPerSecond(row: index, pass: pass) / 1e6
             let scaling = results.scaling(row: index, pass: pass)
-            return pad(format("%.2f (%.2f)", rate, scaling), 17, right: true)
+            let mark = results.measurements[pass][index].wasOffCPU ? "!" : " "
+            return pad(format("%.2f (%.2f)", rate, scaling) + mark, 18, right: true)
         }
         print(
             pad(row.name, 30) + pad(row.kind.rawValue, 11)
                 + pad("\(results.iterations[index])", 12, right: true) + cells.joined())
+    }
+    if results.measurements.joined().contains(where: \.wasOffCPU) {
+        print(
+            "! a thread of the best repetition was off its CPU for more than"
+                + " \(Int(((1 - minimumCPUShare) * 100).rounded()))% of its time: preempted (a busy machine),"
+                + " or, for the peers, waiting for a lock")
     }
     print()
     print("One operation is:")
@@ -90,8 +97,8 @@ func printTable(_ results: RunResults, host: Host) {
         for index in delivering {
             let cells = passes.map { pass in
                 pad(
-                    format("%.2f", results.deliveriesPerSecond(row: index, pass: pass) / 1e6), 17,
-                    right: true)
+                    format("%.2f", results.deliveriesPerSecond(row: index, pass: pass) / 1e6)
+                        + " ", 18, right: true)
             }
             print("  " + pad(results.rows[index].name, 51) + cells.joined())
         }
@@ -118,7 +125,8 @@ func printTargets(_ targets: [TargetResult], verdict: Verdict, host: Host) {
         let isRatio = target.name.contains("NotificationCenter")
         let measured = format(isRatio ? "%.1fx" : "%.2f", target.measured)
         let threshold = format(isRatio ? "%.0fx" : "%.2f", target.threshold)
-        let note = target.threads > host.cpus ? "  (more threads than CPUs)" : ""
+        var note = target.threads > host.cpus ? "  (more threads than CPUs)" : ""
+        if target.disturbed { note += "  (a thread was off its CPU: means nothing)" }
         print(
             "  \(kind) #\(target.pass) " + pad(target.name, 72) + pad(measured, 8, right: true)
                 + " >= " + pad(threshold, 6, right: true) + "  \(result)\(note)")
@@ -126,9 +134,13 @@ func printTargets(_ targets: [TargetResult], verdict: Verdict, host: Host) {
     print()
     if !verdict.checked {
         print("No pass has 2 threads: the targets were not checked.")
-    } else if !verdict.valid {
+    } else if !verdict.machineScaled {
         print(
             "INVALID: closures did not reach S(2) >= \(machineScaling) on every 2-thread pass:"
+                + " machine busy: run again")
+    } else if !verdict.valid {
+        print(
+            "INVALID: a thread of a measurement that a target uses was off its CPU:"
                 + " machine busy: run again")
     } else {
         print(verdict.passed ? "Every target passed." : "Some targets FAILED.")
@@ -167,6 +179,8 @@ struct JSONReport: Codable {
         let deliveriesPerSecond: Double
         /// S(T).
         let scaling: Double
+        /// In the best repetition, the smallest share of its time a thread was on its CPU.
+        let cpuShare: Double
         /// Every repetition, every thread.
         let repetitions: [[ThreadRun]]
     }
@@ -203,6 +217,7 @@ struct JSONReport: Codable {
                         operationsPerSecond: results.operationsPerSecond(row: index, pass: pass),
                         deliveriesPerSecond: results.deliveriesPerSecond(row: index, pass: pass),
                         scaling: results.scaling(row: index, pass: pass),
+                        cpuShare: results.measurements[pass][index].cpuShare,
                         repetitions: results.measurements[pass][index].repetitions)
                 })
         }

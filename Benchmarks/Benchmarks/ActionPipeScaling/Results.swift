@@ -27,10 +27,31 @@ struct RunResults: Sendable {
         operationsPerSecond(row: row, pass: pass) * Double(rows[row].deliveriesPerOperation)
     }
 
+    /// The 1-thread pass where row `row` was fastest: the denominator of its S(T).
+    func singleThreadBestPass(row: Int) -> Int? {
+        passThreads.indices.filter { passThreads[$0] == 1 }
+            .max {
+                operationsPerSecond(row: row, pass: $0) < operationsPerSecond(row: row, pass: $1)
+            }
+    }
+
     /// The denominator of S(T): row `row`'s best 1-thread throughput across the passes.
     func singleThreadBest(row: Int) -> Double {
-        passThreads.indices.filter { passThreads[$0] == 1 }
-            .map { operationsPerSecond(row: row, pass: $0) }.max() ?? 0
+        singleThreadBestPass(row: row).map { operationsPerSecond(row: row, pass: $0) } ?? 0
+    }
+
+    /// Whether row `row`'s figure on pass `pass` is untrustworthy because a thread was off
+    /// its CPU: always on a 1-thread pass (one thread never waits for another, so it was
+    /// preempted), and on other passes for every row but the peers (whose locks may block).
+    func wasDisturbed(row: Int, pass: Int) -> Bool {
+        measurements[pass][row].wasOffCPU && (passThreads[pass] == 1 || rows[row].kind != .peer)
+    }
+
+    /// Whether S(T) of row `row` on pass `pass` is untrustworthy: its figure there, or its
+    /// 1-thread figure, was disturbed.
+    func scalingWasDisturbed(row: Int, pass: Int) -> Bool {
+        wasDisturbed(row: row, pass: pass)
+            || singleThreadBestPass(row: row).map { wasDisturbed(row: row, pass: $0) } ?? false
     }
 
     /// S(T) of row `row` on pass `pass`: its throughput there over its best 1-thread

@@ -33,6 +33,9 @@ struct TargetResult: Sendable, Codable {
     let informational: Bool
     /// `true` for the `closures` row, which decides whether the pass's figures mean anything.
     let validity: Bool
+    /// Whether a measurement the target uses had a thread off its CPU (a busy machine): the
+    /// target's result means nothing.
+    let disturbed: Bool
 }
 
 /// Every target of every pass of more than one thread: at 2 threads the thresholds above;
@@ -52,7 +55,8 @@ func evaluateTargets(_ results: RunResults) -> [TargetResult] {
                 TargetResult(
                     name: "\(name) S(\(threads))", pass: pass + 1, threads: threads,
                     measured: measured, threshold: scaled, passed: measured >= scaled,
-                    informational: informational, validity: validity))
+                    informational: informational, validity: validity,
+                    disturbed: results.scalingWasDisturbed(row: row, pass: pass)))
         }
         scalingTarget("closures", machineScaling, validity: true)
         for name in sharedReadRows {
@@ -71,7 +75,9 @@ func evaluateTargets(_ results: RunResults) -> [TargetResult] {
                     name: "publish to 10 / NotificationCenter, deliveries/s, \(threads) threads",
                     pass: pass + 1, threads: threads, measured: measured,
                     threshold: busOverCenter, passed: measured >= busOverCenter,
-                    informational: informational, validity: false))
+                    informational: informational, validity: false,
+                    disturbed: results.wasDisturbed(row: bus, pass: pass)
+                        || results.wasDisturbed(row: center, pass: pass)))
         }
     }
     return targets
@@ -81,8 +87,11 @@ func evaluateTargets(_ results: RunResults) -> [TargetResult] {
 struct Verdict: Sendable {
     /// Whether some pass had 2 threads, so the targets were checked.
     let checked: Bool
-    /// Whether `closures` scaled on every 2-thread pass (a quiet enough machine).
+    /// Whether `closures` scaled on every 2-thread pass, and no measurement a checked target
+    /// uses had a thread off its CPU (a quiet enough machine).
     let valid: Bool
+    /// Whether `closures` scaled on every 2-thread pass.
+    let machineScaled: Bool
     /// Whether every target of the 2-thread passes passed.
     let passed: Bool
 
@@ -90,7 +99,8 @@ struct Verdict: Sendable {
     init(_ targets: [TargetResult]) {
         let checkedTargets = targets.filter { !$0.informational }
         checked = !checkedTargets.isEmpty
-        valid = checkedTargets.filter(\.validity).allSatisfy(\.passed)
+        machineScaled = checkedTargets.filter(\.validity).allSatisfy(\.passed)
+        valid = machineScaled && !checkedTargets.contains(where: \.disturbed)
         passed = checkedTargets.filter { !$0.validity }.allSatisfy(\.passed)
     }
 
