@@ -31,7 +31,15 @@ let package = Package(
             ],
             path: "Benchmarks/ActionPipeBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        )
+        ),
+        // Thread scaling: T threads on one shared object against one object per thread
+        // (`./run --scaling`). A plain executable, outside the benchmark harness, which runs
+        // every benchmark on one thread; it needs only the library and Foundation.
+        .executableTarget(
+            name: "ActionPipeScaling",
+            dependencies: [.product(name: "ActionPipe", package: "ActionPipe")],
+            path: "Benchmarks/ActionPipeScaling"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
