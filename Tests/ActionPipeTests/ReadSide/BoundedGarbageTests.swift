@@ -16,8 +16,9 @@ import Testing
 /// reclamation that works in batches), and the early rounds' objects must be gone. Once the
 /// reader is released and one more change is made, none may be left.
 ///
-/// Today's `SnapshotSlot` fails this: the parked reader keeps its phase's counter above zero,
-/// and every snapshot retired after it waits for that phase, so all 5,000 stay alive.
+/// A read side that counts readers per phase fails this (the scheme the hazard slots
+/// replaced): the parked reader keeps its phase's counter above zero, and every snapshot
+/// retired after it waits for that phase, so all 5,000 stayed alive.
 ///
 /// Only counts are checked, never times; every wait is on a semaphore, a continuation or a
 /// count (the time-outs bound a hang, not speed). Each spec has its own census, so the
@@ -72,8 +73,8 @@ struct BoundedGarbageTests {
     ///
     /// The same as ``pipeSyncReaderParked()``, with the parked reader an async call: a task
     /// calls `garbageParkAsync` on P, whose handler suspends on a latch the spec opens. An
-    /// async call keeps P's snapshot pinned across its handlers' suspensions (it may end on
-    /// another thread), so a suspended call is a reader that may last arbitrarily long. The
+    /// async call holds P's snapshot across its handlers' suspensions (it may end on another
+    /// thread), so a suspended call is a reader that may last arbitrarily long. The
     /// rounds run synchronously on a thread of their own meanwhile: at most ``bound`` tracked
     /// objects alive while the call is suspended, none after it returns and one more change is
     /// made.
@@ -196,6 +197,48 @@ struct BoundedGarbageTests {
         census.expectBoundedWhileParked(outcome)
         #expect(parkedDeliveries.value == 1, "the parked set was not delivered once")
         state.$level.observe { _ in }.cancel()
+        await census.expectAllReleased()
+    }
+
+    /// Plumbing, a packet parked in a synchronous stage.
+    ///
+    /// A `send` made from a thread of its own blocks in a stage: the send pinned the
+    /// plumber's configuration snapshot (its stages and sink). Meanwhile each round adds a
+    /// stage capturing a tracked object, sends one packet through it (it must pass that
+    /// stage), and removes the stage. At most ``bound`` tracked objects alive while the first
+    /// packet is parked, none after it is delivered and one more change is made.
+    ///
+    /// One round may stay while the packet is parked: stages live in a storage that grows by
+    /// doubling and that snapshots share, so the first stage added after the parked packet's
+    /// snapshot goes into a free place of that packet's storage (removing it copies the
+    /// others to a new one); the storage, and the stage, go when the packet ends.
+    @Test(
+        "Plumbing: a packet parked in a stage keeps no removed stage alive", .hangBound)
+    func plumbingStageParked() async {
+        let plumber = PipelinePlumber<Int>()
+        let census = GarbageCensus("plumbing, packet parked in a stage")
+        let gate = GarbageParkGate()
+        plumber.addStage("park") { packet in
+            if packet.payload < 0 { gate.park() }
+            return .pass
+        }
+        let parkedDelivered = Box<Bool?>(nil)
+        let outcome = await whileParkedOnThread(gate) {
+            parkedDelivered.set(plumber.send(-1, from: 1).delivered != nil)
+        } churn: {
+            census.churn { object in
+                let passed = Counter()
+                let token = plumber.addStage("round") { packet in
+                    if packet.payload == object.round { passed.increment() }
+                    return .pass
+                }
+                let delivered = plumber.send(object.round, from: 1).delivered != nil
+                return token.cancel() && delivered && passed.value == 1
+            }
+        }
+        census.expectBoundedWhileParked(outcome, sharingWithTheReader: [0])
+        #expect(parkedDelivered.value == true, "the parked packet was not delivered")
+        plumber.addStage("last") { _ in .pass }.cancel()
         await census.expectAllReleased()
     }
 
@@ -363,7 +406,8 @@ private final class GarbageCensus: Sendable {
     /// The spec's checks while its reader was parked: every round worked, and at most
     /// ``BoundedGarbageTests/bound`` tracked objects were alive, the early ones gone.
     func expectBoundedWhileParked(
-        _ outcome: GarbageOutcome, sourceLocation: SourceLocation = #_sourceLocation
+        _ outcome: GarbageOutcome, sharingWithTheReader shared: Set<Int> = [],
+        sourceLocation: SourceLocation = #_sourceLocation
     ) {
         #expect(outcome.finished, "threads did not finish: a hang", sourceLocation: sourceLocation)
         #expect(
@@ -395,7 +439,7 @@ private final class GarbageCensus: Sendable {
             """,
             sourceLocation: sourceLocation)
         #expect(
-            reading.earlyAlive.isEmpty,
+            Set(reading.earlyAlive).isSubset(of: shared),
             """
             \(name): the objects of rounds \(reading.earlyAlive) still alive while the reader \
             was parked
