@@ -34,11 +34,14 @@ let package = Package(
         ),
         // Thread scaling: T threads on one shared object against one object per thread
         // (`./run --scaling`). A plain executable, outside the benchmark harness, which runs
-        // every benchmark on one thread; it needs only the library and Foundation.
+        // every benchmark on one thread; it needs only the library and Foundation. Its folder
+        // is not in a folder named `Benchmarks`: the benchmark plugin would take it for one of
+        // its benchmark executables (it takes every executable target whose folder's parent is
+        // so named, this package's own `Benchmarks/` folder included).
         .executableTarget(
             name: "ActionPipeScaling",
             dependencies: [.product(name: "ActionPipe", package: "ActionPipe")],
-            path: "Benchmarks/ActionPipeScaling"
+            path: "Scaling/ActionPipeScaling"
         ),
     ],
     swiftLanguageModes: [.v6]

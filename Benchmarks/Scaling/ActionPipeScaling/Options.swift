@@ -33,7 +33,8 @@ struct Options: Sendable {
                              `closures` row always runs: it decides whether the run is valid
           --json PATH        also write the results as JSON to PATH
           --strict           exit 1 when a target fails, 3 when the machine was too busy
-                             to measure (closures below their own scaling threshold)
+                             to measure (closures below their scaling threshold, or a
+                             thread off its CPU in a measurement a target uses)
 
         Exit status: 0, or with --strict 1 (a target failed) or 3 (run invalid);
         2 for a bad command line.
