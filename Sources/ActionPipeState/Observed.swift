@@ -1,3 +1,5 @@
+import ActionPipeKernel
+
 /// Declares an observable property of a state object: `@Observed var url: String? = nil`.
 ///
 /// Reading and writing the property read and write the value; `$url` is its
@@ -6,6 +8,10 @@
 /// uses it restates `@unchecked Sendable` (the compiler cannot see that a wrapper's `var`
 /// never changes). Use `let url = ObservedProperty<String?>(nil)` instead to keep the
 /// class's `Sendable` conformance checked.
+///
+/// Never assign the storage itself (`_url = Observed(...)` inside the class): reads through
+/// the wrapper rely on it for as long as the object lives, and take no lock and no
+/// reference to the property.
 ///
 /// ```swift
 /// final class TopImageState: ObservableState, @unchecked Sendable {
@@ -75,7 +81,12 @@ public struct Observed<Value: Sendable>: Sendable {
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>
     ) -> Value {
         get {
-            object[keyPath: storageKeyPath].projectedValue._value(readThrough: object)
+            // Unretained: the storage is assigned once, at the object's `init`, so the
+            // property lives as long as `object`, which the caller holds; a retain here would
+            // be a write to the property's reference count by every reading thread.
+            withUnretained(object[keyPath: storageKeyPath].projectedValue) { property in
+                property._value(readThrough: object)
+            }
         }
         set { object[keyPath: storageKeyPath].projectedValue.set(newValue) }
     }
