@@ -140,12 +140,14 @@ public final class EventBus: Sendable, CustomStringConvertible {
     /// Delivers `event`: the body of ``publish(_:)``.
     @inlinable @inline(__always)
     func _publish<Event: BusEvent>(_ event: Event) -> BusPublishResult {
-        // The kernel's depth word, read here rather than through `_enterCall`: one call less.
-        let depth = NestingDepth.counter(.call, key: _depthKey)
+        // The thread's record, found once: its depth word, read here rather than through
+        // `_enterCall` (one call less), and its hazard slots.
+        let thread = ThreadRecord.current(key: _depthKey)
+        let depth = thread.counter(.call)
         guard depth.pointee < NestingLimitError.depthLimit else { return _refuse(Event.self) }
         depth.pointee &+= 1
         let published = _published
-        let pin = published.pin()
+        let pin = published.pin(on: thread)
         // One frame from here to the handler: a nested publish pays for every frame between
         // two publishes, so the lookup returns a buffer and the walk is inlined here.
         let list = _BusRouteTable.entries(in: pin.snapshot.unsafelyUnwrapped, for: event)

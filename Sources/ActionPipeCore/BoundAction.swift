@@ -128,7 +128,7 @@ extension BoundAction where Kind == ActionKind.Sync {
         }
         var tooDeep = false
         return Self._runPlain(
-            snapshot: snapshot, origin: cell, key: key,
+            snapshot: snapshot, origin: cell, key: key, thread: pin.thread,
             setup: _setup, arguments: (repeat each arguments), tooDeep: &tooDeep)
     }
 
@@ -151,7 +151,7 @@ extension BoundAction where Kind == ActionKind.Sync {
         var tooDeep = false
         let value = _runPlain(
             snapshot: snapshot, origin: .passUnretained(setup.pipe._member), key: key,
-            setup: setup, arguments: (repeat each arguments), tooDeep: &tooDeep)
+            thread: .current(), setup: setup, arguments: (repeat each arguments), tooDeep: &tooDeep)
         span?.end(tooDeep ? .failed(action._nestingError()) : .succeeded)
         return value
     }
@@ -175,9 +175,9 @@ extension BoundAction where Kind == ActionKind.Sync {
     }
 
     /// Runs the handlers of `snapshot` for the action `key` in a call that is not traced
-    /// (instrumented or not: the instrument wraps it), and returns the result of the last handler that ran; `tooDeep` is set
-    /// when the nesting limit refused the call. `origin` must stay alive for the duration of
-    /// the call.
+    /// (instrumented or not: the instrument wraps it), and returns the result of the last
+    /// handler that ran; `tooDeep` is set when the nesting limit refused the call. `origin`
+    /// must stay alive for the duration of the call; `thread` is the calling thread's record.
     ///
     /// The same decisions as `_Dispatch`, kept to what a plain call needs, because this loop
     /// is inlined into the caller, and a handler that calls an action again adds its whole
@@ -188,13 +188,14 @@ extension BoundAction where Kind == ActionKind.Sync {
     @inlinable @inline(__always)
     static func _runPlain(
         snapshot: Unmanaged<_Snapshot>, origin: Unmanaged<_Member>, key: _ActionKey,
-        setup: borrowing _CallSetup, arguments: (repeat each Argument), tooDeep: inout Bool
+        thread: ThreadRecord, setup: borrowing _CallSetup, arguments: (repeat each Argument),
+        tooDeep: inout Bool
     ) -> Result? {
         let (entries, range) = snapshot._withUnsafeGuaranteedRef {
             ($0.entries, $0.range(for: key))
         }
         if range.isEmpty { return nil }
-        guard let depth = _enterCall(snapshot._withUnsafeGuaranteedRef { $0.depthKey }) else {
+        guard let depth = _enterCall(on: thread) else {
             key._reportTooDeep()
             tooDeep = true
             return nil

@@ -47,6 +47,6 @@
     package static func counter(_ counter: Counter, key: pthread_key_t = key)
         -> UnsafeMutablePointer<Int>
     {
-        ThreadRecord.current(key: key).own + counter.rawValue
+        ThreadRecord.current(key: key).counter(counter)
     }
 }

@@ -111,3 +111,15 @@ package func _enterCall(_ key: pthread_key_t) -> UnsafeMutablePointer<Int>? {
     depth.pointee &+= 1
     return depth
 }
+
+/// ``_enterCall(_:)`` for a caller that has its thread's record at hand (from the pin of its
+/// snapshot): no thread-specific-data lookup.
+///
+/// - Complexity: O(1).
+@inlinable @inline(__always)
+package func _enterCall(on thread: ThreadRecord) -> UnsafeMutablePointer<Int>? {
+    let depth = thread.counter(.call)
+    guard depth.pointee < NestingLimitError.depthLimit else { return nil }
+    depth.pointee &+= 1
+    return depth
+}

@@ -21,6 +21,12 @@ import Synchronization
     @inlinable @inline(__always)
     package func pin() -> Pin { slot.pin() }
 
+    /// ``SnapshotSlot/pin(on:)``.
+    ///
+    /// - Complexity: O(1).
+    @inlinable @inline(__always)
+    package func pin(on thread: ThreadRecord) -> Pin { slot.pin(on: thread) }
+
     /// ``SnapshotSlot/unpin(_:)``.
     ///
     /// - Complexity: O(1); O(r) for r retired snapshots when it is the last reader some wait

@@ -63,6 +63,12 @@ import Synchronization
             self.hazard = hazard
         }
 
+        /// The record of the thread that took the pin.
+        ///
+        /// - Complexity: O(1): one load.
+        @inlinable
+        package var thread: ThreadRecord { ThreadRecord.owner(of: hazard) }
+
         /// The snapshot, valid until the pin is passed to ``SnapshotSlot/unpin(_:)``.
         @inlinable
         package var snapshot: Unmanaged<Snapshot>? {
@@ -77,8 +83,13 @@ import Synchronization
     /// - Complexity: O(1): a store to the thread's own hazard slot and two loads (one more
     ///   round when a writer swapped the snapshot in between).
     @inlinable @inline(__always)
-    package func pin() -> Pin {
-        let record = ThreadRecord.current()
+    package func pin() -> Pin { pin(on: ThreadRecord.current()) }
+
+    /// ``pin()`` for a caller that has the calling thread's record at hand.
+    ///
+    /// - Complexity: O(1).
+    @inlinable @inline(__always)
+    package func pin(on record: ThreadRecord) -> Pin {
         let index = record.top.pointee
         record.top.pointee = index &+ 1
         let hazard = record.slot(index)

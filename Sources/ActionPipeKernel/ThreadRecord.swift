@@ -57,6 +57,14 @@ import Synchronization
             .assumingMemoryBound(to: Atomic<UInt>.self)
     }
 
+    /// The thread's word for `counter` (see ``NestingDepth``); valid on this thread only.
+    ///
+    /// - Complexity: O(1).
+    @inlinable @inline(__always)
+    package func counter(_ counter: NestingDepth.Counter) -> UnsafeMutablePointer<Int> {
+        own + counter.rawValue
+    }
+
     /// The number of hazard slots the owner is using: the next pin takes slot `top`.
     @inlinable var top: UnsafeMutablePointer<Int> { own + 2 }
 

@@ -213,7 +213,8 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
             withExtendedLifetime(old) {}
             return
         }
-        let depth = NestingDepth.counter(.delivery, key: depthKey)
+        let thread = ThreadRecord.current(key: depthKey)
+        let depth = thread.counter(.delivery)
         let level = depth.pointee
         guard level < ObservationCycleError.depthLimit else {
             lock.unlock()
@@ -222,7 +223,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
         }
         // Pinned under the lock: a writer that replaces the list takes the lock after this,
         // so an observer added after the store above never gets this value.
-        let pin = observers.pin()
+        let pin = observers.pin(on: thread)
         lock.unlock()
         withExtendedLifetime(old) {}
         depth.pointee = level &+ 1
