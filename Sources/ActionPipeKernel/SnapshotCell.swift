@@ -34,6 +34,16 @@ import Synchronization
     @inlinable @inline(__always)
     package func unpin(_ pin: Pin) { slot.unpin(pin) }
 
+    /// ``SnapshotSlot/read(on:_:)``.
+    ///
+    /// - Complexity: O(1) plus `body`.
+    @inlinable @inline(__always)
+    package func read<Result>(
+        on thread: ThreadRecord = .current(), _ body: (Snapshot?) -> Result
+    ) -> Result {
+        slot.read(on: thread, body)
+    }
+
     /// ``SnapshotSlot/hasSnapshot``.
     ///
     /// - Complexity: O(1).

@@ -85,9 +85,8 @@ public final class PipelinePlumber<Payload: Sendable>: Sendable {
     /// Runs `body` with the current snapshot, pinned.
     @inlinable @inline(__always)
     func _withSnapshot<Result>(_ body: (_PlumbingSnapshot<Payload>) -> Result) -> Result {
-        let pin = _current.pin()
-        defer { _current.unpin(pin) }
-        return pin.snapshot.unsafelyUnwrapped._withUnsafeGuaranteedRef(body)
+        // A plumber always has a snapshot (one is stored at `init`).
+        _current.read { body($0.unsafelyUnwrapped) }
     }
 
     /// The numbers of the ports that feed the plumber, in the order they were added.

@@ -84,13 +84,11 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
         case .runHere(let plumber):
             // Run here if every stage is synchronous, else queue the packet for the drain
             // (the port stays claimed).
-            let pin = plumber._current.pin()
-            let ran = pin.snapshot.unsafelyUnwrapped._withUnsafeGuaranteedRef { snapshot in
+            let ran = plumber._withSnapshot { snapshot in
                 guard snapshot.isSync else { return false }
                 _ = snapshot.runSync(PlumbingPacket(payload, port: number))
                 return true
             }
-            plumber._current.unpin(pin)
             if ran {
                 _finishTurn()
             } else {

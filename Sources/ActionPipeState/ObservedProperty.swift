@@ -221,15 +221,15 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
             withExtendedLifetime(old) {}
             return reportCycle(level)
         }
-        // Pinned under the lock: a writer that replaces the list takes the lock after this,
-        // so an observer added after the store above never gets this value.
-        let pin = observers.pin(on: thread)
-        lock.unlock()
-        withExtendedLifetime(old) {}
-        depth.pointee = level &+ 1
-        if let list = pin.snapshot { deliver(newValue, list) }
-        depth.pointee = level
-        observers.unpin(pin)
+        // Read under the lock: a writer that replaces the list takes the lock after this, so
+        // an observer added after the store above never gets this value.
+        observers.read(on: thread) { list in
+            lock.unlock()
+            withExtendedLifetime(old) {}
+            depth.pointee = level &+ 1
+            if let list { deliver(newValue, list) }
+            depth.pointee = level
+        }
     }
 
     /// A store that must first rebuild the observer list, or tell Swift Observation (before
@@ -275,45 +275,28 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// ```
     public var observerCount: Int { withLock { $0.table.count } }
 
-    /// Calls the observers of `list`, which the caller's pin keeps alive.
+    /// Calls the observers of `list`, which the caller's read keeps alive.
     @inlinable @inline(__always)
-    func deliver(_ value: Value, _ list: Unmanaged<_ObsList>) {
-        list._withUnsafeGuaranteedRef { list in
-            list.withUnsafeMutablePointers { count, observers in
-                let count = count.pointee
-                if count == 1 {
-                    Self.observer(observers[0])._withUnsafeGuaranteedRef { observer in
-                        if !observer.deliver(value) { removeGone([(observer.id, observer.number)]) }
-                    }
-                    return
-                }
-                deliverToEach(value, observers, count)
+    func deliver(_ value: Value, _ list: _ObsList) {
+        if list.count == 1 {
+            list.withElement(at: 0, as: _ObsObserver<Value>.self) { observer in
+                if !observer.deliver(value) { removeGone([(observer.id, observer.number)]) }
             }
+            return
         }
+        deliverToEach(value, list)
     }
 
     /// Inlinable, so a client specialises it too: unspecialised, each call looks up the value
     /// type's metadata.
     @inlinable
-    func deliverToEach(
-        _ value: Value, _ observers: UnsafeMutablePointer<Unmanaged<_ObsAnyObserver>>,
-        _ count: Int
-    ) {
+    func deliverToEach(_ value: Value, _ list: _ObsList) {
         var gone: [(id: UInt64, number: Int)] = []
-        for index in 0..<count {
-            Self.observer(observers[index])._withUnsafeGuaranteedRef { observer in
-                if !observer.deliver(value) { gone.append((observer.id, observer.number)) }
-            }
+        // Every observer of this property observes a `Value`.
+        list.forEach(as: _ObsObserver<Value>.self) { observer in
+            if !observer.deliver(value) { gone.append((observer.id, observer.number)) }
         }
         if !gone.isEmpty { removeGone(gone) }
-    }
-
-    /// `element` as what it is: every observer of this property observes a `Value`.
-    @inlinable @inline(__always)
-    static func observer(
-        _ element: Unmanaged<_ObsAnyObserver>
-    ) -> Unmanaged<_ObsObserver<Value>> {
-        Unmanaged.fromOpaque(element.toOpaque())
     }
 
     @usableFromInline @inline(never)

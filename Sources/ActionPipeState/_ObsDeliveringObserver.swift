@@ -17,4 +17,7 @@ final class _ObsDeliveringObserver<Value: Sendable>: _ObsObserver<Value>, @unche
     }
 
     override var end: (@Sendable () -> Void)? { ending }
+
+    @usableFromInline
+    override func deliverNotPlain(_ value: Value) -> Bool { body(value) }
 }

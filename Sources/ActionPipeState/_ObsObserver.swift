@@ -38,7 +38,15 @@ class _ObsObserver<Value: Sendable>: _ObsAnyObserver, @unchecked Sendable {
             plain(value)
             return true
         }
-        return unsafeDowncast(self, to: _ObsDeliveringObserver<Value>.self).body(value)
+        return deliverNotPlain(value)
+    }
+
+    /// Delivers `value` through an observer that is not plain: overridden by
+    /// ``_ObsDeliveringObserver``, the only kind that is not.
+    @usableFromInline
+    func deliverNotPlain(_ value: Value) -> Bool {
+        plain(value)
+        return true
     }
 }
 

@@ -1,32 +1,23 @@
+import ActionPipeKernel
+
 /// A property's observers at one moment, in registration order: immutable once made, replaced
-/// as a whole when an observer is added or removed. It owns (retains) its observers; a set
-/// reads it unretained, pinned in the property's `SnapshotCell`. The header is the count.
+/// as a whole when an observer is added or removed. The kernel's reference buffer: it owns
+/// (retains) its observers and lends them to a set, which reads the list in the property's
+/// `SnapshotCell`.
 ///
-/// Not generic, so building one on the write path is concrete code; every element is an
-/// `_ObsObserver<Value>` of its property's `Value`, which a set reads it as.
+/// Its elements are `_ObsAnyObserver`s, so building one on the write path is concrete code;
+/// every element is an `_ObsObserver<Value>` of its property's `Value`, which a set reads it
+/// as.
 @usableFromInline
-final class _ObsList: ManagedBuffer<Int, Unmanaged<_ObsAnyObserver>> {
+typealias _ObsList = ReferenceBuffer<_ObsAnyObserver>
+
+extension ReferenceBuffer where Element == _ObsAnyObserver {
     /// A list of the observers in `table`, or `nil` for none.
     ///
     /// - Complexity: O(n) for n slots of the table.
     static func make(_ table: borrowing _ObsTable) -> _ObsList? {
         let count = table.count
         guard count > 0 else { return nil }
-        let list = unsafeDowncast(
-            create(minimumCapacity: count) { _ in count }, to: _ObsList.self)
-        list.withUnsafeMutablePointerToElements { elements in
-            var next = elements
-            table.forEachObserver { observer in
-                next.initialize(to: .passRetained(observer))
-                next += 1
-            }
-        }
-        return list
-    }
-
-    deinit {
-        withUnsafeMutablePointers { count, elements in
-            for index in 0..<count.pointee { elements[index].release() }
-        }
+        return make(count: count) { append in table.forEachObserver(append) }
     }
 }

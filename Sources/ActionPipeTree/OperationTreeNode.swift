@@ -52,16 +52,16 @@ public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendabl
         work: nonisolated(nonsending) @escaping @Sendable (Item) async throws -> Output
     ) {
         // `@inlinable`: these closures are compiled where the tree is built, specialised for
-        // its types (see `_TreeJobs`). The casts and the downcast cannot fail: `addChild`
-        // only accepts children whose `Input` is this node's `Output`, and the run gives
-        // `workOnItem` only batches that this node's `objects` made.
+        // its types (see `_TreeJobs`). The casts cannot fail: `addChild` only accepts children
+        // whose `Input` is this node's `Output`, and the run gives `workOnItem` only batches
+        // that this node's `objects` made.
         let jobs = _TreeJobs(
             objects: { input in
                 let items = try await objects(input as! Input)
                 return items.isEmpty ? nil : _TreeTypedBatch(items)
             },
             workOnItem: { batch, index, keepOutput in
-                let item = unsafeDowncast(batch, to: _TreeTypedBatch<Item>.self).items[index]
+                let item = (batch as! _TreeTypedBatch<Item>).items[index]
                 let output = try await work(item)
                 return keepOutput ? output : nil
             },

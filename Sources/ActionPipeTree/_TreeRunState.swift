@@ -117,9 +117,7 @@ struct _TreeRunState {
                     _TreeReadyRange(batch: current, start: 0, end: current.count), front: true)
             }
         }
-        // Borrowed, not retained (two atomic operations per step, on objects the other
-        // workers touch too): `item` holds its batch, and every batch holds its parent.
-        unowned(unsafe) var batch = item.batch
+        var batch = item.batch
         var index = item.index
         while batch.finishOne(index) {
             guard let parent = batch.parent else {
