@@ -40,7 +40,11 @@ package final class ReferenceBuffer<Element: AnyObject>: ManagedBuffer<Int, Unma
     /// How many objects it holds.
     ///
     /// - Complexity: O(1).
-    @inlinable package var count: Int { header }
+    @inlinable package var count: Int {
+        // Through the pointer: `header` is a class's stored `var`, whose every read is
+        // checked for exclusive access at run time.
+        withUnsafeMutablePointerToHeader { $0.pointee }
+    }
 
     /// Calls `body` with each object, in order, borrowed (valid inside `body` only).
     ///

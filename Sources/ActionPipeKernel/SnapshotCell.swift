@@ -39,7 +39,7 @@ import Synchronization
     /// - Complexity: O(1) plus `body`.
     @inlinable @inline(__always)
     package func read<Result>(
-        on thread: ThreadRecord = .current(), _ body: (Snapshot?) -> Result
+        on thread: ThreadRecord = .current(), _ body: (Snapshot) -> Result
     ) -> Result {
         slot.read(on: thread, body)
     }

@@ -102,16 +102,17 @@ import Synchronization
         }
     }
 
-    /// Runs `body` with the current snapshot (or `nil`), borrowed and pinned for the whole
-    /// of `body`, which must be synchronous: the borrow-only way to read a slot.
+    /// Runs `body` with the current snapshot, borrowed and pinned for the whole of `body`,
+    /// which must be synchronous: the borrow-only way to read a slot. The slot must hold a
+    /// snapshot (its owner stores one at `init`, or checked ``hasSnapshot`` under the lock
+    /// its writers take).
     ///
     /// - Complexity: O(1) plus `body` (see ``pin()`` and ``unpin(_:)``).
     @inlinable @inline(__always)
-    package func read<Result>(on thread: ThreadRecord, _ body: (Snapshot?) -> Result) -> Result {
+    package func read<Result>(on thread: ThreadRecord, _ body: (Snapshot) -> Result) -> Result {
         let pin = pin(on: thread)
         defer { unpin(pin) }
-        guard let snapshot = pin.snapshot else { return body(nil) }
-        return snapshot._withUnsafeGuaranteedRef(body)
+        return pin.snapshot.unsafelyUnwrapped._withUnsafeGuaranteedRef(body)
     }
 
     /// Ends the read `pin` started; frees the retired snapshots no reader holds any more

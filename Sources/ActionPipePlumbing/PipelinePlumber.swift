@@ -86,7 +86,7 @@ public final class PipelinePlumber<Payload: Sendable>: Sendable {
     @inlinable @inline(__always)
     func _withSnapshot<Result>(_ body: (_PlumbingSnapshot<Payload>) -> Result) -> Result {
         // A plumber always has a snapshot (one is stored at `init`).
-        _current.read { body($0.unsafelyUnwrapped) }
+        _current.read(body)
     }
 
     /// The numbers of the ports that feed the plumber, in the order they were added.

@@ -221,13 +221,15 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
             withExtendedLifetime(old) {}
             return reportCycle(level)
         }
-        // Read under the lock: a writer that replaces the list takes the lock after this, so
-        // an observer added after the store above never gets this value.
+        // Read under the lock (which `hasSnapshot` was checked under): a writer that replaces
+        // the list takes the lock after this, so an observer added after the store above
+        // never gets this value.
+        let previous = old
         observers.read(on: thread) { list in
             lock.unlock()
-            withExtendedLifetime(old) {}
+            withExtendedLifetime(previous) {}
             depth.pointee = level &+ 1
-            if let list { deliver(newValue, list) }
+            deliver(newValue, list)
             depth.pointee = level
         }
     }
