@@ -123,4 +123,76 @@ struct ThreadRecordTests {
         _ = cell.store(nil)
         #expect(alive.value == 0)
     }
+
+    /// A snapshot that knows whether its `deinit` has run: a reader that ever finds it dead
+    /// read freed memory (the address sanitizer reports that run as well).
+    final class Checked: Sendable {
+        let alive = Atomic<Bool>(true)
+        let value: Int
+        init(_ value: Int) { self.value = value }
+        deinit { alive.store(false, ordering: .sequentiallyConsistent) }
+    }
+
+    @Test(
+        "threads that come and go, deep pins and a writer: no reader ever holds a freed snapshot",
+        .hangBound)
+    func churnNeverFrees() async {
+        let cell = SnapshotCell<Checked>()
+        _ = cell.store(Checked(0))
+        let dead = Counter()
+        let reads = Counter()
+        let writing = Atomic<Bool>(true)
+        /// Pins `depth` times in a row (past a record's first block when deep), checks every
+        /// snapshot it holds, then unpins in reverse.
+        @Sendable func readNested(_ depth: Int) {
+            var pins: [SnapshotCell<Checked>.Pin] = []
+            for _ in 0..<depth {
+                let pin = cell.pin()
+                if let snapshot = pin.snapshot?.takeUnretainedValue(),
+                    !snapshot.alive.load(ordering: .sequentiallyConsistent)
+                {
+                    dead.increment()
+                }
+                pins.append(pin)
+            }
+            for pin in pins {
+                if pin.snapshot?.takeUnretainedValue().alive.load(ordering: .sequentiallyConsistent)
+                    == false
+                {
+                    dead.increment()
+                }
+            }
+            for pin in pins.reversed() { cell.unpin(pin) }
+            reads.increment()
+        }
+        let finished = await runOnThreads(3) { index in
+            switch index {
+            case 0:
+                for round in 1...20_000 { _ = cell.store(Checked(round)) }
+                writing.store(false, ordering: .sequentiallyConsistent)
+            case 1:
+                var round = 0
+                while writing.load(ordering: .sequentiallyConsistent) || round < 100 {
+                    readNested(round % 40 + 1)
+                    round += 1
+                }
+            default:
+                // Short-lived readers: each thread's record goes back to the list as the next
+                // one starts, while the writer scans.
+                var started = 0
+                while writing.load(ordering: .sequentiallyConsistent) || started < 20 {
+                    let depth = started % 20 + 1
+                    let thread = Thread { readNested(depth) }
+                    thread.start()
+                    while !thread.isFinished { usleep(10) }
+                    started += 1
+                }
+            }
+        }
+        #expect(finished)
+        #expect(dead.value == 0)
+        #expect(reads.value > 0)
+        _ = cell.store(nil)
+    }
 }
+
