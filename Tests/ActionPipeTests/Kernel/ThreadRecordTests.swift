@@ -195,4 +195,3 @@ struct ThreadRecordTests {
         _ = cell.store(nil)
     }
 }
-
