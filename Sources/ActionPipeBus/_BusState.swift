@@ -9,7 +9,7 @@ struct _BusState {
     var routes: [ObjectIdentifier: AnyObject] = [:] {
         // Every change is published to the table publishes read; the table it replaces is
         // kept until the change's caller drops what it released, outside the lock.
-        didSet { retiredTables += published.store(_BusRouteTable.make(routes)) as [AnyObject] }
+        didSet { retiredTables += published.store(_BusRouteTable.make(routes)) }
     }
     /// What publishes read; the bus holds the same cell. Stored only under the bus's lock.
     let published: SnapshotCell<_BusRouteTable>

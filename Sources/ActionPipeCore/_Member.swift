@@ -92,7 +92,7 @@ final class _Member: @unchecked Sendable {
     var snapshot: _Snapshot {
         if let chain = currentChain { return chain.snapshot }
         // Under the topology lock: what this read frees is released after unlocking.
-        var freed: [_Snapshot] = []
+        var freed: [AnyObject] = []
         let cached = cache.load(freeing: &freed)
         for snapshot in freed { _bury(snapshot) }
         if let cached { return cached }

@@ -60,5 +60,5 @@ import Synchronization
     ///
     /// - Complexity: O(1) plus the retired snapshots still awaited.
     @inlinable
-    package func store(_ snapshot: Snapshot?) -> [Snapshot] { slot.store(snapshot) }
+    package func store(_ snapshot: Snapshot?) -> [AnyObject] { slot.store(snapshot) }
 }

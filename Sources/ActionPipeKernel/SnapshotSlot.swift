@@ -8,41 +8,36 @@ import Synchronization
 /// in a hazard slot of its own thread's ``ThreadRecord``, then checks that the snapshot
 /// is still current (else it tries again with the new one); when done, it clears the slot.
 /// A writer (``store(_:)``, serialised by its caller) swaps in the new snapshot and frees
-/// the old one at once unless some thread's slot holds it; a held one waits in the slot's
-/// retired list, freed by the next store, or by its last reader when it unpins.
+/// the old one at once unless some thread's hazard slot holds it; a held one waits in the
+/// process's one retired list, freed by a later store of any slot, or by its last reader
+/// when it unpins.
 ///
 /// - Every hazard store and the writer's swap and scan are sequentially consistent: either
 ///   the reader's check sees the new snapshot (and retries), or the writer's scan sees the
 ///   reader's slot (and keeps the old one).
 /// - A slow reader keeps alive only what it reads: one snapshot per pin.
+/// - One retired list for every slot, not one per slot: the same object may be stored in
+///   several slots (a chain's snapshot, cached by each of its pipes), and a reader that
+///   came through one slot must find it when another slot retired it.
 /// - A pin is bound to its thread: it is taken and ended by synchronous code, never held
 ///   across a suspension. An async reader takes a counted reference with ``load()``.
 ///
 /// Freed snapshots are returned (by ``store(_:)``) or released by the reader that freed
 /// them, never under a lock: their `deinit` may release user closures.
 ///
-/// `@unchecked Sendable`: `current` and `pending` are atomics; the retired list is behind
-/// its lock.
+/// `@unchecked Sendable`: `current` is atomic; the retired list is behind its lock.
 @usableFromInline package struct SnapshotSlot<Snapshot: AnyObject>: ~Copyable, @unchecked Sendable {
     /// The current snapshot as a retained bit pattern, or 0 for none.
     @usableFromInline let current = Atomic<UInt>(0)
-    /// Replaced snapshots a reader held when they were replaced (each retained); made by
-    /// the first store that finds a reader (most slots never need it). Written once, by a
-    /// writer, before `pending` is first set; readers only reach it after seeing `pending`.
-    @usableFromInline let retiredList = AtomicLazyReference<_RetiredSnapshots>()
-    /// Whether the retired list holds a snapshot.
-    @usableFromInline let pending = Atomic<Bool>(false)
 
     /// A slot holding no snapshot.
     @inlinable package init() {}
 
     @inlinable deinit {
-        // No reader runs: each holds the slot's owner, which holds the slot.
+        // No reader runs: each holds the slot's owner, which holds the slot. What the slot
+        // retired before is in the process's list, which frees it.
         let bits = current.load(ordering: .relaxed)
         if bits != 0 { Self.unmanaged(bits).release() }
-        for bits in retiredList.load()?.entries.withLock({ $0 }) ?? [] {
-            Self.unmanaged(bits).release()
-        }
     }
 
     @inlinable @inline(__always)
@@ -134,9 +129,10 @@ import Synchronization
         pin.hazard.pointee.store(0, ordering: .sequentiallyConsistent)
         ThreadRecord.owner(of: pin.hazard).top.pointee &-= 1
         // Only a reader of a replaced snapshot may be the last one some retired snapshot
-        // waits for; readers of the current one never scan.
-        return pending.load(ordering: .sequentiallyConsistent)
-            && pin.bits != current.load(ordering: .relaxed)
+        // waits for; readers of the current one never look further. Both loads after the
+        // clear, sequentially consistent: a writer sets `pending` before it scans.
+        return pin.bits != current.load(ordering: .sequentiallyConsistent)
+            && _RetiredSnapshots.shared.pending.load(ordering: .sequentiallyConsistent)
     }
 
     /// Whether a snapshot is stored. Exact for writers and for readers serialised with
@@ -162,64 +158,85 @@ import Synchronization
     /// for the caller to release after unlocking.
     ///
     /// - Complexity: O(1); when it read a retired snapshot, a scan of every thread's slots.
-    @inlinable package func load(freeing freed: inout [Snapshot]) -> Snapshot? {
+    @inlinable package func load(freeing freed: inout [AnyObject]) -> Snapshot? {
         let pin = pin()
         let snapshot = pin.snapshot?.takeUnretainedValue()
-        if leave(pin) { freed += reclaimed() }
+        if leave(pin) { freed += _RetiredSnapshots.shared.collect() }
         return snapshot
     }
 
-    /// Publishes `snapshot` (or none) and returns the replaced snapshots no reader holds;
-    /// the caller releases them (drops the array) outside every lock. Writers must be
-    /// serialised by the caller.
+    /// Publishes `snapshot` (or none) and returns the replaced snapshots no reader holds
+    /// (of this slot, or retired earlier by any slot); the caller releases them (drops the
+    /// array) outside every lock. Writers must be serialised by the caller.
     ///
     /// - Complexity: O(t) for t threads that read (a scan of their hazard slots), when a
-    ///   snapshot is replaced; O(1) otherwise.
-    @inlinable package func store(_ snapshot: Snapshot?) -> [Snapshot] {
+    ///   snapshot is replaced or some retired snapshot waits; O(1) otherwise.
+    @inlinable package func store(_ snapshot: Snapshot?) -> [AnyObject] {
         let new = snapshot.map { UInt(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0
         let old = current.exchange(new, ordering: .sequentiallyConsistent)
-        if old == 0, !pending.load(ordering: .relaxed) { return [] }
-        return retire(old)
+        return _RetiredSnapshots.shared.retire(old)
     }
 
-    /// Frees the retired snapshots no reader holds any more. Specialised where it is
-    /// called (no metadata to look up on the reader's path), never inlined (it is rare).
+    /// Frees the retired snapshots no reader holds any more. Never inlined (it is rare).
     @inlinable @inline(never)
     package func reclaim() {
-        for snapshot in reclaimed() { _ = snapshot }
+        for snapshot in _RetiredSnapshots.shared.collect() { _ = snapshot }
     }
 
-    /// The retired snapshots no reader holds any more, removed from the slot, for the
-    /// caller to release: ``reclaim()`` for a caller that holds a lock.
-    @inlinable @inline(never)
-    package func reclaimed() -> [Snapshot] {
-        guard let retiredList = retiredList.load() else { return [] }
-        return retiredList.entries.withLock { collect(&$0) }.map {
-            Self.unmanaged($0).takeRetainedValue()
-        }
-    }
+    /// The retired snapshots no reader holds any more, removed from the list, for the caller
+    /// to release: ``reclaim()`` for a caller that holds a lock.
+    @inlinable
+    package func reclaimed() -> [AnyObject] { _RetiredSnapshots.shared.collect() }
+}
 
-    /// Frees `old` (0 for none), just swapped out, unless a reader holds it, with every
-    /// retired snapshot no reader holds any more; returns what it freed.
-    @inlinable @inline(never)
-    func retire(_ old: UInt) -> [Snapshot] {
-        if old != 0, !pending.load(ordering: .sequentiallyConsistent) {
-            if !ThreadRecord.isRead(old) { return [Self.unmanaged(old).takeRetainedValue()] }
-        }
-        let retiredList = retiredList.load() ?? retiredList.storeIfNil(_RetiredSnapshots())
-        return retiredList.entries.withLock { retired in
+/// The snapshots every slot of the process retired while a reader held them (each
+/// retained), behind their lock, and whether there are any.
+@usableFromInline
+final class _RetiredSnapshots: Sendable {
+    /// The process's list.
+    @usableFromInline static let shared = _RetiredSnapshots()
+
+    @usableFromInline let entries = LockedValue<[UInt]>([])
+    /// Whether `entries` holds a snapshot; set only under the lock.
+    @usableFromInline let pending = Atomic<Bool>(false)
+
+    @usableFromInline init() {}
+
+    /// Frees `old` (a retained bit pattern just swapped out of a slot, or 0), unless a reader
+    /// holds it, with every retired snapshot no reader holds any more; returns what it freed.
+    ///
+    /// - Complexity: O(1) when `old` is 0 and nothing waits; else a scan of the threads'
+    ///   hazard slots, plus the snapshots waiting.
+    @usableFromInline
+    func retire(_ old: UInt) -> [AnyObject] {
+        let waiting = pending.load(ordering: .sequentiallyConsistent)
+        if old == 0, !waiting { return [] }
+        if old != 0, !waiting, !ThreadRecord.isRead(old) { return [Self.object(old)] }
+        return entries.withLock { retired in
             if old != 0 { retired.append(old) }
             return collect(&retired)
-        }.map { Self.unmanaged($0).takeRetainedValue() }
+        }.map(Self.object)
     }
 
-    /// Removes and returns the retired snapshots no thread's hazard slot holds. Call with
-    /// `retired`'s lock held.
+    /// Removes and returns the retired snapshots no thread's hazard slot holds.
     @usableFromInline
+    func collect() -> [AnyObject] {
+        entries.withLock { collect(&$0) }.map(Self.object)
+    }
+
+    /// The object whose retained bit pattern is `bits`, taking over that retain.
+    @usableFromInline
+    static func object(_ bits: UInt) -> AnyObject {
+        Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped)
+            .takeRetainedValue()
+    }
+
+    /// Removes and returns the entries of `retired` no hazard slot holds. Call with the lock
+    /// held.
     func collect(_ retired: inout [UInt]) -> [UInt] {
         guard !retired.isEmpty else { return [] }
         // Set before the scan: a reader that clears its slot after the scan sees it, and
-        // frees what this scan had to keep (see `leave`).
+        // frees what this scan had to keep (see `SnapshotSlot.leave`).
         pending.store(true, ordering: .sequentiallyConsistent)
         var hazards: [UInt] = []
         ThreadRecord.collectHazards(into: &hazards)
@@ -232,13 +249,4 @@ import Synchronization
         if retired.isEmpty { pending.store(false, ordering: .sequentiallyConsistent) }
         return free
     }
-}
-
-/// The snapshots a slot retired while readers held them, behind their lock: a separate
-/// object, so a slot that never needs it (most) pays one word for it.
-@usableFromInline
-final class _RetiredSnapshots: Sendable {
-    @usableFromInline let entries = LockedValue<[UInt]>([])
-
-    @usableFromInline init() {}
 }

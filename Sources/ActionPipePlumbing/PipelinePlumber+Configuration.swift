@@ -237,7 +237,7 @@ extension PipelinePlumber {
         _ change: (inout _PlumbingConfiguration<Payload>) -> Removed?
     ) -> Removed? {
         let (removed, replaced) = _configuration.withLock {
-            configuration -> (Removed?, [_PlumbingSnapshot<Payload>]) in
+            configuration -> (Removed?, [AnyObject]) in
             guard let removed = change(&configuration) else { return (nil, []) }
             return (removed, _current.store(configuration.snapshot(plumber: name)))
         }

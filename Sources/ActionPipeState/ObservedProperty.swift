@@ -333,7 +333,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// lists no set reads any more, to release after unlocking. Call with the lock held.
     ///
     /// - Complexity: O(n) for n observers.
-    private func buildList(_ state: inout _ObsPropertyState<Value>) -> [_ObsList] {
+    private func buildList(_ state: inout _ObsPropertyState<Value>) -> [AnyObject] {
         state.cancelledSinceBuilt = 0
         state.listIsStale = false
         return observers.store(_ObsList.make(state.table))
@@ -373,7 +373,7 @@ extension ObservedProperty: _ObsSource {
 
 extension ObservedProperty: _Registry {
     package func _cancelRegistration(_ id: UInt64, detail: Int) -> Bool {
-        let outcome = withLock { state -> (_ObsAnyObserver, [_ObsList])? in
+        let outcome = withLock { state -> (_ObsAnyObserver, [AnyObject])? in
             guard let removed = state.table.remove(id, number: detail) else { return nil }
             // With no list published, the table held the only reference: nothing to rebuild
             // (the next set builds the list from the table).
