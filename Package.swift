@@ -23,24 +23,24 @@ let package = Package(
         // The concurrency kernel: the one lock, lock-protected box, read-mostly snapshot,
         // weak box and id source every part uses (`package` access; the Internals article),
         // and the little public vocabulary the parts share (the nesting limit).
-        .target(name: "ActionPipeKernel"),
+        .target(name: "ActionPipeConcurrency"),
         // The five parts: each depends on the kernel only, so the compiler keeps them
         // independent of one another.
-        .target(name: "ActionPipeCore", dependencies: ["ActionPipeKernel"]),
-        .target(name: "ActionPipeBus", dependencies: ["ActionPipeKernel"]),
-        .target(name: "ActionPipeState", dependencies: ["ActionPipeKernel"]),
-        .target(name: "ActionPipeTree", dependencies: ["ActionPipeKernel"]),
-        .target(name: "ActionPipePlumbing", dependencies: ["ActionPipeKernel"]),
+        .target(name: "ActionPipeCore", dependencies: ["ActionPipeConcurrency"]),
+        .target(name: "ActionPipeBus", dependencies: ["ActionPipeConcurrency"]),
+        .target(name: "ActionPipeState", dependencies: ["ActionPipeConcurrency"]),
+        .target(name: "ActionPipeTree", dependencies: ["ActionPipeConcurrency"]),
+        .target(name: "ActionPipePlumbing", dependencies: ["ActionPipeConcurrency"]),
         // The umbrella: re-exports the parts.
         .target(
             name: "ActionPipe",
             dependencies: [
-                "ActionPipeKernel", "ActionPipeCore", "ActionPipeBus", "ActionPipeState",
+                "ActionPipeConcurrency", "ActionPipeCore", "ActionPipeBus", "ActionPipeState",
                 "ActionPipeTree", "ActionPipePlumbing",
             ]
         ),
         // Test tools, for apps and for the package's own tests; no dependency either.
-        .target(name: "ActionPipeTesting", dependencies: ["ActionPipeKernel", "ActionPipe"]),
+        .target(name: "ActionPipeTesting", dependencies: ["ActionPipeConcurrency", "ActionPipe"]),
         .executableTarget(name: "ActionPipeDemo", dependencies: ["ActionPipe"]),
         .executableTarget(name: "DocSnippetExtractor"),
         .plugin(

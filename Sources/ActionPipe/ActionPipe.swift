@@ -3,7 +3,7 @@
 // other, only on the kernel.
 @_exported import ActionPipeBus
 @_exported import ActionPipeCore
-@_exported import ActionPipeKernel
+@_exported import ActionPipeConcurrency
 @_exported import ActionPipePlumbing
 @_exported import ActionPipeState
 @_exported import ActionPipeTree

@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 import Synchronization
 
 /// What every entry has whatever its event type: the bus's tables add, remove and cancel
