@@ -48,7 +48,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
     /// `_instrumentationFlag`, copied here: a publish reads the bus anyway, and reading the
     /// global costs a call to its lazy-initialisation accessor.
     @usableFromInline nonisolated(unsafe) let _instrumentationFlag = UnsafePointer(
-        ActionPipeConcurrency._instrumentationFlag)
+        ActionPipeShared._instrumentationFlag)
 
     /// A new bus, independent of every other.
     ///
