@@ -29,7 +29,7 @@ let package = Package(
         // nesting depth, the weak box, the id source (`package` access, no public API; the
         // module's README and the Internals article). The only module that may use
         // `Unmanaged`, `unowned(unsafe)` and the unsafe casts.
-        .target(name: "ActionPipeConcurrency"),
+        .target(name: "ActionPipeConcurrency", exclude: ["README.md"]),
         // The public vocabulary the parts share: registration tokens and bags, retention,
         // diagnostics, instrumentation, the nesting limit; and, `package`, the contract of
         // a token's registry and the Mermaid writer of the parts' diagrams.

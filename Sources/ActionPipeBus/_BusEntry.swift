@@ -150,7 +150,7 @@ final class _BusGeneralEntry<Event: BusEvent>: _BusEntry<Event>, @unchecked Send
 }
 
 /// A subscriber held weakly, with its identity kept for removal by subscriber: the
-/// kernel's weak box.
+/// concurrency module's weak box.
 @usableFromInline
 typealias _BusOwner = WeakBox<AnyObject & Sendable>
 
