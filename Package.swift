@@ -3,6 +3,10 @@
 // Benchmarks/Package.swift, a separate package, so users of ActionPipe never resolve them.
 import PackageDescription
 
+// What each of the five parts depends on, and nothing more: the concurrency primitives and
+// the shared vocabulary.
+let partDependencies: [Target.Dependency] = ["ActionPipeConcurrency", "ActionPipeShared"]
+
 let package = Package(
     name: "ActionPipe",
     // Synchronization's Mutex and Atomic need these OS versions on Apple platforms.
@@ -20,27 +24,33 @@ let package = Package(
         .library(name: "ActionPipeTesting", targets: ["ActionPipeTesting"]),
     ],
     targets: [
-        // The concurrency kernel: the one lock, lock-protected box, read-mostly snapshot,
-        // weak box and id source every part uses (`package` access; the Internals article),
-        // and the little public vocabulary the parts share (the nesting limit).
-        .target(name: "ActionPipeKernel"),
-        // The five parts: each depends on the kernel only, so the compiler keeps them
-        // independent of one another.
-        .target(name: "ActionPipeCore", dependencies: ["ActionPipeKernel"]),
-        .target(name: "ActionPipeBus", dependencies: ["ActionPipeKernel"]),
-        .target(name: "ActionPipeState", dependencies: ["ActionPipeKernel"]),
-        .target(name: "ActionPipeTree", dependencies: ["ActionPipeKernel"]),
-        .target(name: "ActionPipePlumbing", dependencies: ["ActionPipeKernel"]),
-        // The umbrella: re-exports the parts.
+        // The concurrency primitives every part builds on: the one lock and lock-protected
+        // box, the read-mostly snapshots and the per-thread records they are read through,
+        // nesting depth, the weak box, the id source (`package` access, no public API; the
+        // module's README and the Internals article). The only module that may use
+        // `Unmanaged`, `unowned(unsafe)` and the unsafe casts.
+        .target(name: "ActionPipeConcurrency", exclude: ["README.md"]),
+        // The public vocabulary the parts share: registration tokens and bags, retention,
+        // diagnostics, instrumentation, the nesting limit; and, `package`, the contract of
+        // a token's registry and the Mermaid writer of the parts' diagrams.
+        .target(name: "ActionPipeShared", dependencies: ["ActionPipeConcurrency"]),
+        // The five parts: each depends on the two modules above only, so the compiler keeps
+        // them independent of one another.
+        .target(name: "ActionPipeCore", dependencies: partDependencies),
+        .target(name: "ActionPipeBus", dependencies: partDependencies),
+        .target(name: "ActionPipeState", dependencies: partDependencies),
+        .target(name: "ActionPipeTree", dependencies: partDependencies),
+        .target(name: "ActionPipePlumbing", dependencies: partDependencies),
+        // The umbrella: re-exports the parts and the shared vocabulary.
         .target(
             name: "ActionPipe",
             dependencies: [
-                "ActionPipeKernel", "ActionPipeCore", "ActionPipeBus", "ActionPipeState",
+                "ActionPipeShared", "ActionPipeCore", "ActionPipeBus", "ActionPipeState",
                 "ActionPipeTree", "ActionPipePlumbing",
             ]
         ),
         // Test tools, for apps and for the package's own tests; no dependency either.
-        .target(name: "ActionPipeTesting", dependencies: ["ActionPipeKernel", "ActionPipe"]),
+        .target(name: "ActionPipeTesting", dependencies: ["ActionPipeConcurrency", "ActionPipe"]),
         .executableTarget(name: "ActionPipeDemo", dependencies: ["ActionPipe"]),
         .executableTarget(name: "DocSnippetExtractor"),
         .plugin(
@@ -50,7 +60,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ActionPipeTests",
-            dependencies: ["ActionPipe", "ActionPipeTree", "ActionPipeTesting"]),
+            dependencies: [
+                "ActionPipe", "ActionPipeTree", "ActionPipeTesting", "ActionPipeConcurrency",
+            ]),
         .testTarget(
             name: "ActionPipeDocTests",
             dependencies: ["ActionPipe", "ActionPipeTesting"],

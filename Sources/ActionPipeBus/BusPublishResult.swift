@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 /// What a synchronous ``EventBus/publish(_:)`` did: how many subscribers handled the event,
 /// how many threw, and how many were handed to their executor to run later.

@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 extension EventBus {
     /// The bus's subscriptions as a Mermaid flowchart, left to right: each topic subscribed

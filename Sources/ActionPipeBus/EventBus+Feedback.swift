@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 extension EventBus {
     /// Delivers `event` like ``publish(_:)``, and reports to `feedback` what each subscriber

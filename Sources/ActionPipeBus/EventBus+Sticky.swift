@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 extension EventBus {
     /// Publishes `event` and keeps it as its topic's sticky event: every later subscription

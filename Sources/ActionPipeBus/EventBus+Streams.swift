@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 extension EventBus {
     /// The events of `topic` published from now on, as an `AsyncStream`.

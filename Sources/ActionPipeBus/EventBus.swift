@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 import Synchronization
 
 /// A publish-subscribe bus for typed events: the Swift form of DWEventBus.
@@ -48,7 +48,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
     /// `_instrumentationFlag`, copied here: a publish reads the bus anyway, and reading the
     /// global costs a call to its lazy-initialisation accessor.
     @usableFromInline nonisolated(unsafe) let _instrumentationFlag = UnsafePointer(
-        ActionPipeKernel._instrumentationFlag)
+        ActionPipeShared._instrumentationFlag)
 
     /// A new bus, independent of every other.
     ///

@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 import Synchronization
 
 /// What every entry has whatever its event type: the bus's tables add, remove and cancel
@@ -150,7 +150,7 @@ final class _BusGeneralEntry<Event: BusEvent>: _BusEntry<Event>, @unchecked Send
 }
 
 /// A subscriber held weakly, with its identity kept for removal by subscriber: the
-/// kernel's weak box.
+/// concurrency module's weak box.
 @usableFromInline
 typealias _BusOwner = WeakBox<AnyObject & Sendable>
 

@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 /// One subscription: which tables it is in and who owns it, to remove it later.
 ///

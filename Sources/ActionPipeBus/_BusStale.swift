@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 /// What a route table holds for an event type whose subscriptions changed since its routes
 /// were built: the next publish of that type rebuilds them (``EventBus/_refreshRoutes(_:)``).

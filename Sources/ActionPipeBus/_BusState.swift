@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 /// Everything a bus knows, guarded by the bus's lock.
 @usableFromInline

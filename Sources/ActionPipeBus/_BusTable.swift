@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 /// The subscriptions of one event type, by id (ids give subscription order). A union over
 /// several keys of this type has one entry per key, all with its id: the first in

@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 /// The events a union subscription has received since it last fired.
 final class _BusUnionState: Sendable {

@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 extension ActionPipe {
     /// This pipe's chain as a Mermaid flowchart, from the head: one box per pipe, named as

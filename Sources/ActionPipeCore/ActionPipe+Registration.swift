@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 extension ActionPipe {
     /// Starts registering a handler for `action`; add conditions, then call `handle`.

@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 /// Calls one action again from the head of a chain, later: the original's root-pipe
 /// re-trigger, for "start → request → success/error" flows.

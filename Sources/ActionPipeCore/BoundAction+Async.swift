@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 extension BoundAction where Kind == ActionKind.Async {
     /// Calls the async action: runs every pipe of the chain that registered it, in order,

@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 extension BoundAction where Kind: ThrowingActionKind {
     /// Calls the throwing action: runs every pipe of the chain that registered it, in

@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 /// An action bound to a pipe, called like a method: `pipe.someFunc(999, "hello")`.
 ///

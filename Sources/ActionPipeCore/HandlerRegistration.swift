@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 /// A handler being registered: add conditions, then finish with `handle`.
 ///

@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 import Synchronization
 
 /// An action's identity by content: what the table interns.

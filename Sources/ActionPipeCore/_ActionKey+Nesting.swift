@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 extension _ActionKey {
     /// The error of a call of this action refused for nesting too deep.

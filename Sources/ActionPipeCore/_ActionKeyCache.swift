@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 import Synchronization
 
 /// The address of the current ``_ActionKeyCache``, unretained (the table keeps every cache

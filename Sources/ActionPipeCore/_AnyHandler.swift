@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 import Synchronization
 
 /// The untyped part of a registered handler, which the chain snapshot stores.

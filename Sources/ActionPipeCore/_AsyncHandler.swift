@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 import Synchronization
 
 /// A handler of an ``AsyncAction``: its body may suspend and throw.

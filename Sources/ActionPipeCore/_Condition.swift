@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 import Synchronization
 
 /// One condition of a handler: returns why the handler must be skipped, or `nil`.

@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 /// The registrations of one pipe, and the snapshot its calls read. Outlives its
 /// ``ActionPipe`` handle while its chain lives, so a pipe whose handle was dropped keeps

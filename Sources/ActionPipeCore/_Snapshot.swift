@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 import Synchronization
 
 /// An immutable view of a chain that calls read with no lock held while handlers run.

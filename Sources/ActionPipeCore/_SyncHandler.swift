@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 import Synchronization
 
 /// A handler of a synchronous ``Action``, with its typed body and conditions.

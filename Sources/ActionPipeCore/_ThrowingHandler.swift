@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 import Synchronization
 
 /// A handler of a ``ThrowingAction``: its body throws the action's `Failure`.

@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 extension PipelinePlumber {
     /// The plumber as a Mermaid flowchart, left to right: each port (a stadium, `port 100`),

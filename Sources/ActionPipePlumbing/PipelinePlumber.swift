@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 import Synchronization
 
 /// Joins ports to one ordered list of stages and one sink: the Swift form of

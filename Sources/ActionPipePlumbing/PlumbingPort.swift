@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 import Synchronization
 
 /// Produces packets for a plumber: the original's port (`PortDelegate` and its

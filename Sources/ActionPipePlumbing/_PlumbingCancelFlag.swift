@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 import Synchronization
 
 /// Set when the task awaiting a queued packet is cancelled; the drain checks it between

@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 import Synchronization
 
 /// An async stage's closure. `nonisolated(nonsending)`: it runs on its caller's actor, so

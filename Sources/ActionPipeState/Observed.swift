@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 /// Declares an observable property of a state object: `@Observed var url: String? = nil`.
 ///

@@ -1,3 +1,5 @@
+import ActionPipeConcurrency
+
 #if canImport(Observation)
     import Observation
 

@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 import Synchronization
 
 /// One observable value of a state object: read it, set it, observe it.
@@ -17,8 +17,8 @@ import Synchronization
 /// ```
 ///
 /// `@unchecked Sendable`: `state` is only touched with `lock` held; the observer lists a
-/// set reads are immutable and kept alive by `observers` (a kernel `SnapshotCell`) while
-/// pinned. No observer (user code) runs while the lock is held.
+/// set reads are immutable and kept alive by `observers` (a `SnapshotCell` of the
+/// concurrency module) while pinned. No observer (user code) runs while the lock is held.
 public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// The name used in cycle reports and descriptions.
     ///

@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 /// Runs `body` one delivery level deeper, or reports a cycle and skips it when the thread is
 /// already `depthLimit` levels deep. For deliveries that read no observer list (`.initial`).

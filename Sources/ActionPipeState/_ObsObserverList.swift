@@ -1,9 +1,9 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
-/// A property's observers at one moment, in registration order: immutable once made, replaced
-/// as a whole when an observer is added or removed. The kernel's reference buffer: it owns
-/// (retains) its observers and lends them to a set, which reads the list in the property's
-/// `SnapshotCell`.
+/// A property's observers at one moment, in registration order: immutable once made,
+/// replaced as a whole when an observer is added or removed. The concurrency module's
+/// reference buffer: it owns (retains) its observers and lends them to a set, which reads
+/// the list in the property's `SnapshotCell`.
 ///
 /// Its elements are `_ObsAnyObserver`s, so building one on the write path is concrete code;
 /// every element is an `_ObsObserver<Value>` of its property's `Value`, which a set reads it

@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 /// The observation forms shared by ``ObservedProperty`` and ``ObservedPath``; their public
 /// methods call these.

@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 /// One observation of a path `outer → sub-state → property`: observes `outer`, and the
 /// property of whichever sub-state `outer` holds, moving to the new sub-state on replacement.

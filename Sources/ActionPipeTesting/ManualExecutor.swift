@@ -1,5 +1,5 @@
 import ActionPipe
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 /// A bus executor whose jobs wait in a queue until the test runs them: when a handler runs
 /// is the test's decision, not a scheduler's.

@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 /// A thread-safe, ordered record of values, which a test can wait on: the box behind every
 /// recorder of this module, and a handy one for any handler a test installs itself.

@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 /// A clock that only moves when a test says so: retries, backoffs and timeouts that wait on
 /// it run in virtual time, instantly and deterministically.

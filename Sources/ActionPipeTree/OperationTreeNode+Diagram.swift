@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 extension OperationTreeNode {
     /// The tree below this node as a Mermaid flowchart, top down: one box per node, named

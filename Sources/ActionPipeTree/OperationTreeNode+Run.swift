@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 extension OperationTreeNode {
     /// Sends `input` to this node and runs the whole tree below it; returns when every item

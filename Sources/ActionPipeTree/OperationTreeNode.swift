@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 /// A node of an operation tree: the Swift form of `DRBOperationTree`.
 ///

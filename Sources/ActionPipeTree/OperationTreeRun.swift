@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 /// A run of an operation tree started with ``OperationTreeNode/start(_:options:buffering:)``: its
 /// events as they happen, its final report, and a way to cancel it.

@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 /// What running one item gave, handed to `_TreeRunState.complete` in one piece.
 /// What the task group's owner is asked to do.

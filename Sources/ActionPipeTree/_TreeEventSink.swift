@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 /// Where a run's events go: the run's own stream and any added by
 /// ``OperationTreeRun/eventStream(buffering:)``. A class, so that "no listener" (a run

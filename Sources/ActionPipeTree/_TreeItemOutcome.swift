@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 struct _TreeItemOutcome {
     /// The batches of the item's children, in order, linked through `_TreeBatch.next`.

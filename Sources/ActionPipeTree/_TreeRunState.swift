@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 /// The mutable state of a run; only touched with the run's lock held.
 struct _TreeRunState {

@@ -1,4 +1,4 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 
 /// The longest wait the tree makes: a timeout at or above it is no timeout, and a longer
 /// backoff waits this long. (Waiting longer would overflow the clock's instant and trap;

@@ -6,8 +6,8 @@
 //
 // - unprotected: nothing. Not thread-safe (a replaced list could be freed under the call);
 //   what a publish would cost if protecting the list were free.
-// - pinned: the library's way (the kernel's `SnapshotCell`): a reader counter incremented
-//   and decremented around the read, and a check for retired tables when done.
+// - pinned: the library's way (the concurrency module's `SnapshotCell`): a reader counter
+//   incremented and decremented around the read, and a check for retired tables when done.
 // - hazard slot: a per-thread hazard pointer: the thread's slot found with
 //   `pthread_getspecific`, an exchange (a store and a fence in one locked instruction), a
 //   re-check, a store to clear. Cheaper by one atomic, but bound to the thread, and a second

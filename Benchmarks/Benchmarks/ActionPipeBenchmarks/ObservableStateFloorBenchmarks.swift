@@ -1,5 +1,5 @@
 // The floor under state target 1 (a set with one observer within 3x a stored closure call):
-// why an observed property takes a spin lock (the kernel's `SpinLock`) and not the
+// why an observed property takes a spin lock (the concurrency module's `SpinLock`) and not the
 // package's general lock (`LockedValue`, a pthread mutex). Two stripped-down models of a
 // set, measured in the same run as the baseline: store the value under the lock, then call
 // the observer. They differ only in the lock. If the mutex model alone is above 3x, the

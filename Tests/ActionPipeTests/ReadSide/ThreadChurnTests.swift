@@ -1,5 +1,5 @@
 import ActionPipe
-import ActionPipeKernel
+import ActionPipeConcurrency
 import Foundation
 import Testing
 

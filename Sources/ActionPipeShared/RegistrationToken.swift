@@ -1,3 +1,5 @@
+import ActionPipeConcurrency
+
 /// A registration anywhere in ActionPipe: a handler on a pipe, a bus subscription, an
 /// observation, a plumbing stage, port or sink, a tree run. Every part returns this one
 /// type, so an app manages lifetimes one way.

@@ -1,12 +1,12 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 import Dispatch
 import Foundation
 import Synchronization
 import Testing
 
-/// The kernel's read side, driven directly: hazard slots in per-thread records. These are
-/// the rules every part's hot path relies on.
-@Suite("Kernel: thread records and hazard slots", .serialized)
+/// The concurrency module's read side, driven directly: hazard slots in per-thread records.
+/// These are the rules every part's hot path relies on.
+@Suite("Concurrency module: thread records and hazard slots", .serialized)
 struct ThreadRecordTests {
     /// A snapshot that counts how many of its kind are alive (one counter per spec).
     final class Tracked: Sendable {

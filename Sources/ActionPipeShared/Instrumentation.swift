@@ -1,3 +1,4 @@
+import ActionPipeConcurrency
 import Synchronization
 
 /// Where the process's ``Instrument`` is installed. With none (the default), the parts pay

@@ -1,12 +1,12 @@
-import ActionPipeKernel
+import ActionPipeConcurrency
 import Dispatch
 import Synchronization
 import Testing
 
-/// The kernel's read-mostly snapshot, driven directly: every part (core chains, bus routes,
-/// plumbing configuration) relies on these rules, and a debug build's extra retains would
-/// hide a mistake from the public API.
-@Suite("Kernel: SnapshotCell", .serialized)
+/// The concurrency module's read-mostly snapshot, driven directly: every part (core chains,
+/// bus routes, plumbing configuration) relies on these rules, and a debug build's extra
+/// retains would hide a mistake from the public API.
+@Suite("Concurrency module: SnapshotCell", .serialized)
 struct SnapshotCellTests {
     final class Box: Sendable {
         let value: Int

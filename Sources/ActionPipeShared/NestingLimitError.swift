@@ -1,10 +1,4 @@
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
+import ActionPipeConcurrency
 
 /// A synchronous call or publish refused because it would nest deeper than ``depthLimit``
 /// on one thread: a handler that calls actions or publishes events which, through other
@@ -36,7 +30,7 @@ public struct NestingLimitError: Error, Sendable, Hashable, CustomStringConverti
     /// ```swift
     /// NestingLimitError.depthLimit   // 100
     /// ```
-    public static let depthLimit = 100
+    public static let depthLimit = NestingDepth.callLimit
 
     /// What was refused.
     public enum Refused: Sendable, Hashable {
@@ -93,33 +87,4 @@ public struct NestingLimitError: Error, Sendable, Hashable, CustomStringConverti
     package static func _report(_ error: NestingLimitError) {
         Diagnostics.report(Diagnostic(.nestingLimit, error.description, error: error))
     }
-}
-
-/// Enters one more level of synchronous calls and publishes on this thread; `nil`, and no
-/// change, when that would pass ``NestingLimitError/depthLimit``. The caller decrements
-/// the returned word when its call ends.
-///
-/// Not inlined, and it reads the global itself: a call's loop is inlined into its caller,
-/// where reading the counters through a reference cost a retain and a release per call.
-///
-/// - Parameter key: `NestingDepth.key`, which a hot path keeps a copy of: reading the global
-///   costs a lazy-initialisation check per call.
-@usableFromInline @inline(never)
-package func _enterCall(_ key: pthread_key_t) -> UnsafeMutablePointer<Int>? {
-    let depth = NestingDepth.counter(.call, key: key)
-    guard depth.pointee < NestingLimitError.depthLimit else { return nil }
-    depth.pointee &+= 1
-    return depth
-}
-
-/// ``_enterCall(_:)`` for a caller that has its thread's record at hand (from the pin of its
-/// snapshot): no thread-specific-data lookup.
-///
-/// - Complexity: O(1).
-@inlinable @inline(__always)
-package func _enterCall(on thread: ThreadRecord) -> UnsafeMutablePointer<Int>? {
-    let depth = thread.counter(.call)
-    guard depth.pointee < NestingLimitError.depthLimit else { return nil }
-    depth.pointee &+= 1
-    return depth
 }

@@ -1,3 +1,5 @@
+import ActionPipeConcurrency
+
 #if canImport(Darwin)
     import Darwin
 #elseif canImport(Glibc)
@@ -49,11 +51,7 @@ public enum Diagnostics {
         _ handler: @escaping @Sendable (Diagnostic) -> Void,
         operation: () throws -> Result
     ) rethrows -> Result {
-        let scope = _Scope(handler)
-        let outer = pthread_getspecific(_scopeKey)
-        pthread_setspecific(_scopeKey, Unmanaged.passUnretained(scope).toOpaque())
-        defer { pthread_setspecific(_scopeKey, outer) }
-        return try withExtendedLifetime(scope) { try operation() }
+        try _threadScope.withCurrent(_Scope(handler), operation: operation)
     }
 
     /// Runs the async `operation` with `handler` receiving the diagnostics reported by its
@@ -113,9 +111,7 @@ public enum Diagnostics {
     /// which always lies inside any task scope active on the thread; else the task's), else
     /// ``handler``, else the default.
     package static func report(_ diagnostic: Diagnostic) {
-        if let scope = pthread_getspecific(_scopeKey) {
-            return Unmanaged<_Scope>.fromOpaque(scope).takeUnretainedValue().handler(diagnostic)
-        }
+        if _threadScope.borrowCurrent({ $0.handler(diagnostic) }) != nil { return }
         if let scope = _taskScope { return scope.handler(diagnostic) }
         if let handler { return handler(diagnostic) }
         _warn(diagnostic)
@@ -124,12 +120,7 @@ public enum Diagnostics {
     private static let _handler = LockedValue<(@Sendable (Diagnostic) -> Void)?>(nil)
 
     /// The thread's innermost `withHandler` scope (unretained: the scope's frame keeps it).
-    private static let _scopeKey: pthread_key_t = {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key, nil)
-        precondition(status == 0, "ActionPipe: cannot create a thread key (\(status))")
-        return key
-    }()
+    private static let _threadScope = ThreadScope<_Scope>()
 
     /// The task's innermost async `withHandler` scope.
     @TaskLocal private static var _taskScope: _Scope?

@@ -1,3 +1,5 @@
+import ActionPipeConcurrency
+
 /// Tokens kept together and cancelled together: when the bag is released, or on
 /// ``cancelAll()``. An object that registers handlers, subscriptions or observations keeps
 /// one bag, and its registrations end with it.
