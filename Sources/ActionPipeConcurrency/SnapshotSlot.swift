@@ -204,18 +204,23 @@ final class _RetiredSnapshots: Sendable {
 
     /// Frees `old` (a retained bit pattern just swapped out of a slot, or 0), unless a reader
     /// holds it, with every retired snapshot no reader holds any more; returns what it freed.
+    /// An `old` no reader holds is always returned to this caller, never left in the list
+    /// for another thread to release.
     ///
     /// - Complexity: O(1) when `old` is 0 and nothing waits; else a scan of the threads'
     ///   hazard slots, plus the snapshots waiting.
     @usableFromInline
     func retire(_ old: UInt) -> [AnyObject] {
-        let waiting = pending.load(ordering: .sequentiallyConsistent)
-        if old == 0, !waiting { return [] }
-        if old != 0, !waiting, !ThreadRecord.isRead(old) { return [Self.object(old)] }
-        return entries.withLock { retired in
-            if old != 0 { retired.append(old) }
-            return collect(&retired)
-        }.map(Self.object)
+        var freed: [AnyObject] = []
+        let kept = old != 0 && ThreadRecord.isRead(old)
+        if old != 0, !kept { freed.append(Self.object(old)) }
+        if kept || pending.load(ordering: .sequentiallyConsistent) {
+            freed += entries.withLock { retired in
+                if kept { retired.append(old) }
+                return collect(&retired)
+            }.map(Self.object)
+        }
+        return freed
     }
 
     /// Removes and returns the retired snapshots no thread's hazard slot holds.

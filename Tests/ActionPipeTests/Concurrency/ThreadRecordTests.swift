@@ -50,7 +50,7 @@ struct ThreadRecordTests {
     }
 
     @Test("pins nest past a record's first block; each lives until its own unpin")
-    func deepNesting() {
+    func deepNesting() async {
         let alive = Counter()
         let cell = SnapshotCell<Tracked>()
         var pins: [SnapshotCell<Tracked>.Pin] = []
@@ -65,11 +65,14 @@ struct ThreadRecordTests {
         }
         for level in (0..<300).reversed() {
             cell.unpin(pins[level])
-            // The current one (299) stays; the others go as their readers end.
-            #expect(alive.value == level + 1)
+            // The current one (299) and every level still pinned stay; the others go as
+            // their readers end (released by this thread, or by another spec's store that
+            // found them unread first: one retired list serves the process).
+            #expect(alive.value >= level + 1)
         }
+        #expect(await eventually { alive.value == 1 })
         _ = cell.store(nil)
-        #expect(alive.value == 0)
+        #expect(await eventually { alive.value == 0 })
     }
 
     @Test("a thread's record serves the next thread: 2,000 threads in turn add few records")

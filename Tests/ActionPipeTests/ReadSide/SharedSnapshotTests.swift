@@ -26,7 +26,7 @@ struct SharedSnapshotTests {
     @Test(
         "a handler that drops the last handle of another pipe of its chain leaks nothing",
         arguments: [false, true])
-    func handleDroppedDuringACall(otherPipeCalledFirst: Bool) {
+    func handleDroppedDuringACall(otherPipeCalledFirst: Bool) async {
         weak var tracked: SharedTracked?
         weak var weakA: ActionPipe?
         do {
@@ -53,7 +53,9 @@ struct SharedSnapshotTests {
             #expect(a.sharedPark(1) == 1)
         }
         #expect(weakA == nil)
-        #expect(tracked == nil)
+        // Released here, or by another spec's store that found it unread first (one retired
+        // list serves the process) as that store returns.
+        #expect(await eventually { tracked == nil })
     }
 
     @Test("a change while a call on another pipe reads the chain's snapshot frees it after")
@@ -90,8 +92,9 @@ struct SharedSnapshotTests {
             }
         }
         #expect(finished)
-        // The call on a was the snapshot's last reader: it freed it as it ended.
-        #expect(tracked == nil)
+        // The call on a was the snapshot's last reader: it freed it as it ended (or another
+        // spec's store did, first).
+        #expect(await eventually { tracked == nil })
         _ = b
     }
 }
