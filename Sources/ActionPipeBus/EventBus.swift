@@ -110,9 +110,9 @@ public final class EventBus: Sendable, CustomStringConvertible {
     /// result.handledCount   // how many handlers ran
     /// ```
     ///
-    /// - Complexity: No lock and no reference counting to read the event type's routes (the
-    ///   publish pins them: one atomic increment and decrement), then one call per matching
-    ///   subscription.
+    /// - Complexity: No lock, no reference counting and no write to memory another thread
+    ///   writes to read the event type's routes (the publish pins them in a hazard slot of
+    ///   its own thread), then one call per matching subscription.
     ///   Allocates nothing (unless a handler has an executor, or a subscriber has gone and
     ///   its subscriptions are pruned).
     @inlinable

@@ -63,6 +63,7 @@ package final class ReferenceBuffer<Element: AnyObject>: ManagedBuffer<Int, Unma
     package func forEach<Subclass: AnyObject>(as _: Subclass.Type, _ body: (Subclass) -> Void) {
         withUnsafeMutablePointers { count, elements in
             for index in 0..<count.pointee {
+                assert(elements[index].takeUnretainedValue() is Subclass)
                 Unmanaged<Subclass>.fromOpaque(elements[index].toOpaque())
                     ._withUnsafeGuaranteedRef(body)
             }
@@ -78,7 +79,8 @@ package final class ReferenceBuffer<Element: AnyObject>: ManagedBuffer<Int, Unma
         at index: Int, as _: Subclass.Type, _ body: (Subclass) -> Result
     ) -> Result {
         withUnsafeMutablePointerToElements { elements in
-            Unmanaged<Subclass>.fromOpaque(elements[index].toOpaque())
+            assert(elements[index].takeUnretainedValue() is Subclass)
+            return Unmanaged<Subclass>.fromOpaque(elements[index].toOpaque())
                 ._withUnsafeGuaranteedRef(body)
         }
     }

@@ -100,7 +100,7 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
     /// The snapshot this pipe's calls read, pinned: the one cached in its member, else the
     /// current one, fetched and cached first. The caller unpins it with `_member.unpin`.
     ///
-    /// - Complexity: O(1): an atomic increment in the member's cache. After a change, the
+    /// - Complexity: O(1): a store to a hazard slot of the calling thread. After a change, the
     ///   pipe's first call also takes the topology lock, and the first call on any of the
     ///   chain's pipes builds the chain's snapshot, O(handlers + pipes).
     @inlinable @inline(__always)

@@ -40,7 +40,7 @@ public final class PipelinePlumber<Payload: Sendable>: Sendable {
     /// ```
     public let name: String
 
-    /// The snapshot packets read, pinned (an atomic increment and decrement, no lock, no
+    /// The snapshot packets read, pinned (a hazard slot of the packet's thread: no lock, no
     /// reference counting). A change publishes a new one; the replaced snapshot, with the
     /// sink and stop observer only it held, is released as soon as no packet runs on it.
     @usableFromInline let _current = SnapshotCell<_PlumbingSnapshot<Payload>>()
