@@ -140,21 +140,26 @@ struct PlumbOwnershipTests {
             }
             return plumber
         }
-        let first = makePlumber(0)
-        try first.addPort(port)
-        let wiring = Mutex(Wiring(generation: 0, plumber: first))
+        // Only `wiring` holds the plumbers, so dropping one there releases it.
+        let wiring = Mutex(Wiring(generation: 0, plumber: makePlumber(0)))
+        _ = try wiring.withLock { wiring in try wiring.plumber?.addPort(port) }
         let emittersDone = Atomic(0)
+        let rounds = Atomic(0)
         let perThread = 1_500
         let finished = await runOnThreads(5) { index in
             if index < 4 {
-                for sequence in 0..<perThread {
+                var sequence = 0
+                while sequence < perThread {
                     let key = [index, sequence]
                     let generation = wiring.withLock { wiring -> Int in
                         guard wiring.generation >= 0 else { return -1 }
                         port.emit(key)
                         return wiring.generation
                     }
-                    if generation >= 0 { expected.withLock { $0[key] = generation } }
+                    // While the port feeds no plumber, try again.
+                    guard generation >= 0 else { continue }
+                    expected.withLock { $0[key] = generation }
+                    sequence += 1
                 }
                 emittersDone.add(1, ordering: .sequentiallyConsistent)
                 return
@@ -198,15 +203,19 @@ struct PlumbOwnershipTests {
                     return true
                 }
                 if added { next += 1 }
+                rounds.add(1, ordering: .relaxed)
             }
         }
         #expect(finished)
         let emitted = expected.withLock { $0.count }
-        #expect(emitted > 0)
+        #expect(emitted == 4 * perThread)
         await outcomes.wait(for: emitted)
         let (expectedNow, seenNow) = (expected.withLock { $0 }, seen.withLock { $0 })
         #expect(outcomes.value == emitted)
         #expect(seenNow.count == emitted)
+        let plumbers = Set(expectedNow.values).count
+        let rewired = rounds.load(ordering: .relaxed)
+        print("stress: \(emitted) packets, \(rewired) rounds, \(plumbers) plumbers")
         let wrong = expectedNow.filter { key, generation in seenNow[key] != [generation] }
         #expect(wrong.isEmpty, "\(wrong.count) packets: \(Array(wrong.prefix(5)))")
         _ = wiring.withLock { $0.plumber.take() }
