@@ -35,6 +35,10 @@ extension PipelinePlumber {
     /// Disconnects a port; its later packets stop with
     /// ``PlumbingStopReason/portNotConnected``. Returns whether the port fed this plumber.
     ///
+    /// Packets the port emitted into this plumber and still holds in its queue are not
+    /// touched: they finish here (sink or `onStop`), in order, and none reaches a plumber
+    /// the port is added to later.
+    ///
     /// ```swift
     /// let port = PlumbingPort<Int>(1)
     /// let plumber = try PipelinePlumber<Int>().addPort(port)

@@ -6,6 +6,8 @@ import Synchronization
 ///
 /// A port has a number, stamped on every packet it produces. It feeds one plumber at a
 /// time (``PipelinePlumber/addPort(_:)``) and holds it weakly; the plumber keeps the port.
+/// A packet belongs to the plumber it was emitted into: while it waits in the port's queue
+/// it keeps that plumber alive, and runs there even if the port is removed meanwhile.
 ///
 /// Packets of one port are processed one at a time, in the order they were emitted: a
 /// packet emitted while an earlier one is still in the stages waits for it. Different ports
@@ -94,7 +96,8 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
             } else {
                 _state.withLock { state in
                     state.queue.append(
-                        _PlumbingQueuedPacket(payload: payload, waiter: nil, cancelled: nil))
+                        _PlumbingQueuedPacket(
+                            payload: payload, plumber: plumber, waiter: nil, cancelled: nil))
                 }
                 _startDrain()
             }
@@ -150,8 +153,8 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
             return await plumber.process(payload, from: number)
         case .notConnected:
             return _notConnected(payload)
-        case .wait:
-            return await _processQueued(payload)
+        case .wait(let plumber):
+            return await _processQueued(payload, plumber: plumber)
         }
     }
 
@@ -160,10 +163,15 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
     /// caller at once, stopped before its first stage: a wait for a port whose own packet
     /// waits for this caller (two ports whose stages await each other) would otherwise
     /// never end.
-    private nonisolated(nonsending) func _processQueued(_ payload: Payload) async
-        -> PlumbingOutcome<Payload>
-    {
+    ///
+    /// `plumber`: the one the port fed when the caller found it busy; a packet cancelled
+    /// before it could queue stops there.
+    private nonisolated(nonsending) func _processQueued(
+        _ payload: Payload, plumber: PipelinePlumber<Payload>
+    ) async -> PlumbingOutcome<Payload> {
         let cancelled = _PlumbingCancelFlag()
+        // The plumber the packet was queued into: the one that stops it if it is withdrawn.
+        let queuedInto = Mutex<PipelinePlumber<Payload>?>(nil)
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let admission = _state.withLock { state -> _PlumbingAdmission<Payload>? in
@@ -176,7 +184,8 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
                 switch admission {
                 case nil:
                     continuation.resume(returning: nil)
-                case .queued(let startDrain, _):
+                case .queued(let startDrain, let into):
+                    queuedInto.withLock { $0 = into }
                     if startDrain { _startDrain() }
                 case .notConnected:
                     continuation.resume(returning: _notConnected(payload))
@@ -194,15 +203,16 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
         }
         // `nil`: withdrawn before it ran. Built here, in the caller's task, because it tells
         // the plumber's stop observer, which runs on the task of its packet.
-        return outcome ?? _cancelledWhileWaiting(payload)
+        if let outcome { return outcome }
+        return _cancelledWhileWaiting(payload, in: queuedInto.withLock { $0 } ?? plumber)
     }
 
     /// The outcome of a `process` cancelled while its packet waited: stopped before the
-    /// first stage, as the drain would have stopped it, and reported to the stop observer.
-    private func _cancelledWhileWaiting(_ payload: Payload) -> PlumbingOutcome<Payload> {
-        guard let plumber = _state.withLock({ $0.plumber }) else {
-            return _notConnected(payload)
-        }
+    /// first stage of the plumber it was emitted into, as the drain would have stopped it,
+    /// and reported to that plumber's stop observer.
+    private func _cancelledWhileWaiting(_ payload: Payload, in plumber: PipelinePlumber<Payload>)
+        -> PlumbingOutcome<Payload>
+    {
         let snapshot = plumber._current.load().unsafelyUnwrapped
         return snapshot.stopped(PlumbingPacket(payload, port: number), at: 0, .cancelled)
     }
@@ -223,11 +233,13 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
                 return .runHere(plumber)
             }
             state.queue.append(
-                _PlumbingQueuedPacket(payload: payload, waiter: waiter, cancelled: cancelled))
+                _PlumbingQueuedPacket(
+                    payload: payload, plumber: plumber, waiter: waiter, cancelled: cancelled))
             return .queued(startDrain: true, plumber: plumber)
         }
         state.queue.append(
-            _PlumbingQueuedPacket(payload: payload, waiter: waiter, cancelled: cancelled))
+            _PlumbingQueuedPacket(
+                payload: payload, plumber: plumber, waiter: waiter, cancelled: cancelled))
         return .queued(startDrain: false, plumber: plumber)
     }
 
@@ -244,7 +256,9 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
     }
 
     /// Runs queued packets one at a time, in order, until the queue is empty. The task
-    /// holds the port (and, per packet, the plumber) until then.
+    /// holds the port until then, and each packet holds the plumber it was emitted into
+    /// until its outcome: releasing the plumber, or removing the port from it, does not
+    /// lose or re-route a packet already queued.
     @usableFromInline
     func _startDrain() {
         Task { await self._drain() }
@@ -252,31 +266,22 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
 
     private func _drain() async {
         while true {
-            let next = _state.withLock {
-                state -> (
-                    _PlumbingQueuedPacket<Payload>, PipelinePlumber<Payload>?, UInt64
-                )?
-                in
+            let next = _state.withLock { state -> (_PlumbingQueuedPacket<Payload>, UInt64)? in
                 guard let item = state.dequeue() else {
                     state.busy = false
                     return nil
                 }
-                return (item, state.plumber, state.begin())
+                return (item, state.begin())
             }
-            guard let (item, plumber, turn) = next else { return }
-            let outcome: PlumbingOutcome<Payload>
-            if let plumber {
-                let snapshot = plumber._current.load().unsafelyUnwrapped
-                let cancelled = item.cancelled
-                let packet = PlumbingPacket(item.payload, port: number)
-                outcome = await _PlumbingRunning.$turns.withValue(
-                    [_PlumbingTurn(port: ObjectIdentifier(self), turn: turn)]
-                ) {
-                    await snapshot.runAsync(packet) { cancelled?.isSet ?? false }
-                }
-                withExtendedLifetime(plumber) {}
-            } else {
-                outcome = _notConnected(item.payload)
+            // The packet (and the plumber it keeps) is released out here, unlocked.
+            guard let (item, turn) = next else { return }
+            let snapshot = item.plumber._current.load().unsafelyUnwrapped
+            let cancelled = item.cancelled
+            let packet = PlumbingPacket(item.payload, port: number)
+            let outcome = await _PlumbingRunning.$turns.withValue(
+                [_PlumbingTurn(port: ObjectIdentifier(self), turn: turn)]
+            ) {
+                await snapshot.runAsync(packet) { cancelled?.isSet ?? false }
             }
             item.waiter?.resume(returning: outcome)
         }

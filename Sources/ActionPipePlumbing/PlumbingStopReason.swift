@@ -49,6 +49,24 @@ public enum PlumbingStopReason: Sendable, CustomStringConvertible {
     /// #expect(await port.process(5).stop?.reason.isPortNotConnected == true)
     /// ```
     case portNotConnected
+    /// A synchronous `send` (or a port's packet run on the emitting thread) would have
+    /// nested deeper than ``NestingLimitError/depthLimit`` on one thread, counted with
+    /// synchronous core calls and bus publishes: a stage that sends back into plumbing
+    /// without end. The packet ran no stage; the sends above it carry on. The error also
+    /// goes to `Diagnostics`.
+    ///
+    /// ```swift
+    /// let plumber = PipelinePlumber<Int>(name: "loop")
+    /// plumber.addStage("again") { [weak plumber] packet in
+    ///     _ = plumber?.send(packet.payload + 1, from: packet.port)  // no base case
+    ///     return .pass
+    /// }
+    /// let refused = Mutex<NestingLimitError?>(nil)
+    /// plumber.onStop { stop in refused.withLock { $0 = stop.reason.nestingError } }
+    /// #expect(plumber.send(0, from: 1).wasDelivered)
+    /// #expect(refused.withLock { $0 }?.depth == NestingLimitError.depthLimit + 1)
+    /// ```
+    case nestingLimit(NestingLimitError)
 
     /// The reason a stage gave when it returned `.stop(reason)`, or `nil`.
     ///
@@ -101,6 +119,27 @@ public enum PlumbingStopReason: Sendable, CustomStringConvertible {
         return false
     }
 
+    /// The nesting error of a packet refused for nesting too deep, or `nil`.
+    ///
+    /// ```swift
+    /// #expect(PlumbingStopReason.cancelled.nestingError == nil)
+    /// ```
+    public var nestingError: NestingLimitError? {
+        if case .nestingLimit(let error) = self { return error }
+        return nil
+    }
+
+    /// Whether the packet was refused for nesting too deep.
+    ///
+    /// ```swift
+    /// let error = NestingLimitError(refused: .packet(plumber: "p"), depth: 101)
+    /// #expect(PlumbingStopReason.nestingLimit(error).isNestingLimit)
+    /// ```
+    public var isNestingLimit: Bool {
+        if case .nestingLimit = self { return true }
+        return false
+    }
+
     /// What went wrong, and what to do about it where the caller can do something.
     ///
     /// ```swift
@@ -116,6 +155,7 @@ public enum PlumbingStopReason: Sendable, CustomStringConvertible {
                 + "use `await plumber.process(_:from:)` or a port"
         case .portNotConnected:
             "the port belongs to no plumber; add it with `plumber.addPort(_:)`"
+        case .nestingLimit(let error): "\(error)"
         }
     }
 }

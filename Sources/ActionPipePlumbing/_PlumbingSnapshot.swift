@@ -35,6 +35,8 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
     /// the global costs a call to its lazy-initialisation accessor.
     @usableFromInline let instrumentationFlag = UnsafePointer(_instrumentationFlag)
     let onStop: (@Sendable (PlumbingStop<Payload>) -> Void)?
+    /// `NestingDepth.key`, copied here for the same reason.
+    @usableFromInline let depthKey = NestingDepth.key
     @usableFromInline let plumber: String
 
     /// `firstAsync`: the index of the plumber's first async stage, if any.
@@ -58,12 +60,42 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
 
     /// Runs `packet` through every stage on the calling thread, then into the sink. Stops
     /// at the first async stage: a synchronous caller cannot wait for it.
+    ///
+    /// Counts one level of the thread's `.call` nesting (with synchronous core calls and bus
+    /// publishes); past ``NestingLimitError/depthLimit`` the packet is refused.
     @inlinable
     func runSync(_ packet: consuming PlumbingPacket<Payload>) -> PlumbingOutcome<Payload> {
+        guard let depth = _enterCall(depthKey) else { return refusedNested(packet) }
+        let outcome: PlumbingOutcome<Payload>
         if instrumentationFlag.pointee.load(ordering: .relaxed) {
-            return runSyncInstrumented(packet)
+            outcome = runSyncInstrumented(packet)
+        } else {
+            outcome = _runSync(packet)
         }
-        return _runSync(packet)
+        depth.pointee &-= 1
+        return outcome
+    }
+
+    /// A synchronous run refused for nesting too deep: stopped before its first stage,
+    /// reported to `Diagnostics` and to the stop observer.
+    ///
+    /// The observer is told with the thread's depth one past the limit: a `send` it makes
+    /// is refused too, and that refusal (found past the limit) is returned to it but not
+    /// reported again, so an observer that sends cannot recurse without end.
+    @usableFromInline @inline(never)
+    func refusedNested(_ packet: PlumbingPacket<Payload>) -> PlumbingOutcome<Payload> {
+        let depth = NestingDepth.counter(.call, key: depthKey)
+        let error = NestingLimitError(refused: .packet(plumber: plumber), depth: depth.pointee + 1)
+        let stop = PlumbingStop(
+            packet: packet, stage: nil, stagesPassed: 0, stageCount: count,
+            reason: .nestingLimit(error), plumber: plumber)
+        if depth.pointee == NestingDepth.callLimit {
+            NestingLimitError._report(error)
+            depth.pointee &+= 1
+            onStop?(stop)
+            depth.pointee &-= 1
+        }
+        return .stopped(stop)
     }
 
     /// `runSync` with an instrument installed. Never inlined, so a plain packet pays only

@@ -38,6 +38,9 @@ public struct NestingLimitError: Error, Sendable, Hashable, CustomStringConverti
         case call(action: String)
         /// A publish of an event of this type.
         case publish(eventType: String)
+        /// A synchronous run of a packet through the plumber of this name (`send`, or a
+        /// port's packet run on the emitting thread).
+        case packet(plumber: String)
     }
 
     /// The call or publish that was refused.
@@ -74,6 +77,7 @@ public struct NestingLimitError: Error, Sendable, Hashable, CustomStringConverti
             switch refused {
             case .call(let action): "calling '\(action)'"
             case .publish(let eventType): "publishing \(eventType)"
+            case .packet(let plumber): "sending a packet through plumber '\(plumber)'"
             }
         return
             "nesting limit: \(what) would nest synchronous calls and publishes \(depth) deep "
