@@ -315,3 +315,17 @@ enum TestDiagnostics {
         return recorded.withLock { $0.filter { $0.kind == kind } }
     }
 }
+
+/// Whether `condition` holds, or comes to hold within `timeout`, polled on the calling thread:
+/// ``eventually(timeout:_:)`` for a synchronous spec (a release that another thread may make
+/// a moment after the event the spec waited for).
+func settles(timeout: Duration = .seconds(40), _ condition: () -> Bool) -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    while clock.now < deadline {
+        if condition() { return true }
+        usleep(1_000)
+    }
+    return condition()
+}
+
