@@ -328,4 +328,3 @@ func settles(timeout: Duration = .seconds(40), _ condition: () -> Bool) -> Bool 
     }
     return condition()
 }
-
