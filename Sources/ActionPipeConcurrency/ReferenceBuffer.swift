@@ -10,7 +10,7 @@
 /// let buffer = ReferenceBuffer<Observer>.make(count: table.count) { append in
 ///     for observer in table.observers { append(observer) }
 /// }
-/// buffer.forEach { observer in observer.deliver(value) }
+/// buffer.forEach(as: Observer.self) { observer in observer.deliver(value) }
 /// ```
 @usableFromInline
 package final class ReferenceBuffer<Element: AnyObject>: ManagedBuffer<Int, Unmanaged<Element>> {
@@ -44,14 +44,6 @@ package final class ReferenceBuffer<Element: AnyObject>: ManagedBuffer<Int, Unma
         // Through the pointer: `header` is a class's stored `var`, whose every read is
         // checked for exclusive access at run time.
         withUnsafeMutablePointerToHeader { $0.pointee }
-    }
-
-    /// Calls `body` with each object, in order, borrowed (valid inside `body` only).
-    ///
-    /// - Complexity: O(count) plus `body`.
-    @inlinable @inline(__always)
-    package func forEach(_ body: (Element) -> Void) {
-        forEach(as: Element.self, body)
     }
 
     /// Calls `body` with each object, in order, as a `Subclass`, which each must be (the

@@ -182,11 +182,6 @@ import Synchronization
     package func reclaim() {
         for snapshot in _RetiredSnapshots.shared.collect() { _ = snapshot }
     }
-
-    /// The retired snapshots no reader holds any more, removed from the list, for the caller
-    /// to release: ``reclaim()`` for a caller that holds a lock.
-    @inlinable
-    package func reclaimed() -> [AnyObject] { _RetiredSnapshots.shared.collect() }
 }
 
 /// The snapshots every slot of the process retired while a reader held them (each

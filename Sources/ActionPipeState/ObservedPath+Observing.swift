@@ -4,7 +4,7 @@ extension ObservedPath {
     ///
     /// The observation lasts until the token is cancelled or the property goes away. The
     /// handler must not capture a state object that holds this property strongly (a
-    /// retain cycle): observe `by:` an owner instead.
+    /// retain cycle): observe with an `owner:` instead.
     ///
     /// ```swift
     /// let token = screen.$image.then(\.$url).observe(.initial) { print("now", $0) }
