@@ -1,3 +1,5 @@
+import ActionPipeConcurrency
+
 /// One immutable snapshot of a bus's routes: event types and their routes objects, side by
 /// side, searched linearly (a bus has few event types; past `hashedLimit`, hashed).
 ///
@@ -67,12 +69,12 @@ final class _BusRouteTable:
     /// table lives): empty when nobody listens to its type, `nil` when the type's routes are
     /// stale.
     @inlinable @inline(__always)
-    static func entries<Event: BusEvent>(in table: Unmanaged<_BusRouteTable>, for event: Event)
+    static func entries<Event: BusEvent>(in table: Unretained<_BusRouteTable>, for event: Event)
         -> UnsafeBufferPointer<Unmanaged<_BusEntry<Event>>>?
     {
         // Two small closures rather than one nesting the other: each is then inlined into
         // the publish, which saves it a call.
-        let (routes, isStale) = table._withUnsafeGuaranteedRef { table in
+        let (routes, isStale) = table.with { table in
             let routes = table.routes(for: ObjectIdentifier(Event.self))
             return (routes, routes?.toOpaque() == table.stale)
         }

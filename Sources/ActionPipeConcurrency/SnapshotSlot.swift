@@ -66,8 +66,8 @@ import Synchronization
 
         /// The snapshot, valid until the pin is passed to ``SnapshotSlot/unpin(_:)``.
         @inlinable
-        package var snapshot: Unmanaged<Snapshot>? {
-            bits == 0 ? nil : SnapshotSlot.unmanaged(bits)
+        package var snapshot: Unretained<Snapshot>? {
+            bits == 0 ? nil : Unretained(reference: SnapshotSlot.unmanaged(bits))
         }
     }
 
@@ -107,7 +107,7 @@ import Synchronization
     package func read<Result>(on thread: ThreadRecord, _ body: (Snapshot) -> Result) -> Result {
         let pin = pin(on: thread)
         defer { unpin(pin) }
-        return pin.snapshot.unsafelyUnwrapped._withUnsafeGuaranteedRef(body)
+        return pin.snapshot.unsafelyUnwrapped.with(body)
     }
 
     /// Ends the read `pin` started; frees the retired snapshots no reader holds any more
@@ -150,7 +150,7 @@ import Synchronization
     @usableFromInline package func load() -> Snapshot? {
         let pin = pin()
         defer { unpin(pin) }
-        return pin.snapshot?.takeUnretainedValue()
+        return pin.snapshot?.object
     }
 
     /// The current snapshot, retained, for a caller that holds a lock: the snapshots that
@@ -160,7 +160,7 @@ import Synchronization
     /// - Complexity: O(1); when it read a retired snapshot, a scan of every thread's slots.
     @inlinable package func load(freeing freed: inout [AnyObject]) -> Snapshot? {
         let pin = pin()
-        let snapshot = pin.snapshot?.takeUnretainedValue()
+        let snapshot = pin.snapshot?.object
         if leave(pin) { freed += _RetiredSnapshots.shared.collect() }
         return snapshot
     }

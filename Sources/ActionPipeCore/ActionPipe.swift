@@ -119,7 +119,7 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
     func _currentSnapshot() -> _Snapshot {
         let pin = _pinSnapshot()
         defer { _member.unpin(pin) }
-        return pin.snapshot.unsafelyUnwrapped.takeUnretainedValue()
+        return pin.snapshot.unsafelyUnwrapped.object
     }
 
     /// Fetches the current snapshot and caches it in the member, under the topology lock,

@@ -1,3 +1,5 @@
+import ActionPipeConcurrency
+
 /// The context of one call of an action: what a handler knows about the call so far, and
 /// how it shapes what the handlers after it see.
 ///
@@ -85,7 +87,7 @@ public struct ActionProcess<Kind, each Argument, Result>: ~Copyable {
     /// The member of the pipe the call was made on (or of the trigger's pipe); alive for the
     /// whole call because the caller holds it, and the process cannot outlive the call
     /// because it is noncopyable. Kept unmanaged so a call does not retain and release it.
-    @usableFromInline let _origin: Unmanaged<_Member>
+    @usableFromInline let _origin: Unretained<_Member>
     @usableFromInline let _key: _ActionKey
 
     /// A process that starts with the options' state and side data. Side data is copied
@@ -93,7 +95,7 @@ public struct ActionProcess<Kind, each Argument, Result>: ~Copyable {
     @inlinable @inline(__always)
     init(
         arguments: (repeat each Argument), options: borrowing _CallOptions,
-        origin: Unmanaged<_Member>, key: _ActionKey
+        origin: Unretained<_Member>, key: _ActionKey
     ) {
         self._arguments = (repeat each arguments)
         self._flags = options.state == nil ? 0 : Self._hasState
@@ -110,7 +112,7 @@ public struct ActionProcess<Kind, each Argument, Result>: ~Copyable {
     @inlinable @inline(__always)
     init(
         arguments: (repeat each Argument), state: ActionState?, sideData: SideData,
-        origin: Unmanaged<_Member>, key: _ActionKey
+        origin: Unretained<_Member>, key: _ActionKey
     ) {
         self._arguments = (repeat each arguments)
         self._flags = state == nil ? 0 : Self._hasState
@@ -181,7 +183,7 @@ public struct ActionProcess<Kind, each Argument, Result>: ~Copyable {
     /// }
     /// ```
     public var trigger: ActionTrigger<Kind, repeat each Argument, Result> {
-        ActionTrigger(member: _origin.takeUnretainedValue(), key: _key)
+        ActionTrigger(member: _origin.object, key: _key)
     }
 
     /// The name of the action being called, as written in ``Actions``.

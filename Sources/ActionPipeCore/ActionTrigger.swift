@@ -63,7 +63,7 @@ extension ActionTrigger where Kind == ActionKind.Sync {
         var ignored: [ActionTrace.Outcome?]? = nil
         return withExtendedLifetime((member, snapshot)) {
             BoundAction<Kind, repeat each Argument, Result>._run(
-                snapshot: .passUnretained(snapshot), origin: .passUnretained(member), key: key,
+                snapshot: Unretained(snapshot), origin: Unretained(member), key: key,
                 options: _CallOptions(state: state), arguments: (repeat each arguments),
                 recording: &ignored
             ).value
@@ -99,7 +99,7 @@ extension ActionTrigger where Kind: ThrowingActionKind {
         var ignored: [ActionTrace.Outcome?]? = nil
         let outcome = withExtendedLifetime(member) {
             BoundAction<Kind, repeat each Argument, Result>._runThrowing(
-                snapshot: snapshot, origin: .passUnretained(member), key: key,
+                snapshot: snapshot, origin: Unretained(member), key: key,
                 options: options(state), arguments: (repeat each arguments), recording: &ignored)
         }
         if let error = outcome.error { throw error }
@@ -138,7 +138,7 @@ extension ActionTrigger where Kind == ActionKind.Async {
         guard let (member, snapshot) = target() else { return nil }
         var ignored: [ActionTrace.Outcome?]? = nil
         let outcome = await BoundAction<Kind, repeat each Argument, Result>._runAsync(
-            snapshot: .passUnretained(snapshot), origin: .passUnretained(member), key: key,
+            snapshot: Unretained(snapshot), origin: Unretained(member), key: key,
             options: options(state), arguments: (repeat each arguments), recording: &ignored)
         // The call's process refers to `member` and `snapshot` unretained: keep them alive
         // until here.

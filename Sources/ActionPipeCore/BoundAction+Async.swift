@@ -34,10 +34,10 @@ extension BoundAction where Kind == ActionKind.Async {
         // `self` holds the pipe, so the origin member outlives the whole call. A pin is
         // bound to its thread and may not cross a suspension: the call holds a counted
         // reference to the snapshot instead.
-        let cell = Unmanaged.passUnretained(pipe._member)
+        let cell = Unretained(pipe._member)
         let held = pipe._currentSnapshot()
         defer { withExtendedLifetime(held) {} }
-        let snapshot = Unmanaged.passUnretained(held)
+        let snapshot = Unretained(held)
         if held.isInstrumented {
             return try await _callInstrumented(snapshot, repeat each arguments)
         }
@@ -53,12 +53,12 @@ extension BoundAction where Kind == ActionKind.Async {
     /// across its suspensions.
     @inlinable @inline(never)
     nonisolated(nonsending) func _callInstrumented(
-        _ snapshot: Unmanaged<_Snapshot>, _ arguments: repeat each Argument
+        _ snapshot: Unretained<_Snapshot>, _ arguments: repeat each Argument
     ) async throws -> Result? {
         let span = _beginInstrumented()
         var ignored: [ActionTrace.Outcome?]? = nil
         let outcome = await Self._runAsync(
-            snapshot: snapshot, origin: .passUnretained(pipe._member), key: key,
+            snapshot: snapshot, origin: Unretained(pipe._member), key: key,
             options: options, arguments: (repeat each arguments), recording: &ignored)
         span?.end(outcome.error.map { .failed($0) } ?? .succeeded)
         if let error = outcome.error { throw error }
@@ -77,11 +77,11 @@ extension BoundAction where Kind == ActionKind.Async {
         -> ActionReport<Result>
     {
         var outcomes: [ActionTrace.Outcome?]? = []
-        let cell = Unmanaged.passUnretained(pipe._member)
+        let cell = Unretained(pipe._member)
         let held = pipe._currentSnapshot()
         defer { withExtendedLifetime(held) {} }
         let outcome = await Self._runAsync(
-            snapshot: .passUnretained(held), origin: cell, key: key,
+            snapshot: Unretained(held), origin: cell, key: key,
             options: options, arguments: (repeat each arguments), recording: &outcomes)
         return makeReport(outcome, outcomes)
     }
@@ -92,7 +92,7 @@ extension BoundAction where Kind == ActionKind.Async {
     /// on the heap, and an `await` may resume on another thread.
     @inlinable @inline(__always)
     nonisolated(nonsending) static func _runAsync(
-        snapshot: Unmanaged<_Snapshot>, origin: Unmanaged<_Member>, key: _ActionKey,
+        snapshot: Unretained<_Snapshot>, origin: Unretained<_Member>, key: _ActionKey,
         options: _CallOptions, arguments: (repeat each Argument),
         recording outcomes: inout [ActionTrace.Outcome?]?
     ) async -> _CallOutcome<Result, any Error> {
@@ -117,20 +117,14 @@ extension BoundAction where Kind == ActionKind.Async {
             },
             recording: &outcomes)
         {
-            // Unretained: the snapshot owns the handler. `target` is a strong local, so a
+            // Borrowed: the snapshot owns the handler. `target` is a strong local, so a
             // weak target stays alive while its handler works.
-            unowned(unsafe) let handler = handler.takeUnretainedValue()
             do {
-                let value: Result?
-                if handler.isSync {
-                    value = handler.sync(&process)
-                } else {
+                let value = try await handler.with { handler async throws in
+                    if handler.isSync { return handler.sync(&process) }
                     checked = false
-                    if handler.hasPlain {
-                        value = try await handler.plain(&process)
-                    } else {
-                        value = try await _callTargeted(handler, target, &process)
-                    }
+                    if handler.hasPlain { return try await handler.plain(&process) }
+                    return try await _callTargeted(handler, target, &process)
                 }
                 dispatch.ran(value, stopped: process.isStopped, recording: &outcomes)
             } catch {

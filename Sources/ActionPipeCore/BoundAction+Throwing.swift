@@ -23,11 +23,11 @@ extension BoundAction where Kind: ThrowingActionKind {
     {
         var ignored: [ActionTrace.Outcome?]? = nil
         let (cell, pin) = _pin()
-        defer { cell._withUnsafeGuaranteedRef { $0.unpin(pin) } }
+        defer { cell.with { $0.unpin(pin) } }
         let snapshot = pin.snapshot.unsafelyUnwrapped
         let span =
-            snapshot._withUnsafeGuaranteedRef({ $0.isInstrumented }) ? _beginInstrumented() : nil
-        let outcome = snapshot._withUnsafeGuaranteedRef { snapshot in
+            snapshot.with({ $0.isInstrumented }) ? _beginInstrumented() : nil
+        let outcome = snapshot.with { snapshot in
             Self._runThrowing(
                 snapshot: snapshot, origin: cell, key: key,
                 options: options, arguments: (repeat each arguments), recording: &ignored)
@@ -59,9 +59,9 @@ extension BoundAction where Kind: ThrowingActionKind {
     public func report(_ arguments: repeat each Argument) -> ActionReport<Result> {
         var outcomes: [ActionTrace.Outcome?]? = []
         let (cell, pin) = _pin()
-        defer { cell._withUnsafeGuaranteedRef { $0.unpin(pin) } }
+        defer { cell.with { $0.unpin(pin) } }
         let snapshot = pin.snapshot.unsafelyUnwrapped
-        let outcome = snapshot._withUnsafeGuaranteedRef { snapshot in
+        let outcome = snapshot.with { snapshot in
             Self._runThrowing(
                 snapshot: snapshot, origin: cell, key: key,
                 options: options, arguments: (repeat each arguments), recording: &outcomes)
@@ -73,11 +73,11 @@ extension BoundAction where Kind: ThrowingActionKind {
     /// the call.
     @inlinable @inline(__always)
     static func _runThrowing(
-        snapshot: _Snapshot, origin: Unmanaged<_Member>, key: _ActionKey, options: _CallOptions,
+        snapshot: _Snapshot, origin: Unretained<_Member>, key: _ActionKey, options: _CallOptions,
         arguments: (repeat each Argument), recording outcomes: inout [ActionTrace.Outcome?]?
     ) -> _CallOutcome<Result, Kind.Failure> {
         var dispatch = _Dispatch<Kind, repeat each Argument, Result, Kind.Failure>(
-            snapshot: .passUnretained(snapshot), key: key, recording: &outcomes)
+            snapshot: Unretained(snapshot), key: key, recording: &outcomes)
         if dispatch.hasNoHandler { return dispatch.call }
         guard let depth = _enterCall(snapshot.depthKey) else {
             // A plain call is reported here; a traced one carries the error in its report.
@@ -92,11 +92,11 @@ extension BoundAction where Kind: ThrowingActionKind {
             conditions: { $0.conditions }, process: &process, cancellation: { _ in nil },
             recording: &outcomes)
         {
-            // Unretained: the snapshot owns the handler. (Not `_withUnsafeGuaranteedRef`,
-            // whose untyped `rethrows` would lose the failure type.)
-            unowned(unsafe) let handler = handler.takeUnretainedValue()
+            // Borrowed: the snapshot owns the handler.
             do throws(Kind.Failure) {
-                let value = try handler.body(target, &process)
+                let value = try handler.with { (handler) throws(Kind.Failure) in
+                    try handler.body(target, &process)
+                }
                 dispatch.ran(value, stopped: process.isStopped, recording: &outcomes)
             } catch {
                 dispatch.threw(error, recording: &outcomes)

@@ -25,12 +25,12 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
     /// The pipe's member, which holds the snapshot cache, and the call's pin on it; the
     /// caller unpins. The pipe is used unretained: `self` holds it for the whole call.
     @inlinable @inline(__always)
-    func _pin() -> (Unmanaged<_Member>, SnapshotSlot<_Snapshot>.Pin) {
+    func _pin() -> (Unretained<_Member>, SnapshotSlot<_Snapshot>.Pin) {
         let pipe = _setup.unretainedPipe
-        let member = pipe._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0._member) }
-        let pin = member._withUnsafeGuaranteedRef { $0.cache.pin() }
+        let member = pipe.with { Unretained($0._member) }
+        let pin = member.with { $0.cache.pin() }
         if pin.snapshot != nil { return (member, pin) }
-        return (member, pipe._withUnsafeGuaranteedRef { $0._repin(pin) })
+        return (member, pipe.with { $0._repin(pin) })
     }
     @inlinable var options: _CallOptions { _setup.options }
 
@@ -120,9 +120,9 @@ extension BoundAction where Kind == ActionKind.Sync {
     @discardableResult
     public func callAsFunction(_ arguments: repeat each Argument) -> Result? {
         let (cell, pin) = _pin()
-        defer { cell._withUnsafeGuaranteedRef { $0.unpin(pin) } }
+        defer { cell.with { $0.unpin(pin) } }
         let snapshot = pin.snapshot.unsafelyUnwrapped
-        if snapshot._withUnsafeGuaranteedRef({ $0.isInstrumented }) {
+        if snapshot.with({ $0.isInstrumented }) {
             var setup = _CallSetup._Unretained(_setup)
             return Self._callInstrumented(snapshot, setup: &setup, key: key, repeat each arguments)
         }
@@ -140,7 +140,7 @@ extension BoundAction where Kind == ActionKind.Sync {
     /// `withUnsafePointer`, which gives the caller's frame a stack-protector canary).
     @inlinable @inline(never)
     static func _callInstrumented(
-        _ snapshot: Unmanaged<_Snapshot>, setup: inout _CallSetup._Unretained, key: _ActionKey,
+        _ snapshot: Unretained<_Snapshot>, setup: inout _CallSetup._Unretained, key: _ActionKey,
         _ arguments: repeat each Argument
     ) -> Result? {
         let setup = _CallSetup(setup)
@@ -150,7 +150,7 @@ extension BoundAction where Kind == ActionKind.Sync {
         // (a debug build's are several kilobytes per level).
         var tooDeep = false
         let value = _runPlain(
-            snapshot: snapshot, origin: .passUnretained(setup.pipe._member), key: key,
+            snapshot: snapshot, origin: Unretained(setup.pipe._member), key: key,
             thread: .current(), setup: setup, arguments: (repeat each arguments), tooDeep: &tooDeep)
         span?.end(tooDeep ? .failed(action._nestingError()) : .succeeded)
         return value
@@ -166,7 +166,7 @@ extension BoundAction where Kind == ActionKind.Sync {
     public func report(_ arguments: repeat each Argument) -> ActionReport<Result> {
         var outcomes: [ActionTrace.Outcome?]? = []
         let (cell, pin) = _pin()
-        defer { cell._withUnsafeGuaranteedRef { $0.unpin(pin) } }
+        defer { cell.with { $0.unpin(pin) } }
         let snapshot = pin.snapshot.unsafelyUnwrapped
         let outcome = Self._run(
             snapshot: snapshot, origin: cell, key: key,
@@ -187,11 +187,11 @@ extension BoundAction where Kind == ActionKind.Sync {
     /// of line (`_runTargeted`).
     @inlinable @inline(__always)
     static func _runPlain(
-        snapshot: Unmanaged<_Snapshot>, origin: Unmanaged<_Member>, key: _ActionKey,
+        snapshot: Unretained<_Snapshot>, origin: Unretained<_Member>, key: _ActionKey,
         thread: ThreadRecord, setup: borrowing _CallSetup, arguments: (repeat each Argument),
         tooDeep: inout Bool
     ) -> Result? {
-        let (entries, range) = snapshot._withUnsafeGuaranteedRef {
+        let (entries, range) = snapshot.with {
             ($0.entries, $0.range(for: key))
         }
         if range.isEmpty { return nil }
@@ -208,16 +208,15 @@ extension BoundAction where Kind == ActionKind.Sync {
         repeat {
             // The snapshot owns the handler and the caller keeps the snapshot alive, so the
             // handler is used unretained.
-            let handler = Unmanaged<_SyncHandler<repeat each Argument, Result>>.fromOpaque(
-                entry.pointee.handler.toOpaque())
+            let handler = entry.pointee.handler.as(_SyncHandler<repeat each Argument, Result>.self)
             entry += 1
             // A handler with a target runs out of line: its target is held across its body,
             // which would be another slot in this frame.
-            guard handler._withUnsafeGuaranteedRef({ $0.hasPlain }) else {
+            guard handler.with({ $0.hasPlain }) else {
                 if _runTargeted(handler, &process), process._isStopped { break }
                 continue
             }
-            let runs = handler._withUnsafeGuaranteedRef { handler in
+            let runs = handler.with { handler in
                 if handler.isUnconditional { return true }
                 if handler.isSimple {
                     return handler.passesSimpleChecks(
@@ -227,7 +226,7 @@ extension BoundAction where Kind == ActionKind.Sync {
                     handler, conditions: { $0.conditions }, process: &process)
             }
             if runs {
-                process._upstream = handler._withUnsafeGuaranteedRef { $0.plain(&process) }
+                process._upstream = handler.with { $0.plain(&process) }
                 if process._isStopped { break }
             }
         } while entry < end
@@ -242,10 +241,10 @@ extension BoundAction where Kind == ActionKind.Sync {
     ///
     @inlinable @inline(never)
     static func _runTargeted(
-        _ handler: Unmanaged<_SyncHandler<repeat each Argument, Result>>,
+        _ handler: Unretained<_SyncHandler<repeat each Argument, Result>>,
         _ process: inout ActionProcess<Kind, repeat each Argument, Result>
     ) -> Bool {
-        handler._withUnsafeGuaranteedRef { handler in
+        handler.with { handler in
             var target: AnyObject? = nil
             guard handler.skipReason(handler.conditions, &process, target: &target) == nil
             else { return false }
@@ -269,14 +268,14 @@ extension BoundAction where Kind == ActionKind.Sync {
     /// handler for tracing.
     @inlinable @inline(__always)
     static func _run(
-        snapshot: Unmanaged<_Snapshot>, origin: Unmanaged<_Member>, key: _ActionKey,
+        snapshot: Unretained<_Snapshot>, origin: Unretained<_Member>, key: _ActionKey,
         options: borrowing _CallOptions, arguments: (repeat each Argument),
         recording outcomes: inout [ActionTrace.Outcome?]?
     ) -> _CallOutcome<Result, Never> {
         var dispatch = _Dispatch<Kind, repeat each Argument, Result, Never>(
             snapshot: snapshot, key: key, recording: &outcomes)
         if dispatch.hasNoHandler { return dispatch.call }
-        guard let depth = _enterCall(snapshot._withUnsafeGuaranteedRef { $0.depthKey }) else {
+        guard let depth = _enterCall(snapshot.with { $0.depthKey }) else {
             // A plain call is reported here; a traced one carries the error in its report.
             if outcomes == nil { key._reportTooDeep() }
             dispatch.call.tooDeep = true
@@ -288,7 +287,7 @@ extension BoundAction where Kind == ActionKind.Sync {
             _SyncHandler<repeat each Argument, Result>.self, conditions: { $0.conditions },
             process: &process, cancellation: { _ in nil }, recording: &outcomes)
         {
-            let value = handler._withUnsafeGuaranteedRef { handler in
+            let value = handler.with { handler in
                 handler.hasPlain
                     ? handler.plain(&process) : _callTargeted(handler, target, &process)
             }

@@ -1,3 +1,5 @@
+import ActionPipeConcurrency
+
 extension HandlerRegistration where Kind == ActionKind.Async {
     /// Registers `body`, which may suspend and throw, as the handler, replacing any handler
     /// of the action on this pipe.
@@ -80,7 +82,7 @@ extension HandlerRegistration where Kind == ActionKind.Async {
             ) async throws -> Result?
     ) -> RegistrationToken {
         register(Self.target(target, retention)) { object, process in
-            try await body(unsafeDowncast(object!, to: Target.self), &process)
+            try await body(knownCast(object!, to: Target.self), &process)
         }
     }
 
@@ -105,7 +107,7 @@ extension HandlerRegistration where Kind == ActionKind.Async {
             -> Result?
     ) -> RegistrationToken {
         register(Self.target(target, retention)) { object, process in
-            try await method(unsafeDowncast(object!, to: Target.self))(
+            try await method(knownCast(object!, to: Target.self))(
                 repeat each process._arguments)
         }
     }

@@ -1,3 +1,5 @@
+import ActionPipeConcurrency
+
 extension HandlerRegistration where Kind == ActionKind.Sync {
     /// Registers `body` as the handler, replacing any handler of the action on this pipe.
     ///
@@ -42,7 +44,7 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
             -> Result?
     ) -> RegistrationToken {
         register(Self.target(target, retention)) { object, process in
-            body(unsafeDowncast(object!, to: Target.self), &process)
+            body(knownCast(object!, to: Target.self), &process)
         }
     }
 
@@ -61,7 +63,7 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
         method: @escaping @Sendable (Target) -> (repeat each Argument) -> Result?
     ) -> RegistrationToken {
         register(Self.target(target, retention)) { object, process in
-            method(unsafeDowncast(object!, to: Target.self))(repeat each process._arguments)
+            method(knownCast(object!, to: Target.self))(repeat each process._arguments)
         }
     }
 

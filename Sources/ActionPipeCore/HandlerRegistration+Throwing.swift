@@ -1,3 +1,5 @@
+import ActionPipeConcurrency
+
 extension HandlerRegistration where Kind: ThrowingActionKind {
     /// Registers `body`, which may throw the action's `Failure`, as the handler, replacing
     /// any handler of the action on this pipe. A throw ends the call: no later handler runs
@@ -40,7 +42,7 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
             throws(Kind.Failure) -> Result?
     ) -> RegistrationToken {
         register(Self.target(target, retention)) { (object, process) throws(Kind.Failure) in
-            try body(unsafeDowncast(object!, to: Target.self), &process)
+            try body(knownCast(object!, to: Target.self), &process)
         }
     }
 

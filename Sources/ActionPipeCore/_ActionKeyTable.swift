@@ -58,7 +58,7 @@ final class _ActionKeyTable: Sendable {
                 let cache = _ActionKeyCache(state.sites.map(\.site))
                 state.caches.append(cache)
                 state.cachedCount = count
-                let address = UInt(bitPattern: Unmanaged.passUnretained(cache).toOpaque())
+                let address = Unretained(cache).address
                 _actionKeyCache.store(address, ordering: .releasing)
             }
             return key

@@ -6,7 +6,7 @@ import Synchronization
 /// `@unchecked Sendable`: every stored property is immutable after `init`, and is itself
 /// `Sendable`; the class is not final only so that the typed handlers (``_SyncHandler`` and its
 /// throwing and async siblings) can extend it and
-/// the hot path can `unsafeDowncast` to it without a dynamic cast.
+/// the hot path can borrow it as its subclass without a dynamic cast.
 @usableFromInline
 class _AnyHandler: @unchecked Sendable {
     // Stored in this order so that the flags pack behind `state`: the handler object is

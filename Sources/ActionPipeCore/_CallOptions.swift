@@ -1,3 +1,5 @@
+import ActionPipeConcurrency
+
 /// What a call starts with besides its arguments: a state, and side data.
 ///
 /// A trivial value (no reference counting to copy or destroy it): the side data's inline
@@ -13,7 +15,7 @@ struct _CallOptions: @unchecked Sendable {
     /// process with empty side data.
     @usableFromInline var hasSideData: Bool
     @usableFromInline var inline: SideData._Inline
-    @usableFromInline var box: Unmanaged<_CallSideDataBox>?
+    @usableFromInline var box: Unretained<_CallSideDataBox>?
 
     @inlinable
     init(state: ActionState? = nil) {
@@ -26,7 +28,7 @@ struct _CallOptions: @unchecked Sendable {
     /// The side data the call starts with.
     @inlinable @inline(__always)
     var sideData: SideData {
-        SideData(_inline: inline, _others: box?._withUnsafeGuaranteedRef { $0.others })
+        SideData(_inline: inline, _others: box?.with { $0.others })
     }
 }
 
@@ -68,17 +70,17 @@ struct _CallSetup: Sendable {
 
     /// The pipe calls are made on.
     @inlinable @inline(__always)
-    var pipe: ActionPipe { unretainedPipe.takeUnretainedValue() }
+    var pipe: ActionPipe { unretainedPipe.object }
 
     /// The pipe calls are made on, unretained: for the call itself, which holds this setup
     /// (and so the pipe) for its whole duration, and would otherwise retain the pipe again.
     @inlinable @inline(__always)
-    var unretainedPipe: Unmanaged<ActionPipe> {
+    var unretainedPipe: Unretained<ActionPipe> {
         // By address: a cast of `owner` is a copy of it, which the compiler retains.
-        let object = Unmanaged<AnyObject>.passUnretained(owner).toOpaque()
-        if flags & Self.ownerIsBox == 0 { return .fromOpaque(object) }
-        return Unmanaged<_CallSideDataBox>.fromOpaque(object)._withUnsafeGuaranteedRef {
-            .passUnretained($0.pipe)
+        let object = Unretained<AnyObject>(owner)
+        if flags & Self.ownerIsBox == 0 { return object.as(ActionPipe.self) }
+        return object.as(_CallSideDataBox.self).with {
+            Unretained($0.pipe)
         }
     }
 
@@ -87,14 +89,14 @@ struct _CallSetup: Sendable {
     /// (a copy is a retain, which the compiler hoists above the branch).
     @usableFromInline
     struct _Unretained {
-        @usableFromInline let owner: Unmanaged<AnyObject>
+        @usableFromInline let owner: Unretained<AnyObject>
         @usableFromInline let stateBits: UInt64
         @usableFromInline let flags: UInt8
         @usableFromInline let inline: SideData._Inline
 
         @inlinable
         init(_ setup: borrowing _CallSetup) {
-            owner = .passUnretained(setup.owner)
+            owner = Unretained(setup.owner)
             stateBits = setup.stateBits
             flags = setup.flags
             inline = setup.inline
@@ -104,11 +106,11 @@ struct _CallSetup: Sendable {
     /// The setup `unretained` describes, with its reference retained.
     @inlinable
     init(_ unretained: _Unretained) {
-        let object = unretained.owner.takeUnretainedValue()
+        let object = unretained.owner.object
         owner =
             unretained.flags & Self.ownerIsBox == 0
-            ? unsafeDowncast(object, to: ActionPipe.self)
-            : unsafeDowncast(object, to: _CallSideDataBox.self)
+            ? knownCast(object, to: ActionPipe.self)
+            : knownCast(object, to: _CallSideDataBox.self)
         stateBits = unretained.stateBits
         flags = unretained.flags
         inline = unretained.inline
@@ -134,7 +136,7 @@ struct _CallSetup: Sendable {
         guard hasSideData else { return SideData() }
         let others =
             flags & Self.ownerIsBox == 0
-            ? nil : unsafeDowncast(owner, to: _CallSideDataBox.self).others
+            ? nil : knownCast(owner, to: _CallSideDataBox.self).others
         return SideData(_inline: inline, _others: others)
     }
 
@@ -146,7 +148,7 @@ struct _CallSetup: Sendable {
             options.hasSideData = true
             options.inline = inline
             if flags & Self.ownerIsBox != 0 {
-                options.box = .passUnretained(unsafeDowncast(owner, to: _CallSideDataBox.self))
+                options.box = Unretained(knownCast(owner, to: _CallSideDataBox.self))
             }
         }
         return options

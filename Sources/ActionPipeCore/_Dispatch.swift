@@ -1,3 +1,5 @@
+import ActionPipeConcurrency
+
 /// The one dispatch loop of the core: it walks an action's handlers in chain order, decides
 /// for each whether it runs (the call has ended, its state or conditions fail, its target is
 /// gone), records every step for reports, and hands each handler that runs to its driver.
@@ -36,10 +38,10 @@ struct _Dispatch<Kind, each Argument, Result, Failure: Error> {
     /// outcome per pipe of the chain.
     @inlinable @inline(__always)
     init(
-        snapshot: Unmanaged<_Snapshot>, key: _ActionKey,
+        snapshot: Unretained<_Snapshot>, key: _ActionKey,
         recording outcomes: inout [ActionTrace.Outcome?]?
     ) {
-        let (entries, range) = snapshot._withUnsafeGuaranteedRef {
+        let (entries, range) = snapshot.with {
             ($0.entries, $0.range(for: key))
         }
         self.entries = entries
@@ -47,7 +49,7 @@ struct _Dispatch<Kind, each Argument, Result, Failure: Error> {
         end = range.upperBound
         call = _CallOutcome(names: [])
         if outcomes != nil {
-            let names = snapshot._withUnsafeGuaranteedRef { $0.names }
+            let names = snapshot.with { $0.names }
             outcomes = Array(repeating: nil, count: names.count)
             call = _CallOutcome(names: names)
         }
@@ -73,14 +75,14 @@ struct _Dispatch<Kind, each Argument, Result, Failure: Error> {
         process: inout ActionProcess<Kind, repeat each Argument, Result>,
         cancellation: (_ handler: Handler) -> Failure?,
         recording outcomes: inout [ActionTrace.Outcome?]?
-    ) -> (handler: Unmanaged<Handler>, target: AnyObject?)? {
+    ) -> (handler: Unretained<Handler>, target: AnyObject?)? {
         while index < end {
             let entry = entries[index]
             index &+= 1
             // The snapshot owns the handler and the caller keeps the snapshot alive, so the
             // handler is used unretained: no reference counting per handler.
-            let handler = Unmanaged<Handler>.fromOpaque(entry.handler.toOpaque())
-            if !call.hasEnded, let error = handler._withUnsafeGuaranteedRef(cancellation) {
+            let handler = entry.handler.as(Handler.self)
+            if !call.hasEnded, let error = handler.with(cancellation) {
                 call.error = error
             }
             if call.hasEnded {
@@ -91,7 +93,7 @@ struct _Dispatch<Kind, each Argument, Result, Failure: Error> {
             }
             process._upstream = call.value
             var target: AnyObject? = nil
-            let skip = handler._withUnsafeGuaranteedRef { handler in
+            let skip = handler.with { handler in
                 handler.skipDecision(conditions(handler), &process, target: &target)
             }
             if let skip {

@@ -23,15 +23,15 @@ final class _Snapshot: ManagedBuffer<_SnapshotHeader, _Snapshot.Entry> {
     /// A handler and the index of its member in ``names``.
     @usableFromInline
     struct Entry {
-        @usableFromInline let handler: Unmanaged<_AnyHandler>
+        @usableFromInline let handler: Unretained<_AnyHandler>
         @usableFromInline let member: Int
     }
 
     /// The members' names, in chain order, for traces (``Entry/member`` indexes it).
     @usableFromInline var names: [String] {
-        let members = header.members.takeUnretainedValue()
+        let members = header.members.object
         if let member = members as? _Member { return [member.name] }
-        return unsafeDowncast(members, to: _SnapshotSlots.self).slots.compactMap { $0?.name }
+        return knownCast(members, to: _SnapshotSlots.self).slots.compactMap { $0?.name }
     }
     /// Every entry, grouped by action key, each group in chain order; retained handlers.
     @inlinable var entries: UnsafeMutablePointer<Entry> {
@@ -79,7 +79,7 @@ final class _Snapshot: ManagedBuffer<_SnapshotHeader, _Snapshot.Entry> {
         for (position, member) in ordered.enumerated() {
             member.forEachHandler { key, handler in
                 groups[key.rawValue, default: []].append(
-                    Entry(handler: .passRetained(handler), member: position))
+                    Entry(handler: .retaining(handler), member: position))
             }
         }
         let keys = groups.keys.sorted()
@@ -93,10 +93,10 @@ final class _Snapshot: ManagedBuffer<_SnapshotHeader, _Snapshot.Entry> {
             (indexCount * MemoryLayout<Int>.stride + MemoryLayout<Entry>.stride - 1)
             / MemoryLayout<Entry>.stride
         let header = _SnapshotHeader(
-            members: .passRetained(members), entryCount: entryCount, keyCount: keyCount,
+            members: .retaining(members), entryCount: entryCount, keyCount: keyCount,
             denseCount: denseCount, depthKey: NestingDepth.key,
             instrumentationFlag: UnsafePointer(_instrumentationFlag))
-        let snapshot = unsafeDowncast(
+        let snapshot = knownCast(
             Self.create(minimumCapacity: entryCount + indexEntries) { _ in header },
             to: _Snapshot.self)
         snapshot.withUnsafeMutablePointerToElements { entries in
@@ -172,7 +172,7 @@ final class _Snapshot: ManagedBuffer<_SnapshotHeader, _Snapshot.Entry> {
 struct _SnapshotHeader {
     /// The members, for the names in traces: a pipe alone's ``_Member``, or a chain's
     /// ``_SnapshotSlots``. Retained.
-    @usableFromInline let members: Unmanaged<AnyObject>
+    @usableFromInline let members: Unretained<AnyObject>
     @usableFromInline let entryCount: Int
     @usableFromInline let keyCount: Int
     @usableFromInline let denseCount: Int

@@ -33,10 +33,10 @@ struct SnapshotCellTests {
         let cell = SnapshotCell<Box>()
         _ = cell.store(Box(1))
         let pin = cell.pin()
-        weak let weakOld = pin.snapshot?.takeUnretainedValue()
+        weak let weakOld = pin.snapshot?.object
         #expect(values(cell.store(Box(2))).isEmpty)  // still read: kept
         #expect(weakOld != nil)
-        #expect(pin.snapshot?.takeUnretainedValue().value == 1)  // the reader's view holds
+        #expect(pin.snapshot?.object.value == 1)  // the reader's view holds
         cell.unpin(pin)
         // Freed by this reader, or by another spec's store that found it unread first
         // (one retired list serves the process) and releases it as it returns.
@@ -49,10 +49,10 @@ struct SnapshotCellTests {
         let cell = SnapshotCell<Box>()
         _ = cell.store(Box(1))
         let outer = cell.pin()
-        weak let weakFirst = outer.snapshot?.takeUnretainedValue()
+        weak let weakFirst = outer.snapshot?.object
         _ = cell.store(Box(2))
         let inner = cell.pin()
-        #expect(inner.snapshot?.takeUnretainedValue().value == 2)
+        #expect(inner.snapshot?.object.value == 2)
         cell.unpin(inner)
         #expect(weakFirst != nil)
         cell.unpin(outer)
@@ -101,7 +101,7 @@ struct SnapshotCellTests {
             if index == 1 { mine.wait() }
             for _ in 0..<4 {
                 let pin = cell.pin()
-                weak let held = pin.snapshot?.takeUnretainedValue()
+                weak let held = pin.snapshot?.object
                 _ = cell.store(Box(index))
                 theirs.signal()  // the other thread pins now
                 mine.wait()

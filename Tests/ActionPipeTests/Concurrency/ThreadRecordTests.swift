@@ -32,7 +32,7 @@ struct ThreadRecordTests {
                 let pin = cell.pin()
                 pinned.signal()
                 release.wait()
-                #expect(pin.snapshot?.takeUnretainedValue().value == -1)
+                #expect(pin.snapshot?.object.value == -1)
                 cell.unpin(pin)
             } else {
                 pinned.wait()
@@ -61,7 +61,7 @@ struct ThreadRecordTests {
         // Every level still reads its own snapshot.
         #expect(alive.value == 300)
         for (level, pin) in pins.enumerated() {
-            #expect(pin.snapshot?.takeUnretainedValue().value == level)
+            #expect(pin.snapshot?.object.value == level)
         }
         for level in (0..<300).reversed() {
             cell.unpin(pins[level])
@@ -86,7 +86,7 @@ struct ThreadRecordTests {
             for _ in 0..<2_000 {
                 let thread = Thread {
                     let pin = cell.pin()
-                    if pin.snapshot?.takeUnretainedValue().value == 0 { reads.increment() }
+                    if pin.snapshot?.object.value == 0 { reads.increment() }
                     cell.unpin(pin)
                     // A pthread key's destructor runs at thread exit, after this closure.
                 }
@@ -112,7 +112,7 @@ struct ThreadRecordTests {
             } else {
                 for _ in 0..<20_000 {
                     let pin = cell.pin()
-                    let value = pin.snapshot?.takeUnretainedValue().value ?? -1
+                    let value = pin.snapshot?.object.value ?? -1
                     if value < 0 || value > 5_000 { wrong.increment() }
                     cell.unpin(pin)
                 }
@@ -151,7 +151,7 @@ struct ThreadRecordTests {
             var pins: [SnapshotCell<Checked>.Pin] = []
             for _ in 0..<depth {
                 let pin = cell.pin()
-                if let snapshot = pin.snapshot?.takeUnretainedValue(),
+                if let snapshot = pin.snapshot?.object,
                     !snapshot.alive.load(ordering: .sequentiallyConsistent)
                 {
                     dead.increment()
@@ -159,7 +159,7 @@ struct ThreadRecordTests {
                 pins.append(pin)
             }
             for pin in pins {
-                if pin.snapshot?.takeUnretainedValue().alive.load(ordering: .sequentiallyConsistent)
+                if pin.snapshot?.object.alive.load(ordering: .sequentiallyConsistent)
                     == false
                 {
                     dead.increment()
