@@ -41,7 +41,8 @@ struct _ActionKey: Hashable, Sendable {
         let hash = _ActionSite.hash(
             fileAddress: fileAddress, fileWord: fileWord, position: position, type: type,
             name: name)
-        if let cache = Unretained<_ActionKeyCache>(address: _actionKeyCache.load(ordering: .acquiring)),
+        if let cache = Unretained<_ActionKeyCache>(
+            address: _actionKeyCache.load(ordering: .acquiring)),
             let found = cache.with({
                 $0.key(
                     hash: hash, fileAddress: fileAddress, fileWord: fileWord, position: position,
