@@ -80,6 +80,16 @@ import Synchronization
     @inlinable @inline(__always)
     package func pin() -> Pin { pin(on: ThreadRecord.current()) }
 
+    /// ``pin()``, out of line and declared to release no object: for a caller that holds a
+    /// reference (a call's temporary, which owns the pipe) only until the pin is taken. A
+    /// retain held across an inlined pin (a C call, sequentially consistent atomics) is
+    /// one the compiler must keep; across this call it can drop it, and with it a write to
+    /// a reference count every calling thread shares.
+    ///
+    /// - Complexity: O(1), as ``pin()``, plus a call.
+    @inlinable @inline(never) @_effects(releasenone)
+    package func pinReleasingNothing() -> Pin { pin(on: ThreadRecord.current()) }
+
     /// ``pin()`` for a caller that has the calling thread's record at hand.
     ///
     /// - Complexity: O(1).
@@ -126,12 +136,16 @@ import Synchronization
     /// - Complexity: O(1).
     @inlinable @inline(__always)
     package func leave(_ pin: Pin) -> Bool {
+        // Only a reader of a replaced snapshot may be the last one some retired snapshot
+        // waits for; readers of the current one never look further. The slot is read
+        // while the pin still holds the snapshot, which may be all that keeps the slot's
+        // owner alive (a pipe dropped by its own handler). A snapshot replaced between this
+        // load and the clear waits for the next store of any slot.
+        let replaced = pin.bits != current.load(ordering: .sequentiallyConsistent)
         pin.hazard.pointee.store(0, ordering: .sequentiallyConsistent)
         ThreadRecord.owner(of: pin.hazard).top.pointee &-= 1
-        // Only a reader of a replaced snapshot may be the last one some retired snapshot
-        // waits for; readers of the current one never look further. Both loads after the
-        // clear, sequentially consistent: a writer sets `pending` before it scans.
-        return pin.bits != current.load(ordering: .sequentiallyConsistent)
+        // After the clear, sequentially consistent: a writer sets `pending` before it scans.
+        return replaced
             && _RetiredSnapshots.shared.pending.load(ordering: .sequentiallyConsistent)
     }
 

@@ -97,6 +97,15 @@ package struct Unretained<Object: AnyObject>: @unchecked Sendable {
     @inlinable @inline(__always)
     package var object: Object { reference.takeUnretainedValue() }
 
+    /// The object, as a counted reference, taken out of line by a call declared to release
+    /// no object: for a caller that is about to end its own reference (a consumed
+    /// temporary) and keeps this one instead, so that the compiler can drop the retain it
+    /// made for the first (see ``SnapshotSlot/pinReleasingNothing()``).
+    ///
+    /// - Complexity: O(1): one retain, and a call.
+    @inlinable @inline(never) @_effects(releasenone)
+    package func retainedReleasingNothing() -> Object { reference.takeUnretainedValue() }
+
     /// The same reference as a `Subclass`, which the object must be (the maker vouches for
     /// it; checked in debug builds).
     ///

@@ -152,7 +152,10 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
         dynamicMember action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>>
             & Sendable
     ) -> BoundAction<Kind, repeat each Argument, Result> {
-        BoundAction(setup: _CallSetup(pipe: self), key: _ActionKey(Actions()[keyPath: action]))
+        // The key first: a reference to `self` taken before the lookup's call would be a
+        // retain the compiler keeps, a write to this pipe's reference count on every call.
+        let key = _ActionKey(Actions()[keyPath: action])
+        return BoundAction(setup: _CallSetup(pipe: self), key: key)
     }
 }
 
@@ -170,7 +173,9 @@ extension ActionPipe {
         action action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>>
             & Sendable
     ) -> BoundAction<Kind, repeat each Argument, Result> {
-        BoundAction(setup: _CallSetup(pipe: self), key: _ActionKey(Actions()[keyPath: action]))
+        // The key first, for the reason given in the other subscript.
+        let key = _ActionKey(Actions()[keyPath: action])
+        return BoundAction(setup: _CallSetup(pipe: self), key: key)
     }
 
     /// The names of the pipe's own members (and those of ``PipeCall``), which a dynamic

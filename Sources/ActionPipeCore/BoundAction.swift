@@ -22,15 +22,22 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
 
     @inlinable var pipe: ActionPipe { _setup.pipe }
 
-    /// The pipe's member, which holds the snapshot cache, and the call's pin on it; the
-    /// caller unpins. The pipe is used unretained: `self` holds it for the whole call.
+    /// The pipe's member, which holds the snapshot cache, and the call's pin on it (which
+    /// holds no snapshot when the cache is empty); the caller unpins. The pipe is used
+    /// unretained: `self` holds it until the pin is taken, and from then on the pinned
+    /// snapshot holds the member (a snapshot holds its chain's members).
+    @inlinable @inline(__always)
+    func _pinCached() -> (Unretained<_Member>, SnapshotSlot<_Snapshot>.Pin) {
+        let member = _setup.unretainedPipe.with { Unretained($0._member) }
+        return (member, member.with { $0.cache.pinReleasingNothing() })
+    }
+
+    /// ``_pinCached()``, refreshing an empty cache first: the pin holds a snapshot.
     @inlinable @inline(__always)
     func _pin() -> (Unretained<_Member>, SnapshotSlot<_Snapshot>.Pin) {
-        let pipe = _setup.unretainedPipe
-        let member = pipe.with { Unretained($0._member) }
-        let pin = member.with { $0.cache.pin() }
+        let (member, pin) = _pinCached()
         if pin.snapshot != nil { return (member, pin) }
-        return (member, pipe.with { $0._repin(pin) })
+        return (member, _setup.unretainedPipe.with { $0._repin(pin) })
     }
     @inlinable var options: _CallOptions { _setup.options }
 
@@ -85,7 +92,21 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
     /// Begins this call with the installed instrument (see ``Instrumentation``).
     @usableFromInline
     func _beginInstrumented() -> _InstrumentedSpan? {
-        Instrumentation.begin(.call, name: key.name, detail: pipe.name)
+        Self._beginInstrumented(key, on: Unretained(pipe._member))
+    }
+
+    /// Begins a call of `key` on the pipe of `member` with the installed instrument.
+    @usableFromInline
+    static func _beginInstrumented(_ key: _ActionKey, on member: Unretained<_Member>)
+        -> _InstrumentedSpan?
+    {
+        Instrumentation.begin(.call, name: key.name, detail: member.with { $0.name })
+    }
+
+    /// Ends `span`, a call of `key` that was refused for nesting too deep, or succeeded.
+    @usableFromInline
+    static func _endInstrumented(_ span: _InstrumentedSpan, key: _ActionKey, tooDeep: Bool) {
+        span.end(tooDeep ? .failed(key._nestingError) : .succeeded)
     }
 
     /// The report of a call that ended with `outcome`, recorded in `outcomes`.
@@ -118,41 +139,72 @@ extension BoundAction where Kind == ActionKind.Sync {
     ///   the chain; pipes that did not register it cost nothing.
     @inlinable @inline(__always)
     @discardableResult
-    public func callAsFunction(_ arguments: repeat each Argument) -> Result? {
-        let (cell, pin) = _pin()
+    public consuming func callAsFunction(_ arguments: repeat each Argument) -> Result? {
+        let (cell, pin) = _pinCached()
+        let key = key
+        let state = _setup.state
+        let sideData = _setup.sideData
+        let unretainedPipe = _setup.unretainedPipe
+        // Consuming, and ended before the handlers: from the pin on, the pinned snapshot
+        // holds the members, so `pipe.x(…)` needs no retain of the pipe across the call,
+        // which would be a write to a reference count every thread calling the pipe shares.
+        // Up to the end of `self`, nothing may release an object or touch an atomic (the
+        // pin is out of line), which is what lets the compiler drop that retain.
+        guard let snapshot = pin.snapshot else {
+            let pipe = unretainedPipe.retainedReleasingNothing()
+            _ = consume self
+            return Self._callRefreshing(
+                pin, pipe: pipe, key: key, state: state, sideData: sideData,
+                repeat each arguments)
+        }
+        _ = consume self
         defer { cell.with { $0.unpin(pin) } }
-        let snapshot = pin.snapshot.unsafelyUnwrapped
         if snapshot.with({ $0.isInstrumented }) {
-            var setup = _CallSetup._Unretained(_setup)
-            return Self._callInstrumented(snapshot, setup: &setup, key: key, repeat each arguments)
+            return Self._callInstrumented(
+                snapshot, origin: cell, key: key, thread: pin.thread, state: state,
+                sideData: sideData, repeat each arguments)
         }
         var tooDeep = false
         return Self._runPlain(
-            snapshot: snapshot, origin: cell, key: key, thread: pin.thread,
-            setup: _setup, arguments: (repeat each arguments), tooDeep: &tooDeep)
+            snapshot: snapshot, origin: cell, key: key, thread: pin.thread, state: state,
+            sideData: sideData, arguments: (repeat each arguments), tooDeep: &tooDeep)
     }
 
-    /// The call with an instrument installed: the same dispatch on `snapshot` (pinned by the
-    /// caller), between its begin and end. Never inlined, so the plain call pays only the
-    /// check. Given the setup unretained and `inout` (not the bound action, whose type over
-    /// a parameter pack the compiler destroys through its metadata, from the caller's
-    /// frame; not a copy, which the compiler retains on the plain path too; not through
-    /// `withUnsafePointer`, which gives the caller's frame a stack-protector canary).
+    /// The call when the pipe's cache was empty (`pin` holds no snapshot): refreshes it,
+    /// then calls as usual; ends `pin`. Never inlined, so the plain call pays only the
+    /// check, and given the pipe, retained by the caller, not the bound action (whose type
+    /// over a parameter pack the compiler destroys through its metadata, from the
+    /// caller's frame).
+    @inlinable @inline(never)
+    static func _callRefreshing(
+        _ pin: SnapshotSlot<_Snapshot>.Pin, pipe: ActionPipe, key: _ActionKey,
+        state: ActionState?, sideData: SideData, _ arguments: repeat each Argument
+    ) -> Result? {
+        let pin = pipe._repin(pin)
+        defer { pipe._member.unpin(pin) }
+        return _callInstrumented(
+            pin.snapshot.unsafelyUnwrapped, origin: Unretained(pipe._member), key: key,
+            thread: pin.thread, state: state, sideData: sideData, repeat each arguments)
+    }
+
+    /// The call on `snapshot` (pinned by the caller) between the installed instrument's
+    /// begin and end, when there is one. Never inlined, so the plain call pays only the
+    /// check.
     @inlinable @inline(never)
     static func _callInstrumented(
-        _ snapshot: Unretained<_Snapshot>, setup: inout _CallSetup._Unretained, key: _ActionKey,
+        _ snapshot: Unretained<_Snapshot>, origin: Unretained<_Member>, key: _ActionKey,
+        thread: ThreadRecord, state: ActionState?, sideData: SideData,
         _ arguments: repeat each Argument
     ) -> Result? {
-        let setup = _CallSetup(setup)
-        let action = Self(setup: setup, key: key)
-        let span = action._beginInstrumented()
+        let span =
+            snapshot.with { $0.isInstrumented } ? _beginInstrumented(key, on: origin) : nil
         // The plain loop, as without an instrument: a nested call's frames stay as small
         // (a debug build's are several kilobytes per level).
         var tooDeep = false
         let value = _runPlain(
-            snapshot: snapshot, origin: Unretained(setup.pipe._member), key: key,
-            thread: .current(), setup: setup, arguments: (repeat each arguments), tooDeep: &tooDeep)
-        span?.end(tooDeep ? .failed(action._nestingError()) : .succeeded)
+            snapshot: snapshot, origin: origin, key: key, thread: thread, state: state,
+            sideData: sideData, arguments: (repeat each arguments), tooDeep: &tooDeep)
+        if let span { _endInstrumented(span, key: key, tooDeep: tooDeep) }
         return value
     }
 
@@ -188,8 +240,8 @@ extension BoundAction where Kind == ActionKind.Sync {
     @inlinable @inline(__always)
     static func _runPlain(
         snapshot: Unretained<_Snapshot>, origin: Unretained<_Member>, key: _ActionKey,
-        thread: ThreadRecord, setup: borrowing _CallSetup, arguments: (repeat each Argument),
-        tooDeep: inout Bool
+        thread: ThreadRecord, state: ActionState?, sideData: consuming SideData,
+        arguments: (repeat each Argument), tooDeep: inout Bool
     ) -> Result? {
         let (entries, range) = snapshot.with {
             ($0.entries, $0.range(for: key))
@@ -201,7 +253,7 @@ extension BoundAction where Kind == ActionKind.Sync {
             return nil
         }
         var process = ActionProcess<Kind, repeat each Argument, Result>(
-            arguments: (repeat each arguments), state: setup.state, sideData: setup.sideData,
+            arguments: (repeat each arguments), state: state, sideData: sideData,
             origin: origin, key: key)
         var entry = entries + range.lowerBound
         let end = entries + range.upperBound
