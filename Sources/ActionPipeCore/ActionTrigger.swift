@@ -99,8 +99,8 @@ extension ActionTrigger where Kind: ThrowingActionKind {
         var ignored: [ActionTrace.Outcome?]? = nil
         let outcome = withExtendedLifetime(member) {
             BoundAction<Kind, repeat each Argument, Result>._runThrowing(
-                snapshot: snapshot, origin: Unretained(member), key: key,
-                options: options(state), arguments: (repeat each arguments), recording: &ignored)
+                snapshot: snapshot, origin: Unretained(member), key: key, state: state,
+                sideData: SideData(), arguments: (repeat each arguments), recording: &ignored)
         }
         if let error = outcome.error { throw error }
         return outcome.value

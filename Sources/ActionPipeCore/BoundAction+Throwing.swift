@@ -18,33 +18,76 @@ extension BoundAction where Kind: ThrowingActionKind {
     ///   `nil` (the error's type is the action's), reporting ``NestingLimitError``.
     @inlinable
     @discardableResult
-    public func callAsFunction(_ arguments: repeat each Argument) throws(Kind.Failure)
+    public consuming func callAsFunction(_ arguments: repeat each Argument) throws(Kind.Failure)
         -> Result?
     {
-        var ignored: [ActionTrace.Outcome?]? = nil
-        let (cell, pin) = _pin()
-        defer { cell.with { $0.unpin(pin) } }
-        let snapshot = pin.snapshot.unsafelyUnwrapped
-        let span =
-            snapshot.with({ $0.isInstrumented }) ? _beginInstrumented() : nil
-        let outcome = snapshot.with { snapshot in
-            Self._runThrowing(
-                snapshot: snapshot, origin: cell, key: key,
-                options: options, arguments: (repeat each arguments), recording: &ignored)
+        // As the synchronous call: `self` ends before the handlers run, so the call holds no
+        // reference to the pipe (see `BoundAction.callAsFunction`).
+        let (cell, pin) = _pinCached()
+        let key = key
+        let state = _setup.state
+        let sideData = _setup.sideData
+        let unretainedPipe = _setup.unretainedPipe
+        guard let snapshot = pin.snapshot else {
+            let pipe = unretainedPipe.retainedReleasingNothing()
+            _ = consume self
+            return try Self._callThrowingRefreshing(
+                pin, pipe: pipe, key: key, state: state, sideData: sideData,
+                repeat each arguments)
         }
-        if let span { _endInstrumented(span, outcome.error, tooDeep: outcome.tooDeep) }
+        _ = consume self
+        defer { cell.with { $0.unpin(pin) } }
+        return try Self._callThrowing(
+            snapshot, origin: cell, key: key, state: state, sideData: sideData,
+            repeat each arguments)
+    }
+
+    /// The throwing call when the pipe's cache was empty (`pin` holds no snapshot):
+    /// refreshes it, then calls as usual; ends `pin`. Never inlined.
+    @inlinable @inline(never)
+    static func _callThrowingRefreshing(
+        _ pin: SnapshotSlot<_Snapshot>.Pin, pipe: ActionPipe, key: _ActionKey,
+        state: ActionState?, sideData: SideData, _ arguments: repeat each Argument
+    ) throws(Kind.Failure) -> Result? {
+        let pin = pipe._repin(pin)
+        defer { pipe._member.unpin(pin) }
+        return try _callThrowing(
+            pin.snapshot.unsafelyUnwrapped, origin: Unretained(pipe._member), key: key,
+            state: state, sideData: sideData, repeat each arguments)
+    }
+
+    /// The throwing call on `snapshot`, pinned by the caller, between the installed
+    /// instrument's begin and end when there is one.
+    @inlinable @inline(__always)
+    static func _callThrowing(
+        _ snapshot: Unretained<_Snapshot>, origin: Unretained<_Member>, key: _ActionKey,
+        state: ActionState?, sideData: SideData, _ arguments: repeat each Argument
+    ) throws(Kind.Failure) -> Result? {
+        var ignored: [ActionTrace.Outcome?]? = nil
+        let span =
+            snapshot.with({ $0.isInstrumented }) ? _beginInstrumented(key, on: origin) : nil
+        let outcome = snapshot.with { snapshot in
+            _runThrowing(
+                snapshot: snapshot, origin: origin, key: key, state: state,
+                sideData: sideData, arguments: (repeat each arguments), recording: &ignored)
+        }
+        if let span {
+            _endInstrumented(span, key: key, error: outcome.error, tooDeep: outcome.tooDeep)
+        }
         if let error = outcome.error { throw error }
         return outcome.value
     }
 
-    /// Ends an instrumented call that threw `error`, was refused for nesting too deep, or
-    /// else succeeded.
+    /// Ends an instrumented call of `key` that threw `error`, was refused for nesting too
+    /// deep, or else succeeded.
     @usableFromInline @inline(never)
-    func _endInstrumented(_ span: _InstrumentedSpan, _ error: Kind.Failure?, tooDeep: Bool) {
+    static func _endInstrumented(
+        _ span: _InstrumentedSpan, key: _ActionKey, error: Kind.Failure?, tooDeep: Bool
+    ) {
         if let error {
             span.end(.failed(error))
         } else {
-            span.end(tooDeep ? .failed(_nestingError()) : .succeeded)
+            _endInstrumented(span, key: key, tooDeep: tooDeep)
         }
     }
 
@@ -63,8 +106,9 @@ extension BoundAction where Kind: ThrowingActionKind {
         let snapshot = pin.snapshot.unsafelyUnwrapped
         let outcome = snapshot.with { snapshot in
             Self._runThrowing(
-                snapshot: snapshot, origin: cell, key: key,
-                options: options, arguments: (repeat each arguments), recording: &outcomes)
+                snapshot: snapshot, origin: cell, key: key, state: _setup.state,
+                sideData: _setup.sideData, arguments: (repeat each arguments),
+                recording: &outcomes)
         }
         return makeReport(outcome, outcomes)
     }
@@ -73,8 +117,9 @@ extension BoundAction where Kind: ThrowingActionKind {
     /// the call.
     @inlinable @inline(__always)
     static func _runThrowing(
-        snapshot: _Snapshot, origin: Unretained<_Member>, key: _ActionKey, options: _CallOptions,
-        arguments: (repeat each Argument), recording outcomes: inout [ActionTrace.Outcome?]?
+        snapshot: _Snapshot, origin: Unretained<_Member>, key: _ActionKey, state: ActionState?,
+        sideData: consuming SideData, arguments: (repeat each Argument),
+        recording outcomes: inout [ActionTrace.Outcome?]?
     ) -> _CallOutcome<Result, Kind.Failure> {
         var dispatch = _Dispatch<Kind, repeat each Argument, Result, Kind.Failure>(
             snapshot: Unretained(snapshot), key: key, recording: &outcomes)
@@ -86,7 +131,8 @@ extension BoundAction where Kind: ThrowingActionKind {
             return dispatch.call
         }
         var process = ActionProcess<Kind, repeat each Argument, Result>(
-            arguments: (repeat each arguments), options: options, origin: origin, key: key)
+            arguments: (repeat each arguments), state: state, sideData: sideData,
+            origin: origin, key: key)
         while let (handler, target) = dispatch.next(
             _ThrowingHandler<Kind, repeat each Argument, Result>.self,
             conditions: { $0.conditions }, process: &process, cancellation: { _ in nil },

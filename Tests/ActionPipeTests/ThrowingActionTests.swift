@@ -589,6 +589,8 @@ struct ThrowingActionTests {
             #expect(try pipe.ttParse("first") == 1)
             let trigger = try #require(saved.value)
             #expect(throws: TTFailure.rejected("second")) { try trigger("second") }
+            // The pipe lives until here: Swift may end a local's life at its last use.
+            withExtendedLifetime(pipe) {}
         }
         let trigger = try #require(saved.value)
         #expect(!trigger.isAlive)
