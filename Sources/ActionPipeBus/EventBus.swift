@@ -232,7 +232,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
     func _deliverOwnedOrLater<Event: BusEvent>(_ entry: _BusEntry<Event>, _ event: Event)
         -> _BusDelivery
     {
-        let general = unsafeDowncast(entry, to: _BusGeneralEntry<Event>.self)
+        let general = knownCast(entry, to: _BusGeneralEntry<Event>.self)
         if let executor = general.runsOn {
             if entry.ownerIsGone { return .gone }
             executor.enqueue { entry._runReportingErrors(event) }
@@ -276,7 +276,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
             guard let fresh = _refreshRoutes(ObjectIdentifier(Event.self)) else { return nil }
             routes = fresh
         }
-        return unsafeDowncast(routes, to: _BusRoutes<Event>.self)
+        return knownCast(routes, to: _BusRoutes<Event>.self)
     }
 
     /// Rebuilds the routes of `type` if stale and returns them, retained: from the entries
