@@ -73,7 +73,7 @@ extension _BusTypedTable: _BusDiagramTable {
     func diagramRows() -> [(id: UInt64, key: BusEventKey, name: String)] {
         var rows: [(id: UInt64, key: BusEventKey, name: String)] = []
         for erased in Array(entries.values) + more.values.joined() {
-            let entry = unsafeDowncast(erased, to: _BusEntry<Event>.self)
+            let entry = knownCast(erased, to: _BusEntry<Event>.self)
             rows.append((entry.id, entry.key, entry.name))
         }
         return rows

@@ -1,3 +1,5 @@
+import ActionPipeConcurrency
+
 extension EventBus {
     /// Subscribes `handler` to `topic`, run isolated to `actor`: it gets the actor as an
     /// `isolated` parameter, so it uses the actor's state directly, as an observer `on:` an
@@ -36,7 +38,7 @@ extension EventBus {
             executor: .actor(actor)
         ) { object, event in
             // The executor runs this job on the actor's executor: the assumption holds.
-            try unsafeDowncast(object.unsafelyUnwrapped, to: A.self).assumeIsolated { actor in
+            try knownCast(object.unsafelyUnwrapped, to: A.self).assumeIsolated { actor in
                 try handler(actor, event)
             }
         }

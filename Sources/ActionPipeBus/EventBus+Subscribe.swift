@@ -1,3 +1,5 @@
+import ActionPipeConcurrency
+
 extension EventBus {
     /// Subscribes `subscriber` to `topic`: `handler` gets the subscriber and each matching
     /// event, until the subscription is cancelled or the subscriber object goes away.
@@ -50,7 +52,7 @@ extension EventBus {
             executor: executor
         ) { object, event in
             // Owned entries always get their live subscriber.
-            try handler(unsafeDowncast(object.unsafelyUnwrapped, to: Subscriber.self), event)
+            try handler(knownCast(object.unsafelyUnwrapped, to: Subscriber.self), event)
         }
     }
 
@@ -136,7 +138,7 @@ extension EventBus {
         if let stickySlots {
             let sticky = Self._sticky(for: topic, in: stickySlots)
             if !sticky.isEmpty {
-                _replaySticky(sticky, to: unsafeDowncast(entry, to: _BusEntry<Event>.self))
+                _replaySticky(sticky, to: knownCast(entry, to: _BusEntry<Event>.self))
             }
         }
         return _token(for: entry.id, count: count, threshold: threshold, name: name)

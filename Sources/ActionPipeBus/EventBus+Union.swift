@@ -1,3 +1,5 @@
+import ActionPipeConcurrency
+
 extension EventBus {
     /// Subscribes `subscriber` to the union of `keys`: `handler` runs once every key has
     /// received an event at least once, with the last one and the latest of each; then the
@@ -86,7 +88,7 @@ extension EventBus {
             name: name ?? _typeName(Subscriber.self, qualified: false), executor: executor
         ) { object, union in
             withExtendedLifetime(kept) {}
-            try handler(unsafeDowncast(object.unsafelyUnwrapped, to: Subscriber.self), union)
+            try handler(knownCast(object.unsafelyUnwrapped, to: Subscriber.self), union)
         }
     }
 

@@ -149,13 +149,15 @@ public final class EventBus: Sendable, CustomStringConvertible {
         let published = _published
         let pin = published.pin(on: thread)
         // One frame from here to the handler: a nested publish pays for every frame between
-        // two publishes, so the lookup returns a buffer and the walk is inlined here.
-        let list = _BusRouteTable.entries(in: pin.snapshot.unsafelyUnwrapped, for: event)
+        // two publishes, so the lookup, the borrows and the walk are all inlined here.
+        let lookup = _BusRouteTable.lookup(Event.self, in: pin.snapshot.unsafelyUnwrapped)
         var result = BusPublishResult()
         var sawGone = false
-        if let list { (result, sawGone) = _deliver(event, list) }
+        if case .found(let routes) = lookup {
+            (result, sawGone) = routes.with { routes in _deliver(event, routes) }
+        }
         published.unpin(pin)
-        if list == nil {
+        if case .stale = lookup {
             // Subscriptions changed since the routes were built: rebuild them, then deliver.
             result = _publishStale(event)
         } else if sawGone {
@@ -180,42 +182,40 @@ public final class EventBus: Sendable, CustomStringConvertible {
     @usableFromInline @inline(never)
     func _publishStale<Event: BusEvent>(_ event: Event) -> BusPublishResult {
         guard let routes = _routes(Event.self) else { return BusPublishResult() }
-        let (result, sawGone) = withExtendedLifetime(routes) {
-            _deliver(event, routes.list(for: event.subtype))
-        }
+        let (result, sawGone) = _deliver(event, routes)
         if sawGone { _pruneGone() }
         return result
     }
 
-    /// Delivers `event` to the subscriptions of `list` (kept alive by the caller); returns
-    /// the counts and whether a subscriber was found gone.
+    /// Delivers `event` to the subscriptions of `routes` that get its subtype (`routes` kept
+    /// alive by the caller); returns the counts and whether a subscriber was found gone.
+    ///
+    /// - Complexity: O(k) plus the handlers, for k matching subscriptions.
     @inlinable @inline(__always)
-    func _deliver<Event: BusEvent>(
-        _ event: Event, _ list: UnsafeBufferPointer<Unmanaged<_BusEntry<Event>>>
-    ) -> (BusPublishResult, Bool) {
+    func _deliver<Event: BusEvent>(_ event: Event, _ routes: _BusRoutes<Event>)
+        -> (BusPublishResult, Bool)
+    {
         // Plain counters, not the result: they stay in registers across the handler calls.
         var handled = 0
         var failed = 0
         var scheduled = 0
         var sawGone = false
-        for reference in list {
-            reference._withUnsafeGuaranteedRef { entry in
-                if entry.isCancelled.load(ordering: .acquiring) { return }
-                guard entry.isPlain else {
-                    switch _deliverOwnedOrLater(entry, event) {
-                    case .handled: handled &+= 1
-                    case .failed: failed &+= 1
-                    case .scheduled: scheduled &+= 1
-                    case .gone: sawGone = true
-                    }
-                    return
+        routes.forEach(for: event.subtype) { entry in
+            if entry.isCancelled.load(ordering: .acquiring) { return }
+            guard entry.isPlain else {
+                switch _deliverOwnedOrLater(entry, event) {
+                case .handled: handled &+= 1
+                case .failed: failed &+= 1
+                case .scheduled: scheduled &+= 1
+                case .gone: sawGone = true
                 }
-                do {
-                    _ = try unsafeDowncast(entry, to: _BusPlainEntry<Event>.self).handler(event)
-                    handled &+= 1
-                } catch {
-                    failed &+= 1
-                }
+                return
+            }
+            do {
+                _ = try knownCast(entry, to: _BusPlainEntry<Event>.self).handler(event)
+                handled &+= 1
+            } catch {
+                failed &+= 1
             }
         }
         var result = BusPublishResult()
@@ -232,7 +232,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
     func _deliverOwnedOrLater<Event: BusEvent>(_ entry: _BusEntry<Event>, _ event: Event)
         -> _BusDelivery
     {
-        let general = unsafeDowncast(entry, to: _BusGeneralEntry<Event>.self)
+        let general = knownCast(entry, to: _BusGeneralEntry<Event>.self)
         if let executor = general.runsOn {
             if entry.ownerIsGone { return .gone }
             executor.enqueue { entry._runReportingErrors(event) }
@@ -269,14 +269,14 @@ public final class EventBus: Sendable, CustomStringConvertible {
         // to it ends.
         guard let table = _published.load() else { return nil }
         let found = withExtendedLifetime(table) {
-            table.routes(for: ObjectIdentifier(Event.self))?.takeUnretainedValue()
+            table.routes(for: ObjectIdentifier(Event.self))?.object
         }
         guard var routes = found else { return nil }
         if routes === _busStaleRoutes {
             guard let fresh = _refreshRoutes(ObjectIdentifier(Event.self)) else { return nil }
             routes = fresh
         }
-        return unsafeDowncast(routes, to: _BusRoutes<Event>.self)
+        return knownCast(routes, to: _BusRoutes<Event>.self)
     }
 
     /// Rebuilds the routes of `type` if stale and returns them, retained: from the entries

@@ -9,37 +9,51 @@ import ActionPipeConcurrency
 ///
 /// A managed buffer whose elements are the (type, routes) pairs: a publish finds its routes
 /// in the table object itself, not through an array stored there (one dependent load less
-/// between the publish's pin and its handler call).
+/// between the publish's pin and its handler call). Each pair holds its routes object
+/// retained, released by the table's `deinit`; a publish borrows it.
 ///
 /// Not `Sendable` (no managed buffer can be), though shared between threads: immutable after
 /// `make`, and reached only through the bus's snapshot cell and lock.
 @usableFromInline
 final class _BusRouteTable:
-    ManagedBuffer<_BusRouteTableHeader, (type: ObjectIdentifier, routes: Unmanaged<AnyObject>)>
+    ManagedBuffer<_BusRouteTableHeader, (type: ObjectIdentifier, routes: Unretained<AnyObject>)>
 {
     /// Beyond this many event types a lookup hashes instead of scanning.
     @usableFromInline static var hashedLimit: Int { 16 }
 
-    /// A table of `routes`.
+    /// A table of `routes` (`_BusRoutes` of each type, or the stale marker).
+    ///
+    /// - Complexity: O(n) for n event types.
     static func make(_ routes: [ObjectIdentifier: AnyObject]) -> _BusRouteTable {
-        let pairs = routes.map { (type: $0.key, routes: Unmanaged.passUnretained($0.value)) }
+        let pairs = Array(routes)
         let header = _BusRouteTableHeader(
             count: pairs.count,
             index: pairs.count > hashedLimit
-                ? Dictionary(uniqueKeysWithValues: pairs.enumerated().map { ($1.type, $0) })
-                : nil,
-            owned: Array(routes.values))
-        let table = unsafeDowncast(
+                ? Dictionary(uniqueKeysWithValues: pairs.enumerated().map { ($1.key, $0) })
+                : nil)
+        let table = knownCast(
             create(minimumCapacity: pairs.count) { _ in header }, to: _BusRouteTable.self)
         table.withUnsafeMutablePointerToElements { elements in
-            elements.initialize(from: pairs, count: pairs.count)
+            for (position, pair) in pairs.enumerated() {
+                (elements + position).initialize(to: (pair.key, .retaining(pair.value)))
+            }
         }
         return table
     }
 
+    /// Releases the routes objects; runs where the bus drops a replaced table, after
+    /// unlocking (freeing routes frees entries, whose handlers are the app's).
+    deinit {
+        withUnsafeMutablePointers { header, elements in
+            for position in 0..<header.pointee.count { elements[position].routes.release() }
+        }
+    }
+
     /// The routes object of `type`, unretained (valid while the table lives), or `nil`.
+    ///
+    /// - Complexity: O(n) for n ≤ `hashedLimit` event types; O(1) on average beyond.
     @inlinable @inline(__always)
-    func routes(for type: ObjectIdentifier) -> Unmanaged<AnyObject>? {
+    func routes(for type: ObjectIdentifier) -> Unretained<AnyObject>? {
         withUnsafeMutablePointers { header, elements in
             let count = header.pointee.count
             if count > Self.hashedLimit { return hashedRoutes(for: type) }
@@ -52,37 +66,38 @@ final class _BusRouteTable:
 
     /// `_busStaleRoutes`'s address, kept in the header: reading the global costs a publish
     /// a call.
+    ///
+    /// - Complexity: O(1).
     @inlinable @inline(__always)
-    var stale: UnsafeMutableRawPointer {
-        withUnsafeMutablePointerToHeader { $0.pointee.stale }
+    var staleAddress: UInt {
+        withUnsafeMutablePointerToHeader { $0.pointee.staleAddress }
     }
 
     /// `routes(for:)` for many event types; out of line, so a publish's lookup stays small
     /// enough to be inlined.
+    ///
+    /// - Complexity: O(1) on average: one hash.
     @usableFromInline @inline(never)
-    func hashedRoutes(for type: ObjectIdentifier) -> Unmanaged<AnyObject>? {
+    func hashedRoutes(for type: ObjectIdentifier) -> Unretained<AnyObject>? {
         guard let position = header.index.unsafelyUnwrapped[type] else { return nil }
         return withUnsafeMutablePointerToElements { $0[position].routes }
     }
 
-    /// The entries that get `event`, in subscription order, unretained (valid while the
-    /// table lives): empty when nobody listens to its type, `nil` when the type's routes are
-    /// stale.
+    /// The routes of `Event` in `table`, unretained (valid while the table lives): what a
+    /// publish walks with ``_BusRoutes/forEach(for:_:)``.
+    ///
+    /// - Complexity: as ``routes(for:)``.
     @inlinable @inline(__always)
-    static func entries<Event: BusEvent>(in table: Unretained<_BusRouteTable>, for event: Event)
-        -> UnsafeBufferPointer<Unmanaged<_BusEntry<Event>>>?
+    static func lookup<Event: BusEvent>(_: Event.Type, in table: Unretained<_BusRouteTable>)
+        -> _BusRouteLookup<Event>
     {
-        // Two small closures rather than one nesting the other: each is then inlined into
-        // the publish, which saves it a call.
         let (routes, isStale) = table.with { table in
             let routes = table.routes(for: ObjectIdentifier(Event.self))
-            return (routes, routes?.toOpaque() == table.stale)
+            return (routes, routes?.address == table.staleAddress)
         }
-        guard let routes else { return UnsafeBufferPointer(start: nil, count: 0) }
-        if isStale { return nil }
-        return routes._withUnsafeGuaranteedRef {
-            unsafeDowncast($0, to: _BusRoutes<Event>.self).list(for: event.subtype)
-        }
+        guard let routes else { return .nobody }
+        if isStale { return .stale }
+        return .found(routes.as(_BusRoutes<Event>.self))
     }
 }
 
@@ -95,7 +110,5 @@ struct _BusRouteTableHeader {
     /// For many event types, the position of each; `nil` for few.
     let index: [ObjectIdentifier: Int]?
     /// `_busStaleRoutes`'s address, kept here: reading the global costs a publish a call.
-    @usableFromInline let stale = Unmanaged.passUnretained(_busStaleRoutes).toOpaque()
-    /// The routes objects, which the unretained pairs point to: kept alive with the table.
-    let owned: [AnyObject]
+    @usableFromInline let staleAddress = Unretained(_busStaleRoutes).address
 }

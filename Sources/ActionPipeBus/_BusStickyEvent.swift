@@ -1,7 +1,8 @@
+import ActionPipeConcurrency
+
 /// An event kept for late subscribers by `EventBus.publishSticky`, with its place in the
 /// order of sticky changes. Boxed, so that the code of its event type reads it back with
-/// an unchecked downcast instead of a dynamic cast (a type's sticky slots hold only its
-/// events).
+/// a known cast instead of a dynamic one (a type's sticky slots hold only its events).
 @usableFromInline
 final class _BusStickyEvent<Event: BusEvent>: Sendable {
     @usableFromInline let order: UInt64
@@ -15,7 +16,7 @@ final class _BusStickyEvent<Event: BusEvent>: Sendable {
     /// `box`, which the sticky slots of event type `Event` hold.
     @inlinable @inline(__always)
     static func unbox(_ box: any AnyObject & Sendable) -> _BusStickyEvent<Event> {
-        unsafeDowncast(box, to: _BusStickyEvent<Event>.self)
+        knownCast(box, to: _BusStickyEvent<Event>.self)
     }
 }
 

@@ -72,9 +72,9 @@ final class _BusTypedTable<Event: BusEvent>: _BusTable {
         var ordered: [_BusEntry<Event>] = []
         ordered.reserveCapacity(entries.count)
         for (id, first) in entries.sorted(by: { $0.key < $1.key }) {
-            ordered.append(unsafeDowncast(first, to: _BusEntry<Event>.self))
+            ordered.append(knownCast(first, to: _BusEntry<Event>.self))
             for other in more[id] ?? [] {
-                ordered.append(unsafeDowncast(other, to: _BusEntry<Event>.self))
+                ordered.append(knownCast(other, to: _BusEntry<Event>.self))
             }
         }
         return _BusRoutes.make(ordered)
