@@ -16,7 +16,7 @@ extension BoundAction where Kind: ThrowingActionKind {
     /// - Throws: The first error a handler throws, unchanged; no later handler runs. A call
     ///   nested deeper than ``NestingLimitError/depthLimit`` runs no handler and returns
     ///   `nil` (the error's type is the action's), reporting ``NestingLimitError``.
-    @inlinable
+    @inlinable @inline(__always)
     @discardableResult
     public consuming func callAsFunction(_ arguments: repeat each Argument) throws(Kind.Failure)
         -> Result?
