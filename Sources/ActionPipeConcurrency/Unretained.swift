@@ -19,8 +19,11 @@
 /// handler.with { $0.run(&process) }                // a reader borrows it
 /// handler.release()                                // in the snapshot's deinit
 /// ```
+///
+/// Bitwise copyable, as the reference it wraps: values that hold one (a call's options, its
+/// process) stay trivial, so an async call's frame copies them without value witnesses.
 @frozen @usableFromInline
-package struct Unretained<Object: AnyObject>: @unchecked Sendable {
+package struct Unretained<Object: AnyObject>: @unchecked Sendable, BitwiseCopyable {
     @usableFromInline let reference: Unmanaged<Object>
 
     @usableFromInline @inline(__always)
@@ -84,9 +87,9 @@ package struct Unretained<Object: AnyObject>: @unchecked Sendable {
     ///
     /// - Complexity: O(1) plus `body`.
     @inlinable @inline(__always)
-    package nonisolated(nonsending) func with<Result, Failure: Error>(
-        _ body: nonisolated(nonsending) (Object) async throws(Failure) -> Result
-    ) async throws(Failure) -> Result {
+    package nonisolated(nonsending) func with<Result>(
+        _ body: nonisolated(nonsending) (Object) async throws -> Result
+    ) async rethrows -> Result {
         unowned(unsafe) let object = reference.takeUnretainedValue()
         return try await body(object)
     }

@@ -28,52 +28,56 @@ public struct ActionState: OptionSet, Sendable, Hashable, ExpressibleByIntegerLi
     /// ```swift
     /// let custom = ActionState(rawValue: 1 << 8)
     /// ```
-    public init(rawValue: UInt64) { self.rawValue = rawValue }
+    @inlinable public init(rawValue: UInt64) { self.rawValue = rawValue }
 
     /// Creates a state from its bits.
     ///
     /// ```swift
     /// let ten = ActionState(10)
     /// ```
-    public init(_ rawValue: UInt64) { self.rawValue = rawValue }
+    @inlinable public init(_ rawValue: UInt64) { self.rawValue = rawValue }
 
     /// Creates a state from an integer literal, so `10` can stand for `ActionState(10)`.
     ///
     /// ```swift
     /// let state: ActionState = 10
     /// ```
-    public init(integerLiteral value: UInt64) { self.rawValue = value }
+    @inlinable public init(integerLiteral value: UInt64) { self.rawValue = value }
+
+    // The named states are computed, not stored: a stored static is read through a call
+    // (its lazy initialiser's accessor), which ends a call's release-free stretch (see
+    // `BoundAction.callAsFunction`) and costs the call a retain of the pipe.
 
     /// The work is starting (1).
     ///
     /// ```swift
     /// pipe.with(state: .start).load()
     /// ```
-    public static let start = ActionState(rawValue: 1)
+    @inlinable public static var start: ActionState { ActionState(rawValue: 1) }
     /// The work is in progress (2).
     ///
     /// ```swift
     /// pipe.with(state: .process).load()
     /// ```
-    public static let process = ActionState(rawValue: 2)
+    @inlinable public static var process: ActionState { ActionState(rawValue: 2) }
     /// The work succeeded (4).
     ///
     /// ```swift
     /// trigger.call(state: .success)
     /// ```
-    public static let success = ActionState(rawValue: 4)
+    @inlinable public static var success: ActionState { ActionState(rawValue: 4) }
     /// The work failed (8).
     ///
     /// ```swift
     /// trigger.call(state: .error)
     /// ```
-    public static let error = ActionState(rawValue: 8)
+    @inlinable public static var error: ActionState { ActionState(rawValue: 8) }
     /// The work is over, whatever its outcome (16).
     ///
     /// ```swift
     /// pipe.with(state: .end).load()
     /// ```
-    public static let end = ActionState(rawValue: 16)
+    @inlinable public static var end: ActionState { ActionState(rawValue: 16) }
 
     /// Whether a handler registered with `self` runs in a call made with `callState`.
     ///

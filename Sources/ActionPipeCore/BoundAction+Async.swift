@@ -24,7 +24,7 @@ extension BoundAction where Kind == ActionKind.Async {
     /// - Throws: The first error a handler throws, unchanged, or `CancellationError`.
     @inlinable @inline(__always)
     @discardableResult
-    public nonisolated(nonsending) func callAsFunction(_ arguments: repeat each Argument)
+    public nonisolated(nonsending) consuming func callAsFunction(_ arguments: repeat each Argument)
         async throws -> Result?
     {
         // `nonisolated(nonsending)`: a plain `async` function runs on the global executor,
@@ -117,14 +117,20 @@ extension BoundAction where Kind == ActionKind.Async {
             },
             recording: &outcomes)
         {
-            // Borrowed: the snapshot owns the handler. `target` is a strong local, so a
-            // weak target stays alive while its handler works.
+            // Borrowed: the snapshot owns the handler (synchronous handlers through a
+            // synchronous borrow, which costs nothing). `target` is a strong local, so a weak
+            // target stays alive while its handler works.
             do {
-                let value = try await handler.with { handler async throws in
-                    if handler.isSync { return handler.sync(&process) }
+                let value: Result?
+                if handler.with({ $0.isSync }) {
+                    value = handler.with { $0.sync(&process) }
+                } else {
                     checked = false
-                    if handler.hasPlain { return try await handler.plain(&process) }
-                    return try await _callTargeted(handler, target, &process)
+                    value = try await handler.with { handler in
+                        handler.hasPlain
+                            ? try await handler.plain(&process)
+                            : try await _callTargeted(handler, target, &process)
+                    }
                 }
                 dispatch.ran(value, stopped: process.isStopped, recording: &outcomes)
             } catch {

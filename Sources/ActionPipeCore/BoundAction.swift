@@ -53,7 +53,7 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
     /// ```swift
     /// pipe.someFunc.with(state: [.start, .success])(0, nil)
     /// ```
-    @inlinable
+    @inlinable @inline(__always)
     public consuming func with(state: ActionState) -> Self {
         // Consuming: `pipe.x.with(state: s)` moves the temporary in and changes it in
         // place, instead of copying it (a retain, and side data copied by value witness).
