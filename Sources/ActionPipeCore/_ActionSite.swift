@@ -63,6 +63,17 @@ struct _ActionSite {
                         hash, UInt(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
                     index &+= 8
                 }
+                if count > 8, count < 16 {
+                    // A name of 9 to 15 bytes is a small string, whose bytes were just copied
+                    // to the stack by two 8-byte stores: a load across both stalls (the store
+                    // cannot be forwarded), so the last bytes are read one at a time.
+                    var tail = UInt(count)
+                    while index < count {
+                        tail = tail &<< 8 | UInt(raw[index])
+                        index &+= 1
+                    }
+                    return _mix(hash, tail)
+                }
                 return _mix(
                     hash, UInt(raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)))
             }
