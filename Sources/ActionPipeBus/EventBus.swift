@@ -144,7 +144,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
         // `_enterCall` (one call less), and its hazard slots.
         let thread = ThreadRecord.current(key: _depthKey)
         let depth = thread.counter(.call)
-        guard depth.pointee < NestingLimitError.depthLimit else { return _refuse(Event.self) }
+        guard depth.pointee < NestingDepth.callLimit else { return _refuse(Event.self) }
         depth.pointee &+= 1
         let published = _published
         let pin = published.pin(on: thread)

@@ -30,7 +30,7 @@ public struct NestingLimitError: Error, Sendable, Hashable, CustomStringConverti
     /// ```swift
     /// NestingLimitError.depthLimit   // 100
     /// ```
-    public static let depthLimit = NestingDepth.callLimit
+    public static var depthLimit: Int { NestingDepth.callLimit }
 
     /// What was refused.
     public enum Refused: Sendable, Hashable {
