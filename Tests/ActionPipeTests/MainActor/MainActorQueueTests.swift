@@ -1,0 +1,46 @@
+import Testing
+
+@testable import ActionPipeShared
+
+/// The one queue of deliveries to the main actor: order, the immediate path, and waiting.
+@Suite("Main actor: the delivery queue")
+struct MainActorQueueTests {
+    @MainActor
+    final class Seen {
+        var values: [Int] = []
+    }
+
+    @Test("deliveries enqueued from a background task run on the main actor, in order")
+    @MainActor
+    func backgroundOrder() async {
+        let seen = Seen()
+        await Task.detached {
+            for value in 0..<1_000 {
+                _MainActorQueue.shared.enqueue { seen.values.append(value) }
+            }
+        }.value
+        await _MainActorQueue.shared.idle()
+        #expect(seen.values == Array(0..<1_000))
+    }
+
+    @Test("a delivery that enqueues another runs it after what was queued before")
+    @MainActor
+    func nestedGoesBehind() async {
+        let seen = Seen()
+        await Task.detached {
+            _MainActorQueue.shared.enqueue {
+                seen.values.append(1)
+                _MainActorQueue.shared.enqueue { seen.values.append(3) }
+            }
+            _MainActorQueue.shared.enqueue { seen.values.append(2) }
+        }.value
+        await _MainActorQueue.shared.idle()
+        #expect(seen.values == [1, 2, 3])
+    }
+
+    @Test("idle() returns at once with nothing queued")
+    func idleWhenEmpty() async {
+        await _MainActorQueue.shared.idle()
+        await _MainActorQueue.shared.idle()
+    }
+}
