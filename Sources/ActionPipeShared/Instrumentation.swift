@@ -14,11 +14,15 @@ public enum Instrumentation {
     ///
     /// - Complexity: O(1).
     public static func install(_ instrument: some Instrument) {
+        // The flag is stored under the lock, with the instrument: stored after unlocking, a
+        // racing uninstall could end with the flag on and no instrument, or the reverse.
         let old = _installed.withLock { installed in
-            defer { installed = instrument }
+            defer {
+                installed = instrument
+                _instrumentationFlag.pointee.store(true, ordering: .releasing)
+            }
             return installed
         }
-        _instrumentationFlag.pointee.store(true, ordering: .releasing)
         withExtendedLifetime(old) {}  // released after unlocking
     }
 
@@ -28,10 +32,12 @@ public enum Instrumentation {
     /// - Complexity: O(1).
     public static func uninstall() {
         let old = _installed.withLock { installed in
-            defer { installed = nil }
+            defer {
+                installed = nil
+                _instrumentationFlag.pointee.store(false, ordering: .releasing)
+            }
             return installed
         }
-        _instrumentationFlag.pointee.store(false, ordering: .releasing)
         withExtendedLifetime(old) {}
     }
 

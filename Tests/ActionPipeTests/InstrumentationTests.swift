@@ -1,4 +1,5 @@
 import ActionPipe
+@testable import ActionPipeShared
 import Synchronization
 import Testing
 
@@ -192,5 +193,31 @@ struct InstrumentationTests {
         pipe.on(\.tPing) { process in process.arguments }
         _ = pipe.tPing(1)
         #expect(recorder.lines("instr-off").isEmpty)
+    }
+
+    @Test("racing installs and uninstalls leave the on/off flag and the instrument agreeing")
+    func racingInstallAndUninstall() async {
+        defer { Instrumentation.install(RecordingInstrument.shared) }
+        // Each round, two threads make their one change at once, then check: the flag must
+        // say whether an instrument is installed, whichever change came last.
+        let rounds = 20_000
+        let barrier = SpinBarrier(parties: 2)
+        let disagreements = Counter()
+        let finished = await runOnThreads(2) { index in
+            for _ in 0..<rounds {
+                barrier.wait()
+                if index == 0 {
+                    Instrumentation.install(RecordingInstrument.shared)
+                } else {
+                    Instrumentation.uninstall()
+                }
+                barrier.wait()
+                if index == 0, Instrumentation.isOn != (Instrumentation.instrument != nil) {
+                    disagreements.increment()
+                }
+            }
+        }
+        #expect(finished)
+        #expect(disagreements.value == 0)
     }
 }
