@@ -1,7 +1,8 @@
 import ActionPipe
-@testable import ActionPipeShared
 import Synchronization
 import Testing
+
+@testable import ActionPipeShared
 
 /// What the instrument saw: one line per ended operation whose detail or name starts with
 /// "instr-" (other suites run at the same time, instrumented too).
