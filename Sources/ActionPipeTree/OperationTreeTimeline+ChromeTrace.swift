@@ -94,12 +94,21 @@ extension OperationTreeTimeline {
     }
 
     /// `duration` in microseconds, to the nanosecond: `1500.250`. Negative counts as zero.
+    /// Written digit by digit from the seconds, so no duration overflows (a clock advanced
+    /// past 292,000 years would overflow a count of microseconds).
     static func micros(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         guard seconds >= 0, attoseconds >= 0 else { return "0.000" }
         let nanoseconds = attoseconds / 1_000_000_000
-        let whole = seconds * 1_000_000 + nanoseconds / 1_000
-        let fraction = String(nanoseconds % 1_000)
-        return "\(whole)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+        let microseconds = nanoseconds / 1_000
+        let whole =
+            seconds == 0 ? String(microseconds) : String(seconds) + padded(microseconds, to: 6)
+        return whole + "." + padded(nanoseconds % 1_000, to: 3)
+    }
+
+    /// `value` in decimal, with leading zeros up to `width` digits.
+    private static func padded(_ value: Int64, to width: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 }

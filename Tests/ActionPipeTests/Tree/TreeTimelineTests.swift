@@ -4,6 +4,8 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import ActionPipeTree
+
 @Suite("OperationTree: a run's timeline, as Chrome trace-event JSON")
 struct TreeTimelineTests {
     /// The trace's `traceEvents`, parsed by Foundation, after checking the top level.
@@ -151,5 +153,22 @@ struct TreeTimelineTests {
         #expect((slice["args"] as? [String: Any])?["outcome"] as? String == "unfinished")
         gate.open()
         #expect(await run.report.isSuccess)
+    }
+}
+
+/// Timestamps far from the run's start are written exactly, never trapping on overflow.
+@Suite("OperationTree: trace timestamps of any size")
+struct TreeTimelineTimestampTests {
+    @Test(
+        "microseconds are exact for small, second-sized and 300,000-year durations",
+        arguments: [
+            (Duration.nanoseconds(1_500_250), "1500.250"),
+            (.zero, "0.000"),
+            (.seconds(2) + .nanoseconds(7), "2000000.007"),
+            (.seconds(10_000_000_000_000), "10000000000000000000.000"),
+            (.seconds(-3), "0.000"),
+        ])
+    func micros(duration: Duration, expected: String) {
+        #expect(OperationTreeTimeline.micros(duration) == expected)
     }
 }
