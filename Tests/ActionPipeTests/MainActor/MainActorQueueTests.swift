@@ -1,3 +1,4 @@
+import ActionPipeTesting
 import Testing
 
 @testable import ActionPipeShared
@@ -42,5 +43,28 @@ struct MainActorQueueTests {
     func idleWhenEmpty() async {
         await _MainActorQueue.shared.idle()
         await _MainActorQueue.shared.idle()
+    }
+}
+
+/// The testing library's wait for main-actor deliveries.
+@Suite("Main actor: waiting for deliveries in tests")
+struct MainActorDeliveriesTests {
+    @MainActor
+    final class Log {
+        var entries: [String] = []
+    }
+
+    @Test("drain() returns after the deliveries queued before it, and those they queue")
+    @MainActor
+    func drainWaits() async {
+        let log = Log()
+        await Task.detached {
+            _MainActorQueue.shared.enqueue {
+                log.entries.append("first")
+                _MainActorQueue.shared.enqueue { log.entries.append("caused") }
+            }
+        }.value
+        await MainActorDeliveries.drain()
+        #expect(log.entries == ["first", "caused"])
     }
 }

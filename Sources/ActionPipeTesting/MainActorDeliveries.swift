@@ -1,0 +1,23 @@
+import ActionPipeShared
+
+/// Waits for the deliveries to the main actor (`on: .mainActor` observers, subscribers and
+/// handlers) that are queued: a test of UI code awaits this instead of sleeping or polling.
+///
+/// ```swift
+/// @Test @MainActor func showsTheLastAlbum() async {
+///     let model = AlbumsViewModel(store: store)
+///     await store.load()                      // writes from a background task
+///     await MainActorDeliveries.drain()
+///     #expect(model.titles == ["Holidays", "Cats"])
+/// }
+/// ```
+public enum MainActorDeliveries {
+    /// Returns once every delivery to the main actor queued before the call has run (at
+    /// once when none is queued). Deliveries those deliveries cause are queued behind them
+    /// and run before this returns too.
+    ///
+    /// - Complexity: O(1) to wait; the wait lasts as long as the queued deliveries.
+    public static func drain() async {
+        await _MainActorQueue.shared.idle()
+    }
+}
