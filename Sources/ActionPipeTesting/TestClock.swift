@@ -51,8 +51,11 @@ public final class TestClock: Clock, @unchecked Sendable {
         var now = Instant(offset: .zero)
         var nextID: UInt64 = 0
         var sleepers: [Sleeper] = []
-        /// Tests waiting for a number of sleepers.
-        var waiters: [(count: Int, continuation: UnsafeContinuation<Void, Never>)] = []
+        /// Tests waiting for a number of sleepers, by id.
+        var waiters: [(id: UInt64, count: Int, continuation: UnsafeContinuation<Void, Never>)] =
+            []
+        /// Ids of waits cancelled before they were registered.
+        var waitsCancelledEarly: Set<UInt64> = []
         /// Ids of sleeps cancelled before they were registered.
         var cancelledEarly: Set<UInt64> = []
     }
@@ -138,18 +141,46 @@ public final class TestClock: Clock, @unchecked Sendable {
     }
 
     /// Suspends until at least `count` tasks are asleep on this clock: call it before
-    /// ``advance(by:)`` so the code under test has reached its sleep.
+    /// ``advance(by:)`` so the code under test has reached its sleep. Returns `false`, at
+    /// once, when the waiting task is cancelled first (a test's time limit ends the wait).
+    ///
+    /// ```swift
+    /// #expect(await clock.waitForSleepers(2))
+    /// ```
     ///
     /// - Complexity: O(w) for w waiting tests.
-    public func waitForSleepers(_ count: Int = 1) async {
-        await withUnsafeContinuation { continuation in
-            let ready = state.withLock { state -> Bool in
-                if state.sleepers.count >= count { return true }
-                state.waiters.append((count, continuation))
-                return false
-            }
-            if ready { continuation.resume() }
+    @discardableResult
+    public func waitForSleepers(_ count: Int = 1) async -> Bool {
+        let id = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
         }
+        await withTaskCancellationHandler {
+            await withUnsafeContinuation { continuation in
+                let ready = state.withLock { state -> Bool in
+                    if state.sleepers.count >= count
+                        || state.waitsCancelledEarly.remove(id) != nil
+                    {
+                        return true
+                    }
+                    state.waiters.append((id, count, continuation))
+                    return false
+                }
+                if ready { continuation.resume() }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> UnsafeContinuation<Void, Never>? in
+                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else {
+                    state.waitsCancelledEarly.insert(id)
+                    return nil
+                }
+                return state.waiters.remove(at: index).continuation
+            }
+            waiter?.resume()
+        }
+        // A wait cancelled after it was satisfied leaves its early-cancel mark behind.
+        state.withLock { _ = $0.waitsCancelledEarly.remove(id) }
+        return state.withLock { $0.sleepers.count >= count } || !Task.isCancelled
     }
 
     /// Removes and returns the sleepers whose deadline has come, earliest first.

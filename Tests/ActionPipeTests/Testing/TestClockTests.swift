@@ -77,4 +77,26 @@ struct TestClockTests {
         #expect(woke.value == 100)
         #expect(clock.sleeperCount == 0)
     }
+
+    @Test("waitForSleepers returns false at once when its task is cancelled")
+    func waitForSleepersIsCancellable() async {
+        let clock = TestClock()
+        let waiting = Task { await clock.waitForSleepers(1) }
+        waiting.cancel()
+        #expect(await waiting.value == false)
+        // Cancelled while already waiting, too.
+        let later = Task { await clock.waitForSleepers(3) }
+        try? await Task.sleep(for: .milliseconds(10))
+        later.cancel()
+        #expect(await later.value == false)
+    }
+
+    @Test("waitForSleepers returns true once the sleepers are there")
+    func waitForSleepersSatisfied() async throws {
+        let clock = TestClock()
+        let sleeper = Task { try await clock.sleep(for: .seconds(5)) }
+        #expect(await clock.waitForSleepers(1))
+        clock.advance(by: .seconds(5))
+        try await sleeper.value
+    }
 }
