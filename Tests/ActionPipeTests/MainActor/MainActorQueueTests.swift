@@ -28,12 +28,16 @@ struct MainActorQueueTests {
     @MainActor
     func nestedGoesBehind() async {
         let seen = Seen()
+        // Both queued from inside a delivery, so both wait behind it whatever the timing;
+        // the first then queues a third, which must run after the second.
         await Task.detached {
             _MainActorQueue.shared.enqueue {
-                seen.values.append(1)
-                _MainActorQueue.shared.enqueue { seen.values.append(3) }
+                _MainActorQueue.shared.enqueue {
+                    seen.values.append(1)
+                    _MainActorQueue.shared.enqueue { seen.values.append(3) }
+                }
+                _MainActorQueue.shared.enqueue { seen.values.append(2) }
             }
-            _MainActorQueue.shared.enqueue { seen.values.append(2) }
         }.value
         await _MainActorQueue.shared.idle()
         #expect(seen.values == [1, 2, 3])
