@@ -209,9 +209,14 @@ struct StateMainActorTests {
                 }
             }
             while seen.count == 0 { await Task.yield() }
-            owner = nil  // with writes still queued
+            owner = nil  // while the writers may still run, with writes queued
             let atRelease = seen.count
             for writer in writers { await writer.value }
+            await _MainActorQueue.shared.idle()
+            #expect(seen.count == atRelease)
+            // Removed by the first delivery after the owner went (the writers may all have
+            // been delivered before it did).
+            state.albums = []
             await _MainActorQueue.shared.idle()
             #expect(seen.count == atRelease)
             #expect(!token.isActive)
