@@ -103,6 +103,86 @@ extension ObservedProperty {
         _observe(options, on: actor, handler)
     }
 
+    /// Calls `handler` with each new value on the main actor, as a `@MainActor` closure: it
+    /// touches a `@MainActor` view model directly, with no `MainActor.assumeIsolated`.
+    ///
+    /// Deliveries keep the order of the writes across every property, state object and bus
+    /// observed this way (one queue to the main actor serves them all; see
+    /// ``MainActorDelivery``). A write made on the main actor with nothing queued is
+    /// delivered before the write returns; a write from another thread is delivered later,
+    /// on the main actor. A delivery still queued when the observation ends (the token
+    /// cancelled, the property gone) is dropped: after `cancel()` on the main actor the
+    /// handler is never called again. Writes made at once on several threads are delivered
+    /// in the order their sets reached the observer, as with ``observe(_:_:)``.
+    ///
+    /// The handler must not capture a state object that holds this property strongly (a
+    /// retain cycle): observe with an `owner:` instead.
+    ///
+    /// ```swift
+    /// @MainActor final class AlbumsViewModel {
+    ///     var albums: [String] = []
+    ///     var token: RegistrationToken?
+    ///
+    ///     func bind(to albums: ObservedProperty<[String]>) {
+    ///         token = albums.observe(.initial, on: .mainActor) { self.albums = $0 }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - options: `.initial` delivers the current value (on the main actor, first, unless
+    ///     a newer write's value reaches the handler before it); `.skipEqual` skips a value
+    ///     equal to the last one this observer was sent.
+    ///   - on: ``MainActorDelivery/mainActor``.
+    ///   - handler: Receives each new value on the main actor. It may set any property,
+    ///     observe, or cancel.
+    /// - Returns: A token that ends the observation.
+    ///
+    /// - Complexity: Amortised O(1) in the number of observers, as ``observe(_:_:)``; a set
+    ///   adds one enqueue (one lock, one allocation) per main-actor observer.
+    @discardableResult
+    public func observe(
+        _ options: ObservationOptions = [], on _: MainActorDelivery,
+        _ handler: @escaping @MainActor @Sendable (Value) -> Void
+    ) -> RegistrationToken {
+        _observeOnMainActor(options, handler)
+    }
+
+    /// Calls `handler` with `owner` and each new value on the main actor, for as long as
+    /// `owner` lives; the owner is held weakly and handed to the handler, so the handler
+    /// need not capture it. A `@MainActor` class (a view model) is `Sendable`, so it can be
+    /// the owner.
+    ///
+    /// Deliveries are ordered, immediate and dropped as for `observe(_:on:_:)` with
+    /// `.mainActor`.
+    /// Once `owner` is released the handler is never called again (not even for values
+    /// queued before), and the observation is removed at the next delivery. The owner is
+    /// only read on the main actor, so observing never makes another thread release it.
+    ///
+    /// ```swift
+    /// @MainActor final class AlbumsScreen {
+    ///     var albums: [String] = []
+    ///
+    ///     init(albums: ObservedProperty<[String]>) {
+    ///         albums.observe(owner: self, on: .mainActor) { screen, value in
+    ///             screen.albums = value
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Returns: A token that ends the observation earlier.
+    ///
+    /// - Complexity: As `observe(_:on:_:)` with `.mainActor`: amortised O(1) in the number
+    ///   of observers; a set adds one enqueue per main-actor observer.
+    @discardableResult
+    public func observe<Owner: AnyObject & Sendable>(
+        _ options: ObservationOptions = [], owner: Owner, on _: MainActorDelivery,
+        _ handler: @escaping @MainActor @Sendable (Owner, Value) -> Void
+    ) -> RegistrationToken {
+        _observeOnMainActor(options, owner: owner, handler)
+    }
+
     /// The values assigned from now on, as an `AsyncStream` (works on Linux and on every
     /// Apple OS version the package supports).
     ///

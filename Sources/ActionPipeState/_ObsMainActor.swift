@@ -1,0 +1,118 @@
+import ActionPipeConcurrency
+import Synchronization
+
+/// One observation delivered on the main actor (`observe(on: .mainActor)`): a set enqueues
+/// each value on the process's one main-actor queue (`_MainActorQueue`), so deliveries of
+/// every property keep the order of the writes; the delivery runs the handler only if the
+/// observation is still active when it runs.
+///
+/// - ``end()`` (the sink's end: a cancel, the property gone, the owner gone) clears
+///   ``isActive`` before it returns, so a cancel made on the main actor drops every
+///   delivery still queued.
+/// - `.initial`'s value is read when the observer is registered, so it is older than any
+///   write delivered to the observer; a write's delivery can still be enqueued before it (a
+///   write on another thread, between the registration and the enqueue). It is then dropped:
+///   the handler never gets an older value after a newer one.
+/// - An owner is read only on the main actor, so its last release (and its `deinit`) never
+///   happens on the writing thread.
+final class _ObsMainActorObservation<Value: Sendable>: Sendable {
+    /// The user's handler; returns `false` when its owner is gone.
+    private let handler: @MainActor @Sendable (Value) -> Bool
+    private let active = Atomic<Bool>(true)
+    /// Whether a write's value was delivered: the initial value is stale after one.
+    private let wrote = Atomic<Bool>(false)
+    /// The registration, to remove it from the main actor once the owner is gone.
+    private let token = Mutex<RegistrationToken?>(nil)
+
+    init(_ handler: @escaping @MainActor @Sendable (Value) -> Bool) {
+        self.handler = handler
+    }
+
+    /// Whether the observation has not ended.
+    var isActive: Bool { active.load(ordering: .acquiring) }
+
+    /// Ends the observation: no delivery runs the handler after this.
+    func end() { active.store(false, ordering: .releasing) }
+
+    /// Keeps the registration's token, for ``run(_:initial:)`` to cancel.
+    func keep(_ registration: RegistrationToken) {
+        token.withLock { $0 = registration }
+    }
+
+    /// The sink's delivery, on the writing thread: enqueues `value`; `false` (the observer
+    /// is gone) once ended.
+    func send(_ value: Value) -> Bool {
+        guard isActive else { return false }
+        _MainActorQueue.shared.enqueue { self.run(value, initial: false) }
+        return true
+    }
+
+    /// Enqueues the initial value.
+    func sendInitial(_ value: Value) {
+        _MainActorQueue.shared.enqueue { self.run(value, initial: true) }
+    }
+
+    /// A delivery, on the main actor.
+    @MainActor
+    private func run(_ value: Value, initial: Bool) {
+        guard isActive else { return }
+        if initial {
+            guard !wrote.load(ordering: .relaxed) else { return }
+        } else {
+            wrote.store(true, ordering: .relaxed)
+        }
+        if !handler(value) {
+            // The owner is gone: end now, and remove the observer (with no lock held).
+            end()
+            let registration = token.withLock { $0 }
+            registration?.cancel()
+        }
+    }
+}
+
+extension _ObsSource {
+    /// Observes on the main actor (see ``_ObsMainActorObservation``); `handler` returns
+    /// `false` once its owner is gone.
+    func _observeOnMainActor(
+        _ options: ObservationOptions,
+        whileAlive handler: @escaping @MainActor @Sendable (Value) -> Bool
+    ) -> RegistrationToken {
+        let observation = _ObsMainActorObservation(handler)
+        let send: @Sendable (Value) -> Bool = { observation.send($0) }
+        let skip = options.contains(.skipEqual)
+        let (token, first) = _subscribe { first in
+            _ObsSink(
+                deliver: skip ? Self._skippingEqual(first, send) : send,
+                end: { observation.end() })
+        }
+        observation.keep(token)
+        if options.contains(.initial) { observation.sendInitial(first) }
+        return token
+    }
+
+    /// ``_observeOnMainActor(_:whileAlive:)`` for a handler that is never gone.
+    func _observeOnMainActor(
+        _ options: ObservationOptions, _ handler: @escaping @MainActor @Sendable (Value) -> Void
+    ) -> RegistrationToken {
+        let deliver: @MainActor @Sendable (Value) -> Bool = { value in
+            handler(value)
+            return true
+        }
+        return _observeOnMainActor(options, whileAlive: deliver)
+    }
+
+    /// ``_observeOnMainActor(_:whileAlive:)`` bound to `owner`, held weakly: read on the main
+    /// actor only.
+    func _observeOnMainActor<Owner: AnyObject & Sendable>(
+        _ options: ObservationOptions, owner: Owner,
+        _ handler: @escaping @MainActor @Sendable (Owner, Value) -> Void
+    ) -> RegistrationToken {
+        let weakOwner = WeakBox(owner)
+        let deliver: @MainActor @Sendable (Value) -> Bool = { value in
+            guard let owner = weakOwner.object else { return false }
+            handler(owner, value)
+            return true
+        }
+        return _observeOnMainActor(options, whileAlive: deliver)
+    }
+}
