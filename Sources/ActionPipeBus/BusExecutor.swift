@@ -12,9 +12,11 @@ import Synchronization
 /// ```
 ///
 /// An executor decides where a handler runs, not what it is isolated to. To handle events
-/// isolated to an actor (the main actor included), subscribe on the actor itself:
-/// ``EventBus/subscribe(_:on:name:_:)`` hands the handler an `isolated` actor, as an
-/// observer `on:` an actor gets in observable state.
+/// isolated to an actor, subscribe on the actor itself:
+/// ``EventBus/subscribe(_:on:name:_:)-(_,A,_,_)`` hands the handler an `isolated` actor, as
+/// an observer `on:` an actor gets in observable state. For the main actor, `on: .mainActor`
+/// with a handler that answers nothing gives a `@MainActor` handler, in publish order
+/// (``EventBus/subscribe(_:on:name:_:)-(_,MainActorDelivery,_,_)``).
 public struct BusExecutor: Sendable, CustomStringConvertible {
     enum Kind: Sendable {
         case mainActor
@@ -52,7 +54,7 @@ public struct BusExecutor: Sendable, CustomStringConvertible {
     public static let task = BusExecutor(kind: .task)
 
     /// On `actor`'s executor (serially with its other work), without isolation: to use the
-    /// actor's state, subscribe with ``EventBus/subscribe(_:on:name:_:)`` instead, whose
+    /// actor's state, subscribe with ``EventBus/subscribe(_:on:name:_:)-(_,A,_,_)`` instead, whose
     /// handler is isolated to it.
     ///
     /// ```swift
