@@ -33,10 +33,11 @@ extension EventBus {
                 continue
             }
             if let executor = entry.executor {
-                result.scheduledCount += 1
-                executor.enqueue { [self] in
+                let ran = executor.enqueue { [self] in
                     if let report = _timed(entry, event) { feedback(report) }
                 }
+                // Only the main actor's queue runs a job at once: handled, not scheduled.
+                if ran { result.handledCount += 1 } else { result.scheduledCount += 1 }
                 continue
             }
             guard let report = _timed(entry, event) else {

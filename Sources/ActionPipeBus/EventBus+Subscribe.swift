@@ -28,6 +28,7 @@ extension EventBus {
     ///
     /// - Complexity: Amortised O(1): the event type's routes are marked stale, and the next
     ///   publish of that type rebuilds them once.
+    @_disfavoredOverload
     @inlinable
     @discardableResult
     public func subscribe<Event: BusEvent, Subscriber: AnyObject & Sendable>(
@@ -35,6 +36,8 @@ extension EventBus {
         name: String? = nil, on executor: BusExecutor? = nil,
         _ handler: @escaping @Sendable (Subscriber, Event) throws -> Event.Feedback
     ) -> RegistrationToken {
+        // Disfavoured: `on: .mainActor` with a handler both forms accept means the main
+        // actor's form, `subscribe(_:owner:on:name:_:)`, whose handler is `@MainActor`.
         // Inlinable, so that this adapting closure is specialised in the caller: compiled
         // here, generically, it wrapped every feedback in an `Optional` through value
         // witnesses, a tenth of a publish to one subscriber.
@@ -73,12 +76,15 @@ extension EventBus {
     ///
     /// - Complexity: Amortised O(1): the event type's routes are marked stale, and the next
     ///   publish of that type rebuilds them once.
+    @_disfavoredOverload
     @inlinable
     @discardableResult
     public func subscribe<Event: BusEvent>(
         _ topic: BusTopic<Event>, name: String? = nil, on executor: BusExecutor? = nil,
         _ handler: @escaping @Sendable (Event) throws -> Event.Feedback
     ) -> RegistrationToken {
+        // Disfavoured: `on: .mainActor` with a handler both forms accept means the main
+        // actor's form, `subscribe(_:on:name:_:)`, whose handler is `@MainActor`.
         let name = name ?? "subscription"
         // Without an executor the entry keeps `handler` itself, which a publish calls
         // directly; with one, the handler runs later, through the general form.

@@ -235,8 +235,10 @@ public final class EventBus: Sendable, CustomStringConvertible {
         let general = knownCast(entry, to: _BusGeneralEntry<Event>.self)
         if let executor = general.runsOn {
             if entry.ownerIsGone { return .gone }
-            executor.enqueue { entry._runReportingErrors(event) }
-            return .scheduled
+            // Only the main actor's queue runs a job at once (a publish on the main actor
+            // with nothing queued): handled, not scheduled.
+            let ran = executor.enqueue { entry._runReportingErrors(event) }
+            return ran ? .handled : .scheduled
         }
         var subscriber: AnyObject? = nil
         if let owner = general.subscriber {
