@@ -48,7 +48,9 @@ struct BusExecutorTests {
     func mainActor() async {
         let bus = EventBus(name: "main")
         let summary = await Task.detached {
-            bus.subscribe(busTestPings, on: .mainActor) { _ in MainActor.assumeIsolated {} }
+            bus.subscribe(busTestPings, on: BusExecutor.mainActor) { _ in
+                MainActor.assumeIsolated {}
+            }
             return await bus.publishAndWait(BusTestPing())
         }.value
         #expect(summary.successes.count == 1)
