@@ -1,4 +1,5 @@
 import ActionPipe
+import Synchronization
 import Testing
 
 extension Actions {
@@ -22,6 +23,32 @@ private func useOldSpellings() async -> (report: (Int, Bool), tree: (Int, Int, I
     return ((report.handlersRun, report.failed), (tree.succeeded, tree.retries, tree.notStarted))
 }
 
+/// A state with one property, for the old `observe(by:)` spellings.
+private final class RenamedState: ObservableState, @unchecked Sendable {
+    @Observed var count = 0
+}
+
+/// Calls the bus's and state's old spellings once; deprecated for the reason above.
+@available(*, deprecated, message: "exercises the renamed spellings")
+private func useOldBusAndStateSpellings() -> (delivered: Int, observed: [Int], counts: [Int]) {
+    let robot = RenamedRobot()
+    let bus = EventBus(name: "renamed")
+    let delivered = Mutex(0)
+    bus.subscribe(busTestPings, by: robot) { _, _ in delivered.withLock { $0 += 1 } }
+    let result = bus.publish(BusTestPing())
+    let state = RenamedState()
+    let observed = Mutex<[Int]>([])
+    state.$count.observe(by: robot) { _, value in observed.withLock { $0.append(value) } }
+    state.observe(\.$count, by: robot) { _, value in observed.withLock { $0.append(value) } }
+    state.count = 7
+    let made = BusPublishResult(handled: 2, failed: 1)
+    withExtendedLifetime(robot) {}
+    return (
+        delivered.withLock { $0 }, observed.withLock { $0 },
+        [result.handled, result.failed, result.scheduled, result.reached, made.reachedCount]
+    )
+}
+
 /// Names renamed before 0.2 still compile, deprecated with a fix-it, and mean what the new
 /// names mean.
 @Suite("Renamed spellings still work for one release")
@@ -35,5 +62,14 @@ struct RenamedSpellingsTests {
         #expect(tree.0 == 2)
         #expect(tree.1 == 0)
         #expect(tree.2 == 0)
+    }
+
+    @available(*, deprecated, message: "calls the renamed spellings")
+    @Test("subscribe(_:by:), observe(by:), and the bus's old result counts")
+    func oldBusAndStateSpellings() {
+        let (delivered, observed, counts) = useOldBusAndStateSpellings()
+        #expect(delivered == 1)
+        #expect(observed == [7, 7])
+        #expect(counts == [1, 0, 0, 1, 3])
     }
 }
