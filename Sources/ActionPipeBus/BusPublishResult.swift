@@ -8,8 +8,8 @@ import ActionPipeConcurrency
 ///
 /// ```swift
 /// let result = bus.publish(Ping())
-/// result.handled    // synchronous handlers that returned
-/// result.isEmpty    // true when nobody listens: not an error
+/// result.handledCount   // synchronous handlers that returned
+/// result.isEmpty        // true when nobody listens: not an error
 /// ```
 public struct BusPublishResult: Sendable, Hashable, CustomStringConvertible {
     /// Equal when the counts are equal and both were refused for the same event type, or
