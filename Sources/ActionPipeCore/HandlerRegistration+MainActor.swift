@@ -35,7 +35,7 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
     ///   - body: The handler, run on the main actor; returns the result or `nil`.
     /// - Returns: The token that removes the handler.
     ///
-    /// - Complexity: Amortised O(1) to register, as ``handle(_:)``; in a call, one O(1)
+    /// - Complexity: Amortised O(1) to register, as `handle(_:)`; in a call, one O(1)
     ///   test of the calling thread before the body.
     @discardableResult
     public func handle(
@@ -58,7 +58,7 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
     }
 
     /// Registers a `@MainActor` handler that runs with `target`, held weakly by default:
-    /// as ``handle(on:_:)``, run at once in calls made on the main actor and skipped
+    /// as `handle(on:_:)`, run at once in calls made on the main actor and skipped
     /// (``SkipReason/notOnMainActor``) in calls made elsewhere, and skipped
     /// (``SkipReason/targetReleased``) once the target is gone. The target is never
     /// touched off the main actor.
@@ -145,7 +145,7 @@ extension HandlerRegistration where Kind == ActionKind.Async {
     ///   - body: The handler, run on the main actor; may suspend and throw.
     /// - Returns: The token that removes the handler.
     ///
-    /// - Complexity: Amortised O(1) to register, as ``handle(_:)``; in a call, the hop to
+    /// - Complexity: Amortised O(1) to register, as `handle(_:)`; in a call, the hop to
     ///   the main actor and back when the call runs elsewhere.
     @discardableResult
     public func handle(
@@ -163,7 +163,7 @@ extension HandlerRegistration where Kind == ActionKind.Async {
     }
 
     /// Registers a `@MainActor` handler that runs with `target`, held weakly by default:
-    /// as ``handle(on:_:)``, run on the main actor whatever the caller, and skipped
+    /// as `handle(on:_:)`, run on the main actor whatever the caller, and skipped
     /// (``SkipReason/targetReleased``) once the target is gone.
     ///
     /// ```swift
