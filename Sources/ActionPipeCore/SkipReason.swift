@@ -29,6 +29,15 @@ public enum SkipReason: Sendable, Equatable, CustomStringConvertible {
     case earlierHandlerThrew
     /// The calling task was cancelled before this handler could start.
     case cancelled
+    /// The handler is a main-actor one (`handle(on: .mainActor)`) of a synchronous action,
+    /// and the call was made off the main actor: a synchronous call cannot wait for it, so
+    /// the handler is skipped instead of trapping, and the call goes on.
+    ///
+    /// ```swift
+    /// let report = await Task.detached { pipe.showTitle.report("Home") }.value
+    /// print(report.trace)   // showTitle: screen skipped (not on the main actor) → ...
+    /// ```
+    case notOnMainActor
 
     /// A short sentence for traces.
     ///
@@ -50,6 +59,7 @@ public enum SkipReason: Sendable, Equatable, CustomStringConvertible {
         case .stoppedEarlier: "call stopped earlier"
         case .earlierHandlerThrew: "an earlier handler threw"
         case .cancelled: "call cancelled"
+        case .notOnMainActor: "not on the main actor"
         }
     }
 }

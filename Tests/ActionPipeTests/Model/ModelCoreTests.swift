@@ -210,6 +210,7 @@ struct ModelCoreRunner {
             case .skipped(.stoppedEarlier): "stopped earlier"
             case .skipped(.earlierHandlerThrew): "earlier threw"
             case .skipped(.cancelled): "cancelled"
+            case .skipped(.notOnMainActor): "not on the main actor"
             }
         coverage[kind, default: 0] += 1
     }
