@@ -182,7 +182,16 @@ extension PipelinePlumber {
     public func sink(_ body: @escaping @Sendable (PlumbingPacket<Payload>) -> Void)
         -> RegistrationToken
     {
+        _setSink { _ in body }
+    }
+
+    /// Installs the sink built from the registration's id (a main-actor sink checks it),
+    /// replacing the one before, and returns its token.
+    func _setSink(
+        withID makeBody: (UInt64) -> @Sendable (PlumbingPacket<Payload>) -> Void
+    ) -> RegistrationToken {
         let id = RegistrationToken.nextID()
+        let body = makeBody(id)
         _update { configuration in
             configuration.sink = body
             configuration.sinkID = id
@@ -208,7 +217,16 @@ extension PipelinePlumber {
     public func onStop(_ body: @escaping @Sendable (PlumbingStop<Payload>) -> Void)
         -> RegistrationToken
     {
+        _setStopObserver { _ in body }
+    }
+
+    /// Installs the stop observer built from the registration's id, replacing the one
+    /// before, and returns its token.
+    func _setStopObserver(
+        withID makeBody: (UInt64) -> @Sendable (PlumbingStop<Payload>) -> Void
+    ) -> RegistrationToken {
         let id = RegistrationToken.nextID()
+        let body = makeBody(id)
         _update { configuration in
             configuration.onStop = body
             configuration.onStopID = id
