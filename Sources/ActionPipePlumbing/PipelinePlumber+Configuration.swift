@@ -234,6 +234,36 @@ extension PipelinePlumber {
         return _token(id, .stopObserver, label: "onStop")
     }
 
+    /// Adds `body` beside the sink: it receives every packet the sink receives, after it,
+    /// and neither setting the sink nor cancelling the sink's token removes it. For the
+    /// test recorders (`PlumbingSinkRecorder`), which must not replace the app's sink.
+    ///
+    /// - Returns: The token that removes this tap only.
+    /// - Complexity: O(t) for t taps, and so is cancelling the token.
+    @discardableResult
+    package func _addSinkTap(_ body: @escaping @Sendable (PlumbingPacket<Payload>) -> Void)
+        -> RegistrationToken
+    {
+        let id = RegistrationToken.nextID()
+        _update { configuration in configuration.sinkTaps.append((id, body)) }
+        return _token(id, .sinkTap, label: "sink tap")
+    }
+
+    /// Adds `body` beside the stop observer: it is told every stop, after the observer, and
+    /// setting the observer does not remove it. For `PlumbingStopRecorder`, which must not
+    /// replace the app's `onStop`.
+    ///
+    /// - Returns: The token that removes this tap only.
+    /// - Complexity: O(t) for t taps, and so is cancelling the token.
+    @discardableResult
+    package func _addStopTap(_ body: @escaping @Sendable (PlumbingStop<Payload>) -> Void)
+        -> RegistrationToken
+    {
+        let id = RegistrationToken.nextID()
+        _update { configuration in configuration.stopTaps.append((id, body)) }
+        return _token(id, .stopTap, label: "onStop tap")
+    }
+
     private func _addStage(_ name: String, _ body: _PlumbingStageBody<Payload>)
         -> RegistrationToken
     {
@@ -282,6 +312,10 @@ extension PipelinePlumber: _Registry {
             return _update { $0.removeSink(id) } != nil
         case .stopObserver:
             return _update { $0.removeStopObserver(id) } != nil
+        case .sinkTap:
+            return _update { $0.removeSinkTap(id) } != nil
+        case .stopTap:
+            return _update { $0.removeStopTap(id) } != nil
         }
     }
 
