@@ -159,7 +159,7 @@ extension PipelinePlumber {
 
     /// Sets the sink, which receives every packet that all stages pass (the original's
     /// `throwPacketBlock`). Setting it again replaces it. With no stages, packets reach the
-    /// sink unchanged.
+    /// sink unchanged. For a `@MainActor` sink that updates UI, see ``sink(on:_:)``.
     ///
     /// With no sink (none set yet, or its token cancelled), a packet that every stage
     /// passes is still delivered: `send` and `process` return it as
@@ -200,7 +200,8 @@ extension PipelinePlumber {
     }
 
     /// Sets an observer told about every packet that stops, however it was sent (also
-    /// fire-and-forget from a port). Setting it again replaces it.
+    /// fire-and-forget from a port). Setting it again replaces it. For a `@MainActor`
+    /// observer, see ``onStop(on:_:)``.
     ///
     /// ```swift
     /// let reasons = Mutex<[String]>([])
