@@ -159,7 +159,7 @@ extension PipelinePlumber {
 
     /// Sets the sink, which receives every packet that all stages pass (the original's
     /// `throwPacketBlock`). Setting it again replaces it. With no stages, packets reach the
-    /// sink unchanged.
+    /// sink unchanged. For a `@MainActor` sink that updates UI, see ``sink(on:_:)``.
     ///
     /// With no sink (none set yet, or its token cancelled), a packet that every stage
     /// passes is still delivered: `send` and `process` return it as
@@ -182,7 +182,16 @@ extension PipelinePlumber {
     public func sink(_ body: @escaping @Sendable (PlumbingPacket<Payload>) -> Void)
         -> RegistrationToken
     {
+        _setSink { _ in body }
+    }
+
+    /// Installs the sink built from the registration's id (a main-actor sink checks it),
+    /// replacing the one before, and returns its token.
+    func _setSink(
+        withID makeBody: (UInt64) -> @Sendable (PlumbingPacket<Payload>) -> Void
+    ) -> RegistrationToken {
         let id = RegistrationToken.nextID()
+        let body = makeBody(id)
         _update { configuration in
             configuration.sink = body
             configuration.sinkID = id
@@ -191,7 +200,8 @@ extension PipelinePlumber {
     }
 
     /// Sets an observer told about every packet that stops, however it was sent (also
-    /// fire-and-forget from a port). Setting it again replaces it.
+    /// fire-and-forget from a port). Setting it again replaces it. For a `@MainActor`
+    /// observer, see ``onStop(on:_:)``.
     ///
     /// ```swift
     /// let reasons = Mutex<[String]>([])
@@ -208,12 +218,51 @@ extension PipelinePlumber {
     public func onStop(_ body: @escaping @Sendable (PlumbingStop<Payload>) -> Void)
         -> RegistrationToken
     {
+        _setStopObserver { _ in body }
+    }
+
+    /// Installs the stop observer built from the registration's id, replacing the one
+    /// before, and returns its token.
+    func _setStopObserver(
+        withID makeBody: (UInt64) -> @Sendable (PlumbingStop<Payload>) -> Void
+    ) -> RegistrationToken {
         let id = RegistrationToken.nextID()
+        let body = makeBody(id)
         _update { configuration in
             configuration.onStop = body
             configuration.onStopID = id
         }
         return _token(id, .stopObserver, label: "onStop")
+    }
+
+    /// Adds `body` beside the sink: it receives every packet the sink receives, after it,
+    /// and neither setting the sink nor cancelling the sink's token removes it. For the
+    /// test recorders (`PlumbingSinkRecorder`), which must not replace the app's sink.
+    ///
+    /// - Returns: The token that removes this tap only.
+    /// - Complexity: O(t) for t taps, and so is cancelling the token.
+    @discardableResult
+    package func _addSinkTap(_ body: @escaping @Sendable (PlumbingPacket<Payload>) -> Void)
+        -> RegistrationToken
+    {
+        let id = RegistrationToken.nextID()
+        _update { configuration in configuration.sinkTaps.append((id, body)) }
+        return _token(id, .sinkTap, label: "sink tap")
+    }
+
+    /// Adds `body` beside the stop observer: it is told every stop, after the observer, and
+    /// setting the observer does not remove it. For `PlumbingStopRecorder`, which must not
+    /// replace the app's `onStop`.
+    ///
+    /// - Returns: The token that removes this tap only.
+    /// - Complexity: O(t) for t taps, and so is cancelling the token.
+    @discardableResult
+    package func _addStopTap(_ body: @escaping @Sendable (PlumbingStop<Payload>) -> Void)
+        -> RegistrationToken
+    {
+        let id = RegistrationToken.nextID()
+        _update { configuration in configuration.stopTaps.append((id, body)) }
+        return _token(id, .stopTap, label: "onStop tap")
     }
 
     private func _addStage(_ name: String, _ body: _PlumbingStageBody<Payload>)
@@ -264,6 +313,10 @@ extension PipelinePlumber: _Registry {
             return _update { $0.removeSink(id) } != nil
         case .stopObserver:
             return _update { $0.removeStopObserver(id) } != nil
+        case .sinkTap:
+            return _update { $0.removeSinkTap(id) } != nil
+        case .stopTap:
+            return _update { $0.removeStopTap(id) } != nil
         }
     }
 

@@ -141,12 +141,11 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
         }
         switch claim {
         case .claimed(let plumber, let turn):
-            // The port was free: run in the caller's task, so its cancellation applies.
-            let outcome = await _PlumbingRunning.$turns.withValue(
-                running + [_PlumbingTurn(port: ObjectIdentifier(self), turn: turn)]
-            ) {
-                await plumber.process(payload, from: number)
-            }
+            // The port was free: run in the caller's task, so its cancellation applies, and
+            // on the caller's actor.
+            let outcome = await _processClaimed(
+                payload, in: plumber,
+                turns: running + [_PlumbingTurn(port: ObjectIdentifier(self), turn: turn)])
             _finishTurn()
             return outcome
         case .nested(let plumber):
@@ -155,6 +154,20 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
             return _notConnected(payload)
         case .wait(let plumber):
             return await _processQueued(payload, plumber: plumber)
+        }
+    }
+
+    /// Runs the packet in `plumber` with `turns` bound, on the caller's actor: the closure
+    /// `withValue` runs captures `isolation`, so it is isolated to it (a closure that does
+    /// not is nonisolated, and would run the stages, the sink and the stop observer on the
+    /// global executor, off the main actor of a main-actor caller).
+    private func _processClaimed(
+        _ payload: Payload, in plumber: PipelinePlumber<Payload>, turns: [_PlumbingTurn],
+        isolation: isolated (any Actor)? = #isolation
+    ) async -> PlumbingOutcome<Payload> {
+        await _PlumbingRunning.$turns.withValue(turns) {
+            _ = isolation
+            return await plumber.process(payload, from: number)
         }
     }
 

@@ -9,6 +9,11 @@ struct _PlumbingConfiguration<Payload: Sendable> {
     var sinkID: UInt64?
     var onStop: (@Sendable (PlumbingStop<Payload>) -> Void)?
     var onStopID: UInt64?
+    /// Sinks added beside `sink` (`_addSinkTap`), in the order they were added: each
+    /// receives every delivered packet after `sink`; setting the sink replaces none.
+    var sinkTaps: [(id: UInt64, body: @Sendable (PlumbingPacket<Payload>) -> Void)] = []
+    /// Stop observers added beside `onStop` (`_addStopTap`), told after it.
+    var stopTaps: [(id: UInt64, body: @Sendable (PlumbingStop<Payload>) -> Void)] = []
     var ports: [PlumbingPort<Payload>] = []
 
     /// Appends a stage, moving the stages to a bigger storage when full.
@@ -55,21 +60,55 @@ struct _PlumbingConfiguration<Payload: Sendable> {
         return onStop
     }
 
+    /// Removes the sink tap `id` and returns it for the caller to release after unlocking;
+    /// `nil` when there is none.
+    ///
+    /// - Complexity: O(t) for t taps.
+    mutating func removeSinkTap(_ id: UInt64) -> (@Sendable (PlumbingPacket<Payload>) -> Void)? {
+        guard let index = sinkTaps.firstIndex(where: { $0.id == id }) else { return nil }
+        return sinkTaps.remove(at: index).body
+    }
+
+    /// Removes the stop tap `id` and returns it for the caller to release after unlocking;
+    /// `nil` when there is none.
+    ///
+    /// - Complexity: O(t) for t taps.
+    mutating func removeStopTap(_ id: UInt64) -> (@Sendable (PlumbingStop<Payload>) -> Void)? {
+        guard let index = stopTaps.firstIndex(where: { $0.id == id }) else { return nil }
+        return stopTaps.remove(at: index).body
+    }
+
     /// Whether the registration `id` of `kind` is still here.
     ///
-    /// - Complexity: O(1) for the sink and the observer, O(s) for a stage.
+    /// - Complexity: O(1) for the sink and the observer, O(s) for a stage, O(t) for a tap.
     func holds(_ id: UInt64, _ kind: _PlumbingRegistration) -> Bool {
         switch kind {
         case .stage: stageIDs.contains(id)
         case .sink: sinkID == id
         case .stopObserver: onStopID == id
+        case .sinkTap: sinkTaps.contains { $0.id == id }
+        case .stopTap: stopTaps.contains { $0.id == id }
         }
     }
 
-    /// A snapshot of the configuration as it is now.
+    /// A snapshot of the configuration as it is now. With taps, the snapshot's sink (stop
+    /// observer) is one closure that calls the sink, then each tap: a packet still makes one
+    /// call, and with no tap nothing changes on the hot path.
     func snapshot(plumber: String) -> _PlumbingSnapshot<Payload> {
         _PlumbingSnapshot(
-            storage: storage, count: storage.initialized, firstAsync: firstAsync, sink: sink,
-            onStop: onStop, plumber: plumber)
+            storage: storage, count: storage.initialized, firstAsync: firstAsync,
+            sink: Self.joined(sink, sinkTaps.map(\.body)),
+            onStop: Self.joined(onStop, stopTaps.map(\.body)), plumber: plumber)
+    }
+
+    /// `first`, then each of `taps`, as one closure; `first` itself when there is no tap.
+    private static func joined<Value>(
+        _ first: (@Sendable (Value) -> Void)?, _ taps: [@Sendable (Value) -> Void]
+    ) -> (@Sendable (Value) -> Void)? {
+        if taps.isEmpty { return first }
+        return { value in
+            first?(value)
+            for tap in taps { tap(value) }
+        }
     }
 }

@@ -1,10 +1,11 @@
 import ActionPipe
+import ActionPipePlumbing
 
 /// A plumber's sink that keeps every packet it receives, in order: a sink for tests.
 ///
-/// It becomes the plumber's sink when made (replacing the sink set before, as
-/// `PipelinePlumber.sink(_:)` does) and removes itself when it is released or on
-/// ``cancel()``.
+/// It is added beside the plumber's sink when made, replacing none: the app's own sink
+/// (set before or after it) still receives every packet, before the recorder. It removes
+/// itself, and only itself, when it is released or on ``cancel()``.
 ///
 /// ```swift
 /// let plumber = PipelinePlumber<Int>()
@@ -27,18 +28,18 @@ public final class PlumbingSinkRecorder<Payload: Sendable>: Sendable {
     /// ```
     public let recorder: Recorder<PlumbingPacket<Payload>>
 
-    /// Sets a recording sink on `plumber`.
+    /// Adds a recording sink to `plumber`, beside its sink.
     ///
     /// ```swift
     /// let sunk = PlumbingSinkRecorder(plumber)
     /// ```
     ///
-    /// - Complexity: O(1), as `PipelinePlumber.sink(_:)`.
+    /// - Complexity: O(t) for the t recorders on the plumber.
     public init(_ plumber: PipelinePlumber<Payload>) {
         let recorder = Recorder<PlumbingPacket<Payload>>()
         self.recorder = recorder
         // The sink holds the packets, not this object, so releasing it removes the sink.
-        token = plumber.sink { recorder.record($0) }
+        token = plumber._addSinkTap { recorder.record($0) }
     }
 
     deinit { token.cancel() }
@@ -94,13 +95,14 @@ public final class PlumbingSinkRecorder<Payload: Sendable>: Sendable {
         await recorder.waitForCount(count)
     }
 
-    /// Removes the sink, if another has not replaced it; the packets already recorded stay.
+    /// Removes the recorder from the plumber (the app's sink stays); the packets already
+    /// recorded stay.
     ///
     /// ```swift
-    /// sunk.cancel()   // true: it was the sink
+    /// sunk.cancel()   // true: it was attached
     /// ```
     ///
-    /// - Returns: Whether it was still the plumber's sink.
+    /// - Returns: Whether it was still attached.
     /// - Complexity: O(1).
     @discardableResult
     public func cancel() -> Bool { token.cancel() }

@@ -1,11 +1,12 @@
 import ActionPipe
+import ActionPipePlumbing
 
 /// A plumber's stop observer that keeps every stop it is told, in order: `onStop` for
 /// tests.
 ///
-/// It becomes the plumber's stop observer when made (replacing the one set before, as
-/// `PipelinePlumber.onStop(_:)` does) and removes itself when it is released or on
-/// ``cancel()``.
+/// It is added beside the plumber's stop observer when made, replacing none: the app's
+/// own `onStop` (set before or after it) is still told every stop, before the recorder.
+/// It removes itself, and only itself, when it is released or on ``cancel()``.
 ///
 /// ```swift
 /// let plumber = PipelinePlumber<Int>()
@@ -29,18 +30,18 @@ public final class PlumbingStopRecorder<Payload: Sendable>: Sendable {
     /// ```
     public let recorder: Recorder<PlumbingStop<Payload>>
 
-    /// Sets a recording stop observer on `plumber`.
+    /// Adds a recording stop observer to `plumber`, beside its `onStop`.
     ///
     /// ```swift
     /// let stops = PlumbingStopRecorder(plumber)
     /// ```
     ///
-    /// - Complexity: O(1), as `PipelinePlumber.onStop(_:)`.
+    /// - Complexity: O(t) for the t recorders on the plumber.
     public init(_ plumber: PipelinePlumber<Payload>) {
         let recorder = Recorder<PlumbingStop<Payload>>()
         self.recorder = recorder
         // The observer holds the stops, not this object, so releasing it removes it.
-        token = plumber.onStop { recorder.record($0) }
+        token = plumber._addStopTap { recorder.record($0) }
     }
 
     deinit { token.cancel() }
@@ -99,14 +100,14 @@ public final class PlumbingStopRecorder<Payload: Sendable>: Sendable {
         await recorder.waitForCount(count)
     }
 
-    /// Removes the observer, if another has not replaced it; the stops already recorded
-    /// stay.
+    /// Removes the recorder from the plumber (the app's `onStop` stays); the stops already
+    /// recorded stay.
     ///
     /// ```swift
-    /// stops.cancel()   // true: it was the observer
+    /// stops.cancel()   // true: it was attached
     /// ```
     ///
-    /// - Returns: Whether it was still the plumber's stop observer.
+    /// - Returns: Whether it was still attached.
     /// - Complexity: O(1).
     @discardableResult
     public func cancel() -> Bool { token.cancel() }

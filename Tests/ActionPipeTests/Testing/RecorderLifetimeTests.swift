@@ -83,16 +83,20 @@ struct RecorderLifetimeTests {
         #expect(stopped?.count == 1)
     }
 
-    @Test("a recorder replaced by another sink does not remove the new one when released")
+    @Test("a recorder is not replaced by the app's sink, and released removes only itself")
     func replacedSink() {
         let plumber = PipelinePlumber<Int>()
         let later = Recorder<Int>()
+        var recorded: Recorder<PlumbingPacket<Int>>?
         do {
             let first = PlumbingSinkRecorder(plumber)
+            recorded = first.recorder
             plumber.sink { later.record($0.payload) }
-            #expect(!first.token.isActive)
+            #expect(first.token.isActive)
+            plumber.send(4, from: 1)
         }
         plumber.send(5, from: 1)
-        #expect(later.values == [5])
+        #expect(later.values == [4, 5])
+        #expect(recorded?.values.map(\.payload) == [4])
     }
 }

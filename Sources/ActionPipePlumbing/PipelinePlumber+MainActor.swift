@@ -1,0 +1,94 @@
+extension PipelinePlumber {
+    /// Sets the sink to a `@MainActor` closure the compiler checks: it changes main-actor
+    /// state (a view model, a view) directly, with no `MainActor.assumeIsolated`.
+    ///
+    /// Each delivered packet goes through the one queue of deliveries to the main actor
+    /// (see ``MainActorDelivery``), so the sink sees packets in the order they were
+    /// delivered, after the state changes and bus events queued before them. A packet
+    /// delivered on the main actor with nothing queued reaches the sink before `send` (or
+    /// `process`) returns; any other reaches it later, on the main actor. As
+    /// ``sink(_:)``, setting a sink again replaces this one; a delivery still queued when
+    /// the token was cancelled (or the sink replaced) is dropped: after `cancel()` on the
+    /// main actor the sink is never called again.
+    ///
+    /// ```swift
+    /// @MainActor final class ShareViewModel {
+    ///     var links: [String] = []
+    ///     var token: RegistrationToken?
+    ///
+    ///     func bind(to plumber: PipelinePlumber<String>) {
+    ///         token = plumber.sink(on: .mainActor) { packet in
+    ///             self.links.append(packet.payload)   // main-actor state, checked by the compiler
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - delivery: `.mainActor`.
+    ///   - body: Receives each delivered packet on the main actor.
+    /// - Returns: The token that removes this sink; see ``sink(_:)``.
+    /// - Complexity: O(1) to set, as ``sink(_:)``; each delivery is one append to the main
+    ///   actor's queue (O(1) amortised) and, when it runs, one look-up of the token under
+    ///   the plumber's lock.
+    @discardableResult
+    public func sink(
+        on delivery: MainActorDelivery,
+        _ body: @escaping @MainActor @Sendable (PlumbingPacket<Payload>) -> Void
+    ) -> RegistrationToken {
+        _setSink { id in
+            { [weak self] packet in
+                _MainActorQueue.shared.enqueue { [weak self] in
+                    // Dropped once the sink is removed or replaced, or the plumber is gone.
+                    guard let self, self._configuration.withLock({ $0.holds(id, .sink) })
+                    else { return }
+                    body(packet)
+                }
+            }
+        }
+    }
+
+    /// Sets the stop observer to a `@MainActor` closure the compiler checks, told about
+    /// every packet that stops, on the main actor.
+    ///
+    /// Stops go through the one queue of deliveries to the main actor (see
+    /// ``MainActorDelivery``), in the order they happened; a stop on the main actor with
+    /// nothing queued is told before `send` (or `process`) returns. As ``onStop(_:)``,
+    /// setting an observer again replaces this one; a delivery still queued when the token
+    /// was cancelled (or the observer replaced) is dropped.
+    ///
+    /// ```swift
+    /// @MainActor final class ShareErrors {
+    ///     var message = ""
+    ///
+    ///     func bind(to plumber: PipelinePlumber<String>) -> RegistrationToken {
+    ///         plumber.onStop(on: .mainActor) { stop in
+    ///             self.message = "\(stop.reason)"   // main-actor state
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - delivery: `.mainActor`.
+    ///   - body: Told each stop on the main actor.
+    /// - Returns: The token that removes this observer; see ``onStop(_:)``.
+    /// - Complexity: O(1) to set, as ``onStop(_:)``; each stop is one append to the main
+    ///   actor's queue (O(1) amortised) and, when it runs, one look-up of the token under
+    ///   the plumber's lock.
+    @discardableResult
+    public func onStop(
+        on delivery: MainActorDelivery,
+        _ body: @escaping @MainActor @Sendable (PlumbingStop<Payload>) -> Void
+    ) -> RegistrationToken {
+        _setStopObserver { id in
+            { [weak self] stop in
+                _MainActorQueue.shared.enqueue { [weak self] in
+                    guard let self, self._configuration.withLock({ $0.holds(id, .stopObserver) })
+                    else { return }
+                    body(stop)
+                }
+            }
+        }
+    }
+}
