@@ -50,8 +50,16 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
     // to infer `argumentNotNil(\.self)` earlier in the same expression (Swift 6.3). Use
     // the closure form, or `ActionRegistrar.add(_:method:)`, which wraps the method.
 
-    private func register(
+    func register(
         _ target: _Target,
+        _ body: @escaping _ThrowingHandler<Kind, repeat each Argument, Result>.Body
+    ) -> RegistrationToken {
+        register(target, conditions: conditions, body)
+    }
+
+    /// Registers `body` with `conditions`, replacing any handler of the action.
+    func register(
+        _ target: _Target, conditions: [_Condition<Kind, repeat each Argument, Result>],
         _ body: @escaping _ThrowingHandler<Kind, repeat each Argument, Result>.Body
     ) -> RegistrationToken {
         pipe._register(

@@ -6,7 +6,12 @@ import ActionPipeConcurrency
 /// Pass it wherever a part takes a clock (``OperationTreeOptions/clock``). Sleepers wait
 /// until ``advance(by:)`` or ``advance(to:)`` moves ``now`` to or past their deadline; they
 /// resume in deadline order. A test waits for the code under test to reach its sleep with
-/// ``waitForSleepers(_:)`` before advancing, so nothing depends on timing.
+/// ``waitForSleepers(_:)`` before advancing, so nothing depends on timing; or lets a
+/// number of sleeps happen with ``run(sleeps:)``.
+///
+/// - ``now``, ``Instant`` and its ``Instant/offset``: where the clock stands.
+/// - ``advance(by:)``, ``advance(to:)``, ``advanceToNextDeadline()``: move it, at once.
+/// - ``sleeperCount``, ``waitForSleepers(_:)``, ``run(sleeps:)``: meet the code under test.
 ///
 /// ```swift
 /// let clock = TestClock()
@@ -181,6 +186,59 @@ public final class TestClock: Clock, @unchecked Sendable {
         // A wait cancelled after it was satisfied leaves its early-cancel mark behind.
         state.withLock { _ = $0.waitsCancelledEarly.remove(id) }
         return state.withLock { $0.sleepers.count >= count } || !Task.isCancelled
+    }
+
+    /// Moves the clock to the earliest sleeper's deadline and resumes the sleepers due then;
+    /// does nothing when no task is asleep.
+    ///
+    /// ```swift
+    /// let clock = TestClock()
+    /// let woke = Task { try await clock.sleep(for: .seconds(90)) }
+    /// await clock.waitForSleepers(1)
+    /// #expect(clock.advanceToNextDeadline() == TestClock.Instant(offset: .seconds(90)))
+    /// try await woke.value
+    /// ```
+    ///
+    /// - Returns: The deadline it moved to, or `nil` when no task was asleep.
+    /// - Complexity: O(s log s) for s sleepers.
+    @discardableResult
+    public func advanceToNextDeadline() -> Instant? {
+        let (deadline, due) = state.withLock { state -> (Instant?, [Sleeper]) in
+            guard let next = state.sleepers.map(\.deadline).min() else { return (nil, []) }
+            state.now = max(state.now, next)
+            return (next, Self.takeDue(&state))
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+        return deadline
+    }
+
+    /// Lets `count` sleeps happen in virtual time, one after another: each time, waits for
+    /// a task to be asleep on the clock, then moves the clock to the earliest deadline and
+    /// resumes what is due. A retry loop with three backoffs runs to its end with
+    /// `await clock.run(sleeps: 3)`.
+    ///
+    /// The clock cannot know whether a task it woke will sleep again, so the test says how
+    /// many sleeps to let through: the run is deterministic, with no polling and no timing.
+    /// Returns `false`, at once, when the waiting task is cancelled first.
+    ///
+    /// ```swift
+    /// let clock = TestClock()
+    /// let retries = Task {
+    ///     for _ in 0..<3 { try await clock.sleep(for: .seconds(2)) }
+    /// }
+    /// #expect(await clock.run(sleeps: 3))
+    /// try await retries.value
+    /// #expect(clock.now == TestClock.Instant(offset: .seconds(6)))
+    /// ```
+    ///
+    /// - Complexity: O(count × s log s) for s sleepers, plus the waits.
+    @discardableResult
+    public func run(sleeps count: Int) async -> Bool {
+        for _ in 0..<max(count, 0) {
+            guard await waitForSleepers(1), !Task.isCancelled else { return false }
+            advanceToNextDeadline()
+        }
+        return true
     }
 
     /// Removes and returns the sleepers whose deadline has come, earliest first.

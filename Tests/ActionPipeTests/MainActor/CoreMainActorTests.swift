@@ -6,7 +6,12 @@ extension Actions {
     var cmaTitle: Action<Int, String> { .init() }
     /// An async action whose handler is a main-actor one.
     var cmaFetch: AsyncAction<Int, String> { .init() }
+    /// A throwing action whose handler is a main-actor one.
+    var cmaValidate: ThrowingAction<String, String, CMAFormError> { .init() }
 }
+
+/// The typed error of `cmaValidate`.
+enum CMAFormError: Error, Equatable { case empty }
 
 /// A view model as an app has one: main-actor state, changed by the handlers directly (no
 /// `MainActor.assumeIsolated`: that this file compiles is half of what it tests).
@@ -95,6 +100,59 @@ struct CoreMainActorTests {
         #expect(report.value == nil)
         #expect(report.trace.steps.map(\.outcome) == [.skipped(.notOnMainActor)])
         #expect(model.log == ["owner 1"])
+    }
+
+    @Test("throwing: on the main actor the handler runs and its typed error reaches the caller")
+    @MainActor
+    func throwingOnMainActor() async throws {
+        let model = CoreViewModel()
+        let form = ActionPipe(name: "form")
+        let fallback = ActionPipe(name: "fallback")
+        form.on(\.cmaValidate).handle(on: .mainActor) { (process) throws(CMAFormError) in
+            guard !process.arguments.isEmpty else {
+                model.log.append("empty")
+                throw .empty
+            }
+            model.title = process.arguments
+            return process.arguments
+        }
+        fallback.on(\.cmaValidate).handle { process in process.upstream ?? "unchecked" }
+        try form.append(fallback)
+        #expect(try fallback.cmaValidate("Ada") == "Ada")
+        #expect(model.title == "Ada")
+        #expect(throws: CMAFormError.empty) { try fallback.cmaValidate("") }
+        #expect(model.log == ["empty"])
+        // Off the main actor the handler is skipped, never run, and the call goes on.
+        let (value, report) = await Task.detached {
+            (try? fallback.cmaValidate(""), fallback.cmaValidate.report("Bob"))
+        }.value
+        #expect(value == "unchecked")
+        #expect(report.trace.steps.map(\.outcome) == [.skipped(.notOnMainActor), .ran])
+        #expect(model.log == ["empty"])
+        #expect(model.title == "Ada")
+    }
+
+    @Test("throwing: the owner form runs with its owner on the main actor, skipped once gone")
+    @MainActor
+    func throwingOwner() async throws {
+        var model: CoreViewModel? = CoreViewModel()
+        weak let weakModel = model
+        let pipe = ActionPipe(name: "owned form")
+        pipe.on(\.cmaValidate).handle(owner: model!, on: .mainActor) {
+            (model, process) throws(CMAFormError) in
+            guard !process.arguments.isEmpty else { throw .empty }
+            model.log.append(process.arguments)
+            return "owned \(process.arguments)"
+        }
+        #expect(try pipe.cmaValidate("x") == "owned x")
+        #expect(throws: CMAFormError.empty) { try pipe.cmaValidate("") }
+        let offMain = await Task.detached { pipe.cmaValidate.report("y") }.value
+        #expect(offMain.trace.steps.map(\.outcome) == [.skipped(.notOnMainActor)])
+        #expect(model?.log == ["x"])
+        model = nil
+        #expect(weakModel == nil)
+        let gone = pipe.cmaValidate.report("z")
+        #expect(gone.trace.steps.map(\.outcome) == [.skipped(.targetReleased)])
     }
 
     @Test("async: called from a background task, the handler runs on the main actor")

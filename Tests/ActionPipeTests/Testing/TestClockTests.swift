@@ -99,4 +99,56 @@ struct TestClockTests {
         clock.advance(by: .seconds(5))
         try await sleeper.value
     }
+
+    @Test("advanceToNextDeadline moves to the earliest deadline only, and nil with no sleeper")
+    func advanceToNextDeadline() async throws {
+        let clock = TestClock()
+        #expect(clock.advanceToNextDeadline() == nil)
+        #expect(clock.now == TestClock.Instant(offset: .zero))
+        let woke = Log()
+        let first = Task {
+            try await clock.sleep(for: .seconds(3))
+            woke.append("3")
+        }
+        let second = Task {
+            try await clock.sleep(for: .seconds(7))
+            woke.append("7")
+        }
+        #expect(await clock.waitForSleepers(2))
+        #expect(clock.advanceToNextDeadline() == TestClock.Instant(offset: .seconds(3)))
+        try await first.value
+        #expect(woke.all == ["3"])
+        #expect(clock.sleeperCount == 1)
+        #expect(clock.advanceToNextDeadline() == TestClock.Instant(offset: .seconds(7)))
+        try await second.value
+        #expect(woke.all == ["3", "7"])
+    }
+
+    @Test("run(sleeps:) lets a retry loop's backoffs happen one after another, in virtual time")
+    func runSleeps() async throws {
+        let clock = TestClock()
+        let attempts = Log()
+        let retries = Task {
+            for attempt in 1...4 {
+                attempts.append("attempt \(attempt) at \(clock.now)")
+                if attempt < 4 { try await clock.sleep(for: .seconds(attempt * 10)) }
+            }
+        }
+        #expect(await clock.run(sleeps: 3))
+        try await retries.value
+        #expect(clock.now == TestClock.Instant(offset: .seconds(60)))
+        #expect(attempts.all.count == 4)
+        #expect(attempts.all.last == "attempt 4 at +60.0 seconds")
+        // Nothing asleep and nothing to let through: returns at once.
+        #expect(await clock.run(sleeps: 0))
+    }
+
+    @Test("run(sleeps:) returns false when its task is cancelled while it waits")
+    func runSleepsIsCancellable() async {
+        let clock = TestClock()
+        let running = Task { await clock.run(sleeps: 2) }
+        running.cancel()
+        #expect(await running.value == false)
+        #expect(clock.now == TestClock.Instant(offset: .zero))
+    }
 }
