@@ -25,6 +25,7 @@ let package = Package(
             name: "ActionPipeBenchmarks",
             dependencies: [
                 .product(name: "ActionPipe", package: "ActionPipe"),
+                .product(name: "ActionPipeTesting", package: "ActionPipe"),
                 "CHeapStats",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "OpenCombine", package: "OpenCombine"),

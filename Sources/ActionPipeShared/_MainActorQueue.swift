@@ -1,5 +1,5 @@
 import ActionPipeConcurrency
-import Dispatch
+import Synchronization
 
 /// The one queue of deliveries to the main actor (see ``MainActorDelivery``): a FIFO of
 /// work items, drained in order by one main-actor task at a time.
@@ -24,27 +24,30 @@ package final class _MainActorQueue: Sendable {
 
     private init() {}
 
-    /// Marks the main queue, where the main actor runs, so that ``isOnMainActor`` can tell.
-    private static let mainQueueKey: DispatchSpecificKey<Bool> = {
-        let key = DispatchSpecificKey<Bool>()
-        DispatchQueue.main.setSpecific(key: key, value: true)
-        return key
-    }()
-
     /// Whether the caller runs on the main queue, the main actor's executor: then a delivery
-    /// may run at once. (`false` on the main thread outside the main queue, such as top-level
-    /// code before the main queue runs: such deliveries are queued, which is never wrong.)
+    /// may run at once.
     ///
     /// - Complexity: O(1).
-    package static var isOnMainActor: Bool {
-        DispatchQueue.getSpecific(key: mainQueueKey) == true
+    package static var isOnMainActor: Bool { MainQueue.isCurrent }
+
+    /// Whether something is queued or a drain runs; stored with the state, under its lock,
+    /// so the main actor can check for "nothing queued" with one load.
+    private let busy = Atomic<Bool>(false)
+
+    /// Whether the caller is on the main actor with nothing queued for it: then a delivery
+    /// may run at once, before everything enqueued later. A delivery that may be made often
+    /// tests this first, and allocates a queued closure only when it is `false`.
+    ///
+    /// - Complexity: O(1): one look-up of the current queue, one load.
+    package var isIdleOnMainActor: Bool {
+        MainQueue.isCurrent && !busy.load(ordering: .acquiring)
     }
 
     /// Runs `work` on the main actor after every delivery enqueued before it.
     ///
     /// - Complexity: O(1) amortised, plus `work` when it runs at once.
     package func enqueue(_ work: @escaping @MainActor @Sendable () -> Void) {
-        if Self.isOnMainActor, state.withLock({ !$0.draining && $0.pending.isEmpty }) {
+        if isIdleOnMainActor {
             MainActor.assumeIsolated { work() }
             return
         }
@@ -52,6 +55,7 @@ package final class _MainActorQueue: Sendable {
             state.pending.append(work)
             if state.draining { return false }
             state.draining = true
+            busy.store(true, ordering: .releasing)
             return true
         }
         if schedule { Task { @MainActor in self.drain() } }
@@ -65,6 +69,7 @@ package final class _MainActorQueue: Sendable {
             let (batch, waiters) = state.withLock { state in
                 if state.pending.isEmpty {
                     state.draining = false
+                    busy.store(false, ordering: .releasing)
                     defer { state.waiters = [] }
                     return ([@MainActor @Sendable () -> Void](), state.waiters)
                 }

@@ -138,8 +138,9 @@ extension ObservedProperty {
     ///     observe, or cancel.
     /// - Returns: A token that ends the observation.
     ///
-    /// - Complexity: Amortised O(1) in the number of observers, as ``observe(_:_:)``; a set
-    ///   adds one enqueue (one lock, one allocation) per main-actor observer.
+    /// - Complexity: Amortised O(1) in the number of observers, as ``observe(_:_:)``. A set
+    ///   on the main actor with nothing queued calls the handler directly; any other adds
+    ///   one enqueue (one lock, one allocation) per main-actor observer.
     @discardableResult
     public func observe(
         _ options: ObservationOptions = [], on _: MainActorDelivery,

@@ -16,8 +16,9 @@ import Synchronization
 /// - An owner is read only on the main actor, so its last release (and its `deinit`) never
 ///   happens on the writing thread.
 final class _ObsMainActorObservation<Value: Sendable>: Sendable {
-    /// The user's handler; returns `false` when its owner is gone.
-    private let handler: @MainActor @Sendable (Value) -> Bool
+    /// The user's handler, returning `false` when its owner is gone; called only on the
+    /// main actor (see `MainQueue.uncheckedIsolation`).
+    private let handler: @Sendable (Value) -> Bool
     private let active = Atomic<Bool>(true)
     /// Whether a write's value was delivered: the initial value is stale after one.
     private let wrote = Atomic<Bool>(false)
@@ -25,7 +26,7 @@ final class _ObsMainActorObservation<Value: Sendable>: Sendable {
     private let token = Mutex<RegistrationToken?>(nil)
 
     init(_ handler: @escaping @MainActor @Sendable (Value) -> Bool) {
-        self.handler = handler
+        self.handler = MainQueue.uncheckedIsolation(handler)
     }
 
     /// Whether the observation has not ended.
@@ -43,7 +44,12 @@ final class _ObsMainActorObservation<Value: Sendable>: Sendable {
     /// is gone) once ended.
     func send(_ value: Value) -> Bool {
         guard isActive else { return false }
-        _MainActorQueue.shared.enqueue { self.run(value, initial: false) }
+        // At once on the main actor with nothing queued, with no closure allocated.
+        if _MainActorQueue.shared.isIdleOnMainActor {
+            run(value, initial: false)
+        } else {
+            _MainActorQueue.shared.enqueue { self.run(value, initial: false) }
+        }
         return true
     }
 
@@ -52,8 +58,7 @@ final class _ObsMainActorObservation<Value: Sendable>: Sendable {
         _MainActorQueue.shared.enqueue { self.run(value, initial: true) }
     }
 
-    /// A delivery, on the main actor.
-    @MainActor
+    /// A delivery, on the main actor (the caller checked, or runs in the queue's drain).
     private func run(_ value: Value, initial: Bool) {
         guard isActive else { return }
         if initial {

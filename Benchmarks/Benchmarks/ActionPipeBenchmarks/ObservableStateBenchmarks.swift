@@ -2,6 +2,7 @@
 // Names start with the part's prefix; Scripts/targets/ holds the rows `./run` prints.
 
 import ActionPipe
+import ActionPipeTesting
 import Benchmark
 import Observation
 import OpenCombine
@@ -147,6 +148,27 @@ func registerObservableStateBenchmarks() {
         for _ in benchmark.scaledIterations {
             counter.modify { $0 &+= 1 }
         }
+    }
+
+    // A `@MainActor` observer (`on: .mainActor`) of a write made on the main actor: called
+    // at once, with nothing else queued for the main actor, as a plain observer is.
+    let onMain = identity(ObservedProperty(0, label: "onMain"))
+    onMain.observe(on: .mainActor) { value in blackHole(value) }
+    Benchmark("State set on the main actor, 1 main-actor observer") { @MainActor benchmark async in
+        for i in benchmark.scaledIterations {
+            onMain.value = i
+        }
+    }
+
+    // The same observer, written to from a background task: each write is queued for the
+    // main actor, and the run ends when the main actor has delivered them all.
+    let hopped = identity(ObservedProperty(0, label: "hopped"))
+    hopped.observe(on: .mainActor) { value in blackHole(value) }
+    Benchmark("State set off the main actor, 1 main-actor observer, delivered") { benchmark in
+        for i in benchmark.scaledIterations {
+            hopped.value = i
+        }
+        await MainActorDeliveries.drain()
     }
 
     // The peer: OpenCombine's CurrentValueSubject (what `@Published` is built on) with a sink.
