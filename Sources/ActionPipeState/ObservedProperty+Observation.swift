@@ -24,7 +24,7 @@ extension ObservedProperty {
         case .off:
             lock.unlock()
         case .on:
-            state.pointee.readSinceStore = true
+            state.pointee.readByTracking = true
             let tracking = state.pointee.tracking
             lock.unlock()
             tracking?.access(self)
@@ -49,7 +49,7 @@ extension ObservedProperty {
                 if made == nil { _markUntracked() }
                 state.tracking = made
             }
-            if state.trackingMode == .on { state.readSinceStore = true }
+            if state.trackingMode == .on { state.readByTracking = true }
             return state.tracking
         }
         tracking?.access(self)

@@ -244,8 +244,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     func _storeSlowly(_ newValue: Value, ifVersion expected: UInt64?) -> Bool {
         _rebuildList()
         lock.lock()
-        let tracking = state.pointee.readSinceStore ? state.pointee.tracking : nil
-        state.pointee.readSinceStore = false
+        let tracking = state.pointee.readByTracking ? state.pointee.tracking : nil
         if let tracking {
             lock.unlock()
             tracking.willSet(self)

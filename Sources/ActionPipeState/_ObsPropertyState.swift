@@ -25,16 +25,17 @@ struct _ObsPropertyState<Value: Sendable> {
 
     /// Whether the list a set reads is out of date.
     @usableFromInline var listIsStale = false
-    /// Whether the value was read through Swift Observation since the last store: only then
-    /// can an Observation tracker wait for the next change (trackers are registered by
-    /// reads and end at the change), so only then does a store tell ``tracking``.
-    @usableFromInline var readSinceStore = false
+    /// Whether the value was ever read through Swift Observation: from then on every store
+    /// tells ``tracking``, as an `@Observable` class's stores do. (Not cleared by a store: a
+    /// tracker registered by a read is installed only when its `apply` returns, so a store
+    /// made in between, on any thread, must not stop the next ones from telling it.)
+    @usableFromInline var readByTracking = false
     /// Whether reads through the `@Observed` wrapper take part in Swift Observation:
     /// decided at the first such read, then kept.
     @usableFromInline var trackingMode = _ObsTrackingMode.undecided
     /// Whether a store must take the slow path: the list is stale, or Observation must be
     /// told.
-    @inlinable var storeNeedsSlowPath: Bool { listIsStale || readSinceStore }
+    @inlinable var storeNeedsSlowPath: Bool { listIsStale || readByTracking }
 
     /// The value; last, for the reason above.
     @usableFromInline var value: Value

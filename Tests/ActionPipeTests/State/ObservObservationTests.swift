@@ -18,6 +18,57 @@
 
     @Suite("ObservableState: Swift Observation (withObservationTracking, SwiftUI)")
     struct ObservObservationTests {
+        /// The reference behaviour: an `@Observable` class, whose every store tells its
+        /// registrar.
+        @Observable final class ReferenceProfile: @unchecked Sendable {
+            var name = ""
+        }
+
+        @Test("a set inside apply, after the tracked read, does not lose the next change")
+        func setInsideApply() {
+            let reference = ReferenceProfile()
+            let referenceChanges = Counter()
+            withObservationTracking {
+                _ = reference.name
+                reference.name = "inside"
+            } onChange: {
+                referenceChanges.increment()
+            }
+            reference.name = "after"
+            #expect(referenceChanges.value == 1)
+
+            let profile = ObservationProfile()
+            let changes = Counter()
+            withObservationTracking {
+                _ = profile.name
+                profile.name = "inside"  // lands before the observer is installed
+            } onChange: {
+                changes.increment()
+            }
+            profile.name = "after"
+            #expect(changes.value == referenceChanges.value)
+        }
+
+        @Test("a set on another thread, after the tracked read, does not lose the next change")
+        func setOnAnotherThreadInsideApply() {
+            let profile = ObservationProfile()
+            let changes = Counter()
+            withObservationTracking {
+                _ = profile.name
+                // Another thread stores while the tracking is being set up.
+                let done = DispatchSemaphore(value: 0)
+                Thread {
+                    profile.name = "other thread"
+                    done.signal()
+                }.start()
+                done.wait()
+            } onChange: {
+                changes.increment()
+            }
+            profile.name = "after"
+            #expect(changes.value == 1)
+        }
+
         @Test("a read inside withObservationTracking fires onChange at the next set, once")
         func trackingFires() {
             let profile = ObservationProfile()
