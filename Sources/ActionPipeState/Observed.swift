@@ -51,16 +51,30 @@ public struct Observed<Value: Sendable>: Sendable {
 
     /// The value; assigning it delivers the new value to every observer.
     ///
+    /// A compound write (`+=`, `append`, a mutating method, `x.y = …` on a struct value) is
+    /// one atomic step, as it is through ``ObservedProperty/value``.
+    ///
     /// ```swift
     /// list.selectedIndex = 2
     /// ```
     public var wrappedValue: Value {
         get { projectedValue.value }
         nonmutating set { projectedValue.set(newValue) }
+        nonmutating _modify {
+            let mutation = projectedValue._beginMutation()
+            defer { projectedValue._endMutation(mutation) }
+            yield &projectedValue.state.pointee.value
+        }
     }
 
     /// The value of the property as a class declares it: what `object.name` reads and
     /// writes when `object` is an instance of a class (structs use ``wrappedValue``).
+    ///
+    /// A compound write (`state.count += 1`, `state.items.append(x)`, a mutating method,
+    /// `state.size.width = 3`) is one atomic read-modify-write, followed by one delivery of
+    /// the new value: from any number of threads, no update is lost. The mutation runs with
+    /// the property's lock held, so it must not read or write the same property (its
+    /// right-hand side is evaluated before, and may).
     ///
     /// When the class conforms to `Observable`, the property takes part in Swift
     /// Observation: a read is recorded for the tracking running on the thread (a SwiftUI
@@ -89,5 +103,11 @@ public struct Observed<Value: Sendable>: Sendable {
             }
         }
         set { object[keyPath: storageKeyPath].projectedValue.set(newValue) }
+        _modify {
+            let property = object[keyPath: storageKeyPath].projectedValue
+            let mutation = property._beginMutation()
+            defer { property._endMutation(mutation) }
+            yield &property.state.pointee.value
+        }
     }
 }

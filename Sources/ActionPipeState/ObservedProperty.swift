@@ -127,6 +127,50 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
             return withLock { $0.value }
         }
         @inlinable set { set(newValue) }
+        @inlinable _modify {
+            let mutation = _beginMutation()
+            defer { _endMutation(mutation) }
+            yield &state.pointee.value
+        }
+    }
+
+    /// Begins a compound write (`value += 1`, `value.append(x)`): returns with the lock held,
+    /// after telling Swift Observation that a change is coming if it must be told. The
+    /// caller mutates `state.pointee.value` in place (no copy, so appending to an array
+    /// stays O(1)), then calls ``_endMutation(_:)``.
+    ///
+    /// The mutation runs under the lock: it is the caller's own expression (its right-hand
+    /// side is evaluated before the access begins), and a lock-free retry cannot be offered
+    /// by an accessor, which yields once.
+    @inlinable @inline(__always)
+    func _beginMutation() -> _ObsTracking<Value>? {
+        lock.lock()
+        guard state.pointee.storeNeedsSlowPath else { return nil }
+        lock.unlock()
+        return _beginMutationSlowly()
+    }
+
+    /// ``_beginMutation()`` when the observer list must be rebuilt or Observation told.
+    @inlinable @inline(never)
+    func _beginMutationSlowly() -> _ObsTracking<Value>? {
+        _rebuildList()
+        lock.lock()
+        guard state.pointee.readByTracking, let tracking = state.pointee.tracking else {
+            return nil
+        }
+        lock.unlock()
+        tracking.willSet(self)
+        lock.lock()
+        return tracking
+    }
+
+    /// Ends a compound write: stores the mutated value as one store (a new version, the
+    /// word, the delivery to every observer after unlocking) and tells Observation it
+    /// changed.
+    @inlinable @inline(__always)
+    func _endMutation(_ tracking: _ObsTracking<Value>?) {
+        _storeLocked(state.pointee.value)
+        tracking?.didSet(self)
     }
 
     /// Stores `newValue`, then calls every observer with it, in registration order, on this
