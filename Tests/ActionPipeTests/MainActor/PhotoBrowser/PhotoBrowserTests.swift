@@ -20,6 +20,8 @@ struct PhotoBrowserTests {
     /// Answers the album list request, then the three thumbnail requests, and waits until
     /// the view has caught up with the store.
     private func answerRequests(_ app: PhotoApp, thumbnails: Bool = true) async {
+        // GAP: `TestClock` has no run-until-idle, so the test must know the loader's
+        // requests (one list, then three thumbnails at once) to answer them.
         await app.clock.waitForSleepers(1)  // the album list
         app.clock.advance(by: .seconds(1))
         if thumbnails {
@@ -279,5 +281,24 @@ struct PhotoBrowserTests {
         let later = await screen(on: app)
         #expect(later.view.greeting == "")  // no login to replay
         #expect(later.view.rows.isEmpty)
+    }
+
+    @Test("logout during a load: the spinner goes, and the cancelled load writes nothing more")
+    func logoutDuringLoad() async throws {
+        let app = try PhotoApp()
+        let model = await screen(on: app)
+        let writes = ObservationRecorder(app.store.$albums)
+        app.logIn(PhotoUser(name: "ann"))
+        await app.clock.waitForSleepers(1)  // the album list is on the wire
+        let load = try #require(app.currentLoad)
+
+        app.logOut()
+        await load.value
+        await MainActorDeliveries.drain()
+        #expect(!model.view.isSpinning)
+        #expect(model.view.rows.isEmpty)
+        #expect(model.view.greeting == "Signed out")
+        #expect(writes.values.map(\.count) == [0])  // the logout's clear, and no album
+        #expect(app.clock.sleeperCount == 0)  // the request was cancelled with the load
     }
 }
