@@ -144,11 +144,11 @@ struct PhotoBrowserTests {
             let model = await screen(on: app)
             let (writer, writes) = await startRacingWrites(app)
             model.disappear()
-            let rendered = model.view.log
+            let rendered = model.view.log.count
             await writer.value
             await MainActorDeliveries.drain()
-            #expect(rendered.count >= 1)
-            #expect(model.view.log == rendered)
+            #expect(rendered >= 1)
+            #expect(model.view.log.count == rendered)  // not one render more
             #expect(writes.count == 2_000)
         }
     }
@@ -163,11 +163,11 @@ struct PhotoBrowserTests {
             let (writer, writes) = await startRacingWrites(app)
             model = nil
             #expect(weakModel == nil)  // nothing the screen registered keeps it
-            let rendered = view.log
+            let rendered = view.log.count
             await writer.value
             await MainActorDeliveries.drain()
-            #expect(rendered.count >= 1)
-            #expect(view.log == rendered)
+            #expect(rendered >= 1)
+            #expect(view.log.count == rendered)
             #expect(writes.count == 2_000)
         }
     }
