@@ -1,0 +1,10 @@
+import Synchronization
+
+/// What the analytics pipe saw, in call order.
+final class PhotoAnalytics: Sendable {
+    private let events = Mutex<[String]>([])
+
+    var all: [String] { events.withLock { $0 } }
+
+    func log(_ event: String) { events.withLock { $0.append(event) } }
+}
