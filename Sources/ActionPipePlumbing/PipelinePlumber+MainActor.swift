@@ -1,3 +1,5 @@
+import ActionPipeConcurrency
+
 extension PipelinePlumber {
     /// Sets the sink to a `@MainActor` closure the compiler checks: it changes main-actor
     /// state (a view model, a view) directly, with no `MainActor.assumeIsolated`.
@@ -89,6 +91,67 @@ extension PipelinePlumber {
                     body(stop)
                 }
             }
+        }
+    }
+
+    /// Sets the sink to a `@MainActor` closure handed `owner` with each packet, for as long
+    /// as `owner` lives: held weakly and read only on the main actor, so the plumber never
+    /// keeps a screen alive and the handler need not capture it. Otherwise as
+    /// ``sink(on:_:)``; once the owner is gone, packets are no longer delivered.
+    ///
+    /// ```swift
+    /// @MainActor final class SearchScreen {
+    ///     var query = ""
+    ///
+    ///     func bind(to plumber: PipelinePlumber<String>) -> RegistrationToken {
+    ///         plumber.sink(owner: self, on: .mainActor) { screen, packet in
+    ///             screen.query = packet.payload
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Returns: The token that removes this sink; see ``sink(_:)``.
+    /// - Complexity: As ``sink(on:_:)``, plus one read of the weak owner per delivery.
+    @discardableResult
+    public func sink<Owner: AnyObject & Sendable>(
+        owner: Owner, on delivery: MainActorDelivery,
+        _ body: @escaping @MainActor @Sendable (Owner, PlumbingPacket<Payload>) -> Void
+    ) -> RegistrationToken {
+        let weakOwner = WeakBox(owner)
+        return sink(on: delivery) { packet in
+            guard let owner = weakOwner.object else { return }
+            body(owner, packet)
+        }
+    }
+
+    /// Sets the stop observer to a `@MainActor` closure handed `owner` with each stop, for
+    /// as long as `owner` lives (held weakly, read only on the main actor). Otherwise as
+    /// ``onStop(on:_:)``.
+    ///
+    /// ```swift
+    /// @MainActor final class SearchScreen {
+    ///     var hint: String?
+    ///
+    ///     func bind(to plumber: PipelinePlumber<String>) -> RegistrationToken {
+    ///         plumber.onStop(owner: self, on: .mainActor) { screen, stop in
+    ///             screen.hint = stop.reason.refusal
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Returns: The token that removes this observer; see ``onStop(_:)``.
+    /// - Complexity: As ``onStop(on:_:)``, plus one read of the weak owner per stop.
+    @discardableResult
+    public func onStop<Owner: AnyObject & Sendable>(
+        owner: Owner, on delivery: MainActorDelivery,
+        _ body: @escaping @MainActor @Sendable (Owner, PlumbingStop<Payload>) -> Void
+    ) -> RegistrationToken {
+        let weakOwner = WeakBox(owner)
+        return onStop(on: delivery) { stop in
+            guard let owner = weakOwner.object else { return }
+            body(owner, stop)
         }
     }
 }

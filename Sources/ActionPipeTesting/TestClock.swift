@@ -203,19 +203,24 @@ public final class TestClock: Clock, @unchecked Sendable {
     /// - Complexity: O(s log s) for s sleepers.
     @discardableResult
     public func advanceToNextDeadline() -> Instant? {
+        advanceToNextDeadlineCounting().deadline
+    }
+
+    /// ``advanceToNextDeadline()``, also returning how many sleepers it woke.
+    private func advanceToNextDeadlineCounting() -> (deadline: Instant?, woken: Int) {
         let (deadline, due) = state.withLock { state -> (Instant?, [Sleeper]) in
             guard let next = state.sleepers.map(\.deadline).min() else { return (nil, []) }
             state.now = max(state.now, next)
             return (next, Self.takeDue(&state))
         }
         for sleeper in due { sleeper.continuation.resume() }
-        return deadline
+        return (deadline, due.count)
     }
 
-    /// Lets `count` sleeps happen in virtual time, one after another: each time, waits for
-    /// a task to be asleep on the clock, then moves the clock to the earliest deadline and
-    /// resumes what is due. A retry loop with three backoffs runs to its end with
-    /// `await clock.run(sleeps: 3)`.
+    /// Lets `count` sleeps end in virtual time: each time a task is asleep on the clock,
+    /// moves the clock to the earliest deadline and wakes what is due then, until `count`
+    /// sleepers have woken. A retry loop with three backoffs runs to its end with
+    /// `await clock.run(sleeps: 3)`; three requests that sleep at once count three.
     ///
     /// The clock cannot know whether a task it woke will sleep again, so the test says how
     /// many sleeps to let through: the run is deterministic, with no polling and no timing.
@@ -234,9 +239,10 @@ public final class TestClock: Clock, @unchecked Sendable {
     /// - Complexity: O(count × s log s) for s sleepers, plus the waits.
     @discardableResult
     public func run(sleeps count: Int) async -> Bool {
-        for _ in 0..<max(count, 0) {
+        var woken = 0
+        while woken < count {
             guard await waitForSleepers(1), !Task.isCancelled else { return false }
-            advanceToNextDeadline()
+            woken += advanceToNextDeadlineCounting().woken
         }
         return true
     }

@@ -203,4 +203,32 @@ struct PlumbingMainActorTests {
         MainActor.assertIsolated()
         #expect(outcome.wasDelivered)
     }
+
+    @Test("The owner forms hand the owner to the sink and stop observer, and end with it")
+    @MainActor
+    func ownerForms() async {
+        let plumber = PipelinePlumber<Int>(name: "owned")
+        plumber.addStage("positive") { packet in packet.payload > 0 ? .pass : .stop("negative") }
+        var model: PlumbViewModel? = PlumbViewModel()
+        weak let weakModel = model
+        plumber.sink(owner: model!, on: .mainActor) { model, packet in
+            model.received.append(packet.payload)
+        }
+        plumber.onStop(owner: model!, on: .mainActor) { model, stop in
+            model.stops.append("\(stop.stage ?? "sink"): \(stop.packet.payload)")
+        }
+        plumber.send(1, from: 1)
+        plumber.send(-2, from: 1)
+        _ = await Task.detached { plumber.send(3, from: 1) }.value
+        await MainActorDeliveries.drain()
+        #expect(model?.received == [1, 3])
+        #expect(model?.stops == ["positive: -2"])
+        // The plumber does not keep the owner; once it is gone nothing is delivered.
+        model = nil
+        #expect(weakModel == nil)
+        plumber.send(4, from: 1)
+        plumber.send(-5, from: 1)
+        await MainActorDeliveries.drain()
+        #expect(weakModel == nil)
+    }
 }

@@ -151,4 +151,27 @@ struct TestClockTests {
         #expect(await running.value == false)
         #expect(clock.now == TestClock.Instant(offset: .zero))
     }
+
+    @Test("run(sleeps:) counts sleepers woken together: three at one deadline count three")
+    func runSleepsCountsSleepers() async throws {
+        let clock = TestClock()
+        let woke = Log()
+        let requests = Task {
+            try await clock.sleep(for: .seconds(1))
+            woke.append("list")
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<3 {
+                    group.addTask {
+                        try await clock.sleep(for: .seconds(1))
+                        woke.append("thumbnail \(index)")
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+        #expect(await clock.run(sleeps: 4))
+        try await requests.value
+        #expect(woke.all.count == 4)
+        #expect(woke.all.first == "list")
+    }
 }

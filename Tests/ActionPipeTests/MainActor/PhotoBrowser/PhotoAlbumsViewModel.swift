@@ -83,18 +83,15 @@ final class PhotoAlbumsViewModel {
     }
 
     private func bindSearch() {
-        // GAP: there is no `sink(owner:on:)` / `onStop(owner:on:)`: a weak capture keeps the
-        // plumber from holding the screen.
         registrations.insert(
-            search.sink(on: .mainActor) { [weak self] packet in
-                guard let self else { return }
-                query = packet.payload
-                view.showSearchHint(nil)
-                showRows()
+            search.sink(owner: self, on: .mainActor) { model, packet in
+                model.query = packet.payload
+                model.view.showSearchHint(nil)
+                model.showRows()
             })
         registrations.insert(
-            search.onStop(on: .mainActor) { [weak self] stop in
-                self?.view.showSearchHint(stop.reason.refusal)
+            search.onStop(owner: self, on: .mainActor) { model, stop in
+                model.view.showSearchHint(stop.reason.refusal)
             })
     }
 

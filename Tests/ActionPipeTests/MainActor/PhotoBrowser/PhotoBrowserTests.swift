@@ -20,14 +20,8 @@ struct PhotoBrowserTests {
     /// Answers the album list request, then the three thumbnail requests, and waits until
     /// the view has caught up with the store.
     private func answerRequests(_ app: PhotoApp, thumbnails: Bool = true) async {
-        // GAP: `TestClock` has no run-until-idle, so the test must know the loader's
-        // requests (one list, then three thumbnails at once) to answer them.
-        await app.clock.waitForSleepers(1)  // the album list
-        app.clock.advance(by: .seconds(1))
-        if thumbnails {
-            await app.clock.waitForSleepers(3)  // one per album, at once
-            app.clock.advance(by: .seconds(1))
-        }
+        // The list, then one thumbnail per album.
+        await app.clock.run(sleeps: thumbnails ? 1 + 3 : 1)
         await app.currentLoad?.value
         await MainActorDeliveries.drain()
     }
