@@ -16,6 +16,7 @@ import Dispatch
 /// The main queue is not a thread: on Linux, once the program's main function suspends,
 /// a pool thread drains it, so the test is the queue's own specific value, never the
 /// thread's identity.
+@usableFromInline
 package enum MainQueue {
     /// Marks the main queue. Made once and never released, so its address stays a valid,
     /// unique key.
@@ -72,6 +73,7 @@ package enum MainQueue {
     /// function is registered, so a delivery on the main actor costs one test of the queue
     /// and no allocation (`MainActor.assumeIsolated` checks again through the runtime and
     /// allocates a context for its closure).
+    @inlinable
     package static func uncheckedIsolation<Argument, Result>(
         _ function: @escaping @MainActor @Sendable (Argument) -> Result
     ) -> @Sendable (Argument) -> Result {

@@ -10,9 +10,10 @@ import Synchronization
 /// - The drain takes the whole queue, runs it with no lock held, and repeats until the queue
 ///   is empty; a delivery that writes again appends behind what is queued.
 /// - ``idle()`` waits until everything enqueued before it has run.
+@usableFromInline
 package final class _MainActorQueue: Sendable {
     /// The process's queue.
-    package static let shared = _MainActorQueue()
+    @usableFromInline package static let shared = _MainActorQueue()
 
     private struct State {
         var pending: [@MainActor @Sendable () -> Void] = []
@@ -39,7 +40,7 @@ package final class _MainActorQueue: Sendable {
     /// tests this first, and allocates a queued closure only when it is `false`.
     ///
     /// - Complexity: O(1): one look-up of the current queue, one load.
-    package var isIdleOnMainActor: Bool {
+    @usableFromInline package var isIdleOnMainActor: Bool {
         MainQueue.isCurrent && !busy.load(ordering: .acquiring)
     }
 

@@ -72,6 +72,15 @@ extension ObservedProperty {
         _observe(options, label: label, owner: owner, retention: retention, handler)
     }
 
+    /// ``observe(_:on:_:)`` with options.
+    @usableFromInline
+    func _observe(
+        _ options: ObservationOptions,
+        onMainActor handler: @escaping @MainActor @Sendable (Value) -> Void
+    ) -> RegistrationToken {
+        _observeOnMainActor(options, handler)
+    }
+
     /// ``observe(_:_:)`` with options.
     @usableFromInline
     func _observe(
@@ -141,12 +150,23 @@ extension ObservedProperty {
     /// - Complexity: Amortised O(1) in the number of observers, as ``observe(_:_:)``. A set
     ///   on the main actor with nothing queued calls the handler directly; any other adds
     ///   one enqueue (one lock, one allocation) per main-actor observer.
+    @inlinable
     @discardableResult
     public func observe(
         _ options: ObservationOptions = [], on _: MainActorDelivery,
         _ handler: @escaping @MainActor @Sendable (Value) -> Void
     ) -> RegistrationToken {
-        _observeOnMainActor(options, handler)
+        guard options.isEmpty else { return _observe(options, onMainActor: handler) }
+        // Inlinable, as `observe(_:_:)` is: the caller makes the observer, so the delivery
+        // on the main actor runs specialised for the value type, as a plain observer's.
+        let observation = _ObsMainActorObservation<Value> { value in
+            handler(value)
+            return true
+        }
+        return _register(
+            _ObsDeliveringObserver(
+                id: _obsMakeID(), plain: { observation.sendPlain($0) },
+                end: { observation.end() }))
     }
 
     /// Calls `handler` with `owner` and each new value on the main actor, for as long as

@@ -16,8 +16,20 @@ final class _ObsDeliveringObserver<Value: Sendable>: _ObsObserver<Value>, @unche
         super.init(id: id, plain: _ignoreValue, isPlain: false)
     }
 
+    /// An observer that is never gone but has an end (a main-actor observer, whose end
+    /// drops its queued deliveries): delivered as a plain one, with no call to ``body``.
+    @usableFromInline
+    init(id: UInt64, plain: @escaping @Sendable (Value) -> Void, end: @escaping @Sendable () -> Void) {
+        self.body = _alwaysThere
+        self.ending = end
+        super.init(id: id, plain: plain, isPlain: true)
+    }
+
     override var end: (@Sendable () -> Void)? { ending }
 
     @usableFromInline
     override func deliverNotPlain(_ value: Value) -> Bool { body(value) }
 }
+
+/// The body of an observer delivered as a plain one: never called.
+@Sendable private func _alwaysThere<Value>(_: Value) -> Bool { true }

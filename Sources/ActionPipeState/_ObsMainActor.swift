@@ -15,25 +15,46 @@ import Synchronization
 ///   the handler never gets an older value after a newer one.
 /// - An owner is read only on the main actor, so its last release (and its `deinit`) never
 ///   happens on the writing thread.
+@usableFromInline
 final class _ObsMainActorObservation<Value: Sendable>: Sendable {
     /// The user's handler, returning `false` when its owner is gone; called only on the
     /// main actor (see `MainQueue.uncheckedIsolation`).
-    private let handler: @Sendable (Value) -> Bool
-    private let active = Atomic<Bool>(true)
+    @usableFromInline let handler: @Sendable (Value) -> Bool
+    @usableFromInline let active = Atomic<Bool>(true)
     /// Whether a write's value was delivered: the initial value is stale after one.
-    private let wrote = Atomic<Bool>(false)
+    @usableFromInline let wrote = Atomic<Bool>(false)
     /// The registration, to remove it from the main actor once the owner is gone.
-    private let token = Mutex<RegistrationToken?>(nil)
+    @usableFromInline let token = Mutex<RegistrationToken?>(nil)
 
+    @inlinable
     init(_ handler: @escaping @MainActor @Sendable (Value) -> Bool) {
         self.handler = MainQueue.uncheckedIsolation(handler)
     }
 
     /// Whether the observation has not ended.
-    var isActive: Bool { active.load(ordering: .acquiring) }
+    @inlinable var isActive: Bool { active.load(ordering: .acquiring) }
 
     /// Ends the observation: no delivery runs the handler after this.
-    func end() { active.store(false, ordering: .releasing) }
+    @usableFromInline func end() { active.store(false, ordering: .releasing) }
+
+    /// The delivery of an observer that is never gone and has no `.initial` value, on the
+    /// writing thread: at once on the main actor with nothing queued, else enqueued.
+    /// Inlinable, so a client specialises it for its value type.
+    @inlinable
+    func sendPlain(_ value: Value) {
+        guard isActive else { return }
+        if _MainActorQueue.shared.isIdleOnMainActor {
+            _ = handler(value)
+        } else {
+            enqueue(value)
+        }
+    }
+
+    /// Enqueues `value`'s delivery for the main actor.
+    @usableFromInline
+    func enqueue(_ value: Value) {
+        _MainActorQueue.shared.enqueue { self.run(value, initial: false) }
+    }
 
     /// Keeps the registration's token, for ``run(_:initial:)`` to cancel.
     func keep(_ registration: RegistrationToken) {
