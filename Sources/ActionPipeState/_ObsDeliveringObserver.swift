@@ -19,7 +19,10 @@ final class _ObsDeliveringObserver<Value: Sendable>: _ObsObserver<Value>, @unche
     /// An observer that is never gone but has an end (a main-actor observer, whose end
     /// drops its queued deliveries): delivered as a plain one, with no call to ``body``.
     @usableFromInline
-    init(id: UInt64, plain: @escaping @Sendable (Value) -> Void, end: @escaping @Sendable () -> Void) {
+    init(
+        id: UInt64, plain: @escaping @Sendable (Value) -> Void,
+        end: @escaping @Sendable () -> Void
+    ) {
         self.body = _alwaysThere
         self.ending = end
         super.init(id: id, plain: plain, isPlain: true)
