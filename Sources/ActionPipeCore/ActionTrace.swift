@@ -6,7 +6,7 @@
 /// ```swift
 /// let report = pipe3.someFunc.report(0, nil)
 /// print(report.trace)
-/// // someFunc: p1 ran → p2 skipped (upstream is not Date) → p3 skipped (upstream is nil)
+/// // someFunc(0, nil): p1 ran → p2 skipped (upstream is not Date) → p3 skipped (upstream is nil)
 /// ```
 public struct ActionTrace: Sendable, CustomStringConvertible {
     /// What one pipe did in the call.
@@ -61,6 +61,15 @@ public struct ActionTrace: Sendable, CustomStringConvertible {
 
     /// The action's name, as declared in ``Actions``.
     public let action: String
+    /// The call's arguments, each described as `String(describing:)` does (a string in
+    /// quotes) and cut to ``argumentLength`` characters, so that calls can be told apart.
+    ///
+    /// ```swift
+    /// pipe.someFunc.report(999, "hello").trace.arguments   // ["999", "\"hello\""]
+    /// ```
+    public let arguments: [String]
+    /// The longest an argument's description in ``arguments`` gets, with the cut marked `…`.
+    public static let argumentLength = 40
     /// The state of the call, or `nil` for a plain call.
     public let state: ActionState?
     /// One step per pipe of the chain, in chain order.
@@ -80,13 +89,34 @@ public struct ActionTrace: Sendable, CustomStringConvertible {
         }
     }
 
-    /// One line: `someFunc [start]: p1 ran → p2 skipped (not registered)`.
+    /// Makes the trace of a call.
+    init(action: String, arguments: [String] = [], state: ActionState?, steps: [Step]) {
+        self.action = action
+        self.arguments = arguments
+        self.state = state
+        self.steps = steps
+    }
+
+    /// One line: `someFunc(999, "hello") [start]: p1 ran → p2 skipped (not registered)`.
     ///
     /// ```swift
     /// print(report.trace)
     /// ```
     public var description: String {
-        let head = state.map { "\(action) \($0)" } ?? action
+        let call = action + "(" + arguments.joined(separator: ", ") + ")"
+        let head = state.map { "\(call) \($0)" } ?? call
         return head + ": " + steps.map(\.description).joined(separator: " → ")
+    }
+
+    /// `argument` as ``arguments`` lists it.
+    static func describe<Argument>(_ argument: Argument) -> String {
+        var text =
+            if let string = argument as? String { "\"" + string + "\"" } else {
+                String(describing: argument)
+            }
+        if text.count > argumentLength {
+            text = String(text.prefix(argumentLength - 1)) + "…"
+        }
+        return text
     }
 }

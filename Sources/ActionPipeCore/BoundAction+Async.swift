@@ -71,7 +71,7 @@ extension BoundAction where Kind == ActionKind.Async {
     ///
     /// ```swift
     /// let report = await pipe.fetchTitle.report(7)
-    /// print(report.trace)   // fetchTitle: cache ran → server ran
+    /// print(report.trace)   // fetchTitle(7): cache ran → server ran
     /// ```
     public nonisolated(nonsending) func report(_ arguments: repeat each Argument) async
         -> ActionReport<Result>
@@ -83,7 +83,7 @@ extension BoundAction where Kind == ActionKind.Async {
         let outcome = await Self._runAsync(
             snapshot: Unretained(held), origin: cell, key: key,
             options: options, arguments: (repeat each arguments), recording: &outcomes)
-        return makeReport(outcome, outcomes)
+        return makeReport(outcome, outcomes, arguments: repeat each arguments)
     }
 
     /// The async driver of the one dispatch loop (`_Dispatch`): each handler is awaited,

@@ -97,7 +97,7 @@ extension BoundAction where Kind: ThrowingActionKind {
     /// ```swift
     /// let report = pipe.parse.report("forty-two")
     /// print(report.thrownBy ?? "-")   // "parser"
-    /// print(report.trace)             // parse: parser threw notANumber("forty-two") → ...
+    /// print(report.trace)             // parse("forty-two"): parser threw notANumber("forty-two") → ...
     /// ```
     public func report(_ arguments: repeat each Argument) -> ActionReport<Result> {
         var outcomes: [ActionTrace.Outcome?]? = []
@@ -110,7 +110,7 @@ extension BoundAction where Kind: ThrowingActionKind {
                 sideData: _setup.sideData, arguments: (repeat each arguments),
                 recording: &outcomes)
         }
-        return makeReport(outcome, outcomes)
+        return makeReport(outcome, outcomes, arguments: repeat each arguments)
     }
 
     /// The throwing driver of the one dispatch loop (`_Dispatch`): a handler's error ends

@@ -111,8 +111,11 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
 
     /// The report of a call that ended with `outcome`, recorded in `outcomes`.
     func makeReport<Failure>(
-        _ outcome: _CallOutcome<Result, Failure>, _ outcomes: [ActionTrace.Outcome?]?
+        _ outcome: _CallOutcome<Result, Failure>, _ outcomes: [ActionTrace.Outcome?]?,
+        arguments: repeat each Argument
     ) -> ActionReport<Result> {
+        var described: [String] = []
+        for argument in repeat each arguments { described.append(ActionTrace.describe(argument)) }
         var steps: [ActionTrace.Step] = []
         for (index, name) in outcome.names.enumerated() {
             let step = outcomes.flatMap { index < $0.count ? $0[index] : nil }
@@ -123,7 +126,8 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
             stoppedBy: outcome.stopper.map { outcome.names[$0] },
             error: outcome.tooDeep ? _nestingError() : outcome.error,
             thrownBy: outcome.thrower.map { outcome.names[$0] },
-            trace: ActionTrace(action: key.name, state: options.state, steps: steps))
+            trace: ActionTrace(
+                action: key.name, arguments: described, state: options.state, steps: steps))
     }
 }
 
@@ -213,7 +217,7 @@ extension BoundAction where Kind == ActionKind.Sync {
     ///
     /// ```swift
     /// let report = pipe.someFunc.report(0, nil)
-    /// print(report.trace)   // someFunc: p1 ran → p2 skipped (upstream is not Date) → ...
+    /// print(report.trace)   // someFunc(0, nil): p1 ran → p2 skipped (upstream is not Date) → ...
     /// ```
     public func report(_ arguments: repeat each Argument) -> ActionReport<Result> {
         var outcomes: [ActionTrace.Outcome?]? = []
@@ -223,7 +227,7 @@ extension BoundAction where Kind == ActionKind.Sync {
         let outcome = Self._run(
             snapshot: snapshot, origin: cell, key: key,
             options: options, arguments: (repeat each arguments), recording: &outcomes)
-        return makeReport(outcome, outcomes)
+        return makeReport(outcome, outcomes, arguments: repeat each arguments)
     }
 
     /// Runs the handlers of `snapshot` for the action `key` in a call that is not traced

@@ -35,7 +35,7 @@ public enum SkipReason: Sendable, Equatable, CustomStringConvertible {
     ///
     /// ```swift
     /// let report = await Task.detached { pipe.showTitle.report("Home") }.value
-    /// print(report.trace)   // showTitle: screen skipped (not on the main actor) → ...
+    /// print(report.trace)   // showTitle("Home"): screen skipped (not on the main actor) → ...
     /// ```
     case notOnMainActor
 

@@ -102,7 +102,7 @@ struct AsyncActionTests {
         #expect(report.error == nil)
         #expect(report.thrownBy == nil)
         #expect(report.trace.steps.map(\.outcome) == [.ran, .ran, .ran])
-        #expect(report.trace.description == "taStep: p1 ran → p2 ran → p3 ran")
+        #expect(report.trace.description == "taStep(0): p1 ran → p2 ran → p3 ran")
     }
 
     @Test("A handler that suspends holds the call: the next handler waits for it")

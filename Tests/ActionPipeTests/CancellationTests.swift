@@ -70,7 +70,7 @@ struct CancellationTests {
         #expect(report.trace.ran == ["p1"])
         #expect(
             report.trace.description
-                == "taWork: p1 ran → p2 skipped (call cancelled) → p3 skipped (call cancelled)")
+                == "taWork(1): p1 ran → p2 skipped (call cancelled) → p3 skipped (call cancelled)")
         #expect(await chain.runCounts == [1, 0, 0])
 
         // The chain itself is unaffected: the next call runs every handler.

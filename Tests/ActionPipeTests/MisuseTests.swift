@@ -21,7 +21,7 @@ struct MisuseTests {
                 == Array(repeating: .skipped(.notRegistered), count: 3))
         #expect(
             report.trace.description
-                == "tOther: p1 skipped (not registered) → p2 skipped (not registered) → "
+                == "tOther(0): p1 skipped (not registered) → p2 skipped (not registered) → "
                 + "p3 skipped (not registered)")
     }
 
@@ -31,7 +31,7 @@ struct MisuseTests {
         #expect(pipe.tSomeFunc(1, nil) == nil)
         #expect(pipe.tSomeFunc3() == nil)
         let report = pipe.tSomeFunc3.report()
-        #expect(report.trace.description == "tSomeFunc3: empty skipped (not registered)")
+        #expect(report.trace.description == "tSomeFunc3(): empty skipped (not registered)")
         #expect(report.runCount == 0)
     }
 

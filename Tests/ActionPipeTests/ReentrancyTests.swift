@@ -223,7 +223,7 @@ struct ReentrancyTests {
         #expect(
             log.all == [
                 "names [\"p1\", \"p2\"]", "handles true", "active true", "same chain true",
-                "report tOther: p1 skipped (not registered) → p2 ran",
+                "report tOther(1): p1 skipped (not registered) → p2 ran",
             ])
     }
 

@@ -142,7 +142,7 @@ struct ThrowingActionTests {
         #expect(report.trace.ran == ["p1", "p2"])
         #expect(
             report.trace.description
-                == "ttStep: p1 ran → p2 threw tooLarge(11) → quiet skipped (not registered) → "
+                == "ttStep(11): p1 ran → p2 threw tooLarge(11) → quiet skipped (not registered) → "
                 + "p4 skipped (an earlier handler threw) → p5 skipped (an earlier handler threw)")
         #expect(counters.map(\.value) == [1, 1, 0, 0, 0])
 

@@ -21,7 +21,7 @@ struct TraceTableTests {
 
                 """)
         // The one-line form is unchanged.
-        #expect(trace.description.hasPrefix("tSomeFunc: pipe1 ran → pipe2 skipped"))
+        #expect(trace.description.hasPrefix("tSomeFunc(0, nil): pipe1 ran → pipe2 skipped"))
     }
 
     @Test("every outcome, the call's state in the heading, and no duration column")

@@ -23,19 +23,21 @@ struct TracingTests {
         #expect(nilObject.trace.summary == "pipe1 ran, pipe2 skipped, pipe3 skipped")
         #expect(
             nilObject.trace.description
-                == "tSomeFunc: pipe1 ran → pipe2 skipped (upstream is not Date) → "
+                == "tSomeFunc(0, nil): pipe1 ran → pipe2 skipped (upstream is not Date) → "
                 + "pipe3 skipped (upstream is nil)")
 
         let array = pipes[1].tSomeFunc.report(0, [1, 2])
         #expect(
             array.trace.description
-                == "tSomeFunc: pipe1 ran → pipe2 ran → pipe3 skipped (upstream is nil)")
+                == "tSomeFunc(0, Optional([1, 2])): pipe1 ran → pipe2 ran → pipe3 skipped (upstream is nil)"
+        )
         #expect(array.trace.ran == ["pipe1", "pipe2"])
 
         let dictionary = pipes[0].tSomeFunc.report(0, ["a": "aa"])
         #expect(
             dictionary.trace.description
-                == "tSomeFunc: pipe1 ran → pipe2 skipped (upstream is not Date) → pipe3 ran")
+                == "tSomeFunc(0, Optional([\"a\": \"aa\"])): pipe1 ran → pipe2 skipped (upstream is not Date) → pipe3 ran"
+        )
         #expect(dictionary.trace.ran == ["pipe1", "pipe3"])
         #expect(dictionary.runCount == 2)
     }
@@ -54,7 +56,7 @@ struct TracingTests {
             ])
         #expect(
             one.trace.description
-                == "tSomeFunc start: pipe1 ran → pipe2 skipped (state 10 (process|error) does not "
+                == "tSomeFunc(0, nil) start: pipe1 ran → pipe2 skipped (state 10 (process|error) does not "
                 + "meet call state start)")
         let reason = SkipReason.stateMismatch(handler: 10, call: 1).description
         #expect(reason.contains(ActionState(10).description))
@@ -72,7 +74,7 @@ struct TracingTests {
 
         let plain = pipes[0].tSomeFunc.report(0, nil)
         #expect(plain.trace.ran == ["pipe1", "pipe2"])
-        #expect(plain.trace.description == "tSomeFunc: pipe1 ran → pipe2 ran")
+        #expect(plain.trace.description == "tSomeFunc(0, nil): pipe1 ran → pipe2 ran")
     }
 
     @Test("PipeCall options reach reports too")
@@ -82,7 +84,7 @@ struct TracingTests {
         let report = pipe.with(state: .success).with(Keys.label, "side").tLoad.report("x")
         #expect(report.value == "side")
         #expect(report.trace.state == .success)
-        #expect(report.trace.description == "tLoad success: p ran")
+        #expect(report.trace.description == "tLoad(\"x\") success: p ran")
     }
 
     @Test("report.value equals the plain call's value")
@@ -113,7 +115,7 @@ struct TracingTests {
         let report = pipes[1].tPing.report(0)
         #expect(
             report.trace.description
-                == "tPing: p1 ran and stopped the call → p2 skipped (not registered) → "
+                == "tPing(0): p1 ran and stopped the call → p2 skipped (not registered) → "
                 + "p3 skipped (call stopped earlier)")
         #expect(report.stoppedBy == "p1")
         #expect(report.trace.summary == "p1 stopped, p2 skipped, p3 skipped")
@@ -128,7 +130,7 @@ struct TracingTests {
             pipe.on(\.tPing).handle(owner: robot, method: TestRobot.ping)
         }
         let report = pipe.tPing.report(1)
-        #expect(report.trace.description == "tPing: p skipped (target released)")
+        #expect(report.trace.description == "tPing(1): p skipped (target released)")
         #expect(report.value == nil)
         #expect(report.runCount == 0)
     }
@@ -144,7 +146,7 @@ struct TracingTests {
         let report = pipes[0].tSomeFunc.report(1, nil)
         #expect(
             report.trace.description
-                == "tSomeFunc: p1 skipped (argument 1 is not String) → p2 skipped (argument 1 is nil) → "
+                == "tSomeFunc(1, nil): p1 skipped (argument 1 is not String) → p2 skipped (argument 1 is nil) → "
                 + "p3 skipped (condition 'big number' failed) → p4 skipped (upstream is not Int)")
     }
 
@@ -185,17 +187,17 @@ struct TracingTests {
         pipes[1].on(\.tPing) { _ in 2 }
         #expect(
             pipes[0].tPing.report(0).trace.description
-                == "tPing: p1 skipped (not registered) → p2 ran")
+                == "tPing(0): p1 skipped (not registered) → p2 ran")
         let p3 = ActionPipe(name: "p3")
         try pipes[1].append(p3)
         #expect(
             pipes[0].tPing.report(0).trace.description
-                == "tPing: p1 skipped (not registered) → p2 ran → p3 skipped (not registered)")
+                == "tPing(0): p1 skipped (not registered) → p2 ran → p3 skipped (not registered)")
         #expect(pipes[1].removeFromChain())
         #expect(
             p3.tPing.report(0).trace.description
-                == "tPing: p1 skipped (not registered) → p3 skipped (not registered)")
-        #expect(pipes[1].tPing.report(0).trace.description == "tPing: p2 ran")
+                == "tPing(0): p1 skipped (not registered) → p3 skipped (not registered)")
+        #expect(pipes[1].tPing.report(0).trace.description == "tPing(0): p2 ran")
     }
 
     @Test("A report's trace has one step per pipe even for long chains")
@@ -222,10 +224,11 @@ struct TracingTests {
         pipes[1].on(\.tSomeFunc3) { _ in () }
         #expect(
             pipes[2].tSomeFunc2.report(Size(width: 10, height: 20), "hello").trace.description
-                == "tSomeFunc2: pipe1 ran → pipe2 ran → pipe3 ran")
+                == "tSomeFunc2(Size(width: 10.0, height: 20.0), \"hello\"): pipe1 ran → pipe2 ran → pipe3 ran"
+        )
         #expect(
             pipes[0].tSomeFunc3.report().trace.description
-                == "tSomeFunc3: pipe1 skipped (not registered) → pipe2 ran → "
+                == "tSomeFunc3(): pipe1 skipped (not registered) → pipe2 ran → "
                 + "pipe3 skipped (not registered)")
 
         // Side data, rewriting and upstream: both handlers run, in order.
@@ -237,9 +240,32 @@ struct TracingTests {
         }
         pair[1].on(\.tSomeFunc) { process in process.upstream }
         let report = pair[1].tSomeFunc.report(999, nil)
-        #expect(report.trace.description == "tSomeFunc: pipe1 ran → pipe2 ran")
+        #expect(report.trace.description == "tSomeFunc(999, nil): pipe1 ran → pipe2 ran")
         #expect(report.value as? [Int] == [1, 2, 3])
         #expect(report.runCount == 2)
         #expect(!report.wasStopped)
+    }
+
+    @Test("a trace names the call's arguments: strings quoted, long ones cut to 40 characters")
+    func argumentsInTrace() {
+        let pipe = ActionPipe(name: "p")
+        pipe.on(\.tSomeFunc2).handle { _ in () }
+        let long = String(repeating: "x", count: 100)
+        let trace = pipe.tSomeFunc2.report(Size(width: 1, height: 2), long).trace
+        #expect(trace.arguments.count == 2)
+        #expect(trace.arguments[0] == String(describing: Size(width: 1, height: 2)))
+        #expect(trace.arguments[1].count == ActionTrace.argumentLength)
+        #expect(trace.arguments[1] == "\"" + String(repeating: "x", count: 38) + "…")
+        #expect(trace.description.hasPrefix("tSomeFunc2(" + trace.arguments[0] + ", \"xxx"))
+        // Eleven calls that differ only in their arguments have eleven different lines.
+        let ping = ActionPipe(name: "ping")
+        ping.on(\.tPing).handle { process in process.arguments }
+        let lines = Set((0..<11).map { ping.tPing.report($0).trace.description })
+        #expect(lines.count == 11)
+        #expect(lines.contains("tPing(10): ping ran"))
+        // An action without arguments shows empty parentheses.
+        #expect(
+            pipe.tSomeFunc3.report().trace.description == "tSomeFunc3(): p skipped (not registered)"
+        )
     }
 }
