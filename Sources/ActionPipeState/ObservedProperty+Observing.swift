@@ -163,9 +163,20 @@ extension ObservedProperty {
             handler(value)
             return true
         }
+        // Captured here, not read from the observation: a generic class's closure field is
+        // stored unspecialised, and each call through it would convert the value twice.
+        let immediate = _ObsMainActorObservation<Value>.callable(handler)
         return _register(
             _ObsDeliveringObserver(
-                id: _obsMakeID(), plain: { observation.sendPlain($0) },
+                id: _obsMakeID(),
+                plain: { value in
+                    guard observation.isActive else { return }
+                    if _MainActorQueue.shared.isIdleOnMainActor {
+                        immediate(value)
+                    } else {
+                        observation.enqueue(value)
+                    }
+                },
                 end: { observation.end() }))
     }
 

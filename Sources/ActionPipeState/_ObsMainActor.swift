@@ -37,17 +37,13 @@ final class _ObsMainActorObservation<Value: Sendable>: Sendable {
     /// Ends the observation: no delivery runs the handler after this.
     @usableFromInline func end() { active.store(false, ordering: .releasing) }
 
-    /// The delivery of an observer that is never gone and has no `.initial` value, on the
-    /// writing thread: at once on the main actor with nothing queued, else enqueued.
-    /// Inlinable, so a client specialises it for its value type.
+    /// `handler`, callable where the caller has checked it is on the main actor (see
+    /// `MainQueue.uncheckedIsolation`).
     @inlinable
-    func sendPlain(_ value: Value) {
-        guard isActive else { return }
-        if _MainActorQueue.shared.isIdleOnMainActor {
-            _ = handler(value)
-        } else {
-            enqueue(value)
-        }
+    static func callable(
+        _ handler: @escaping @MainActor @Sendable (Value) -> Void
+    ) -> @Sendable (Value) -> Void {
+        MainQueue.uncheckedIsolation(handler)
     }
 
     /// Enqueues `value`'s delivery for the main actor.
