@@ -76,6 +76,8 @@ extension OperationTreeNode {
     ///   - input: The root node's input.
     ///   - options: The run's options.
     ///   - buffering: How many unread events the stream keeps, and which.
+    /// - Complexity: one task for the run, then as ``run(_:options:progress:)``, plus one
+    ///   yield per event and stream.
     public func start(
         _ input: Input, options: OperationTreeOptions = .init(),
         buffering: AsyncStream<OperationTreeEvent>.Continuation.BufferingPolicy =
