@@ -5,9 +5,13 @@
 /// ```swift
 /// let report = await cookbook.run("a-cookbook")
 /// for failure in report.failures {
-///     print(failure)  // node 'recipe' gave up on 42 after 3 attempts (work): timeout ...
+///     print(failure.summary)  // node 'recipe': work on 42 failed after 3 attempts: ...
+///     log.debug(failure.developerHint)  // what a developer can change
 /// }
 /// ```
+///
+/// Its description is ``summary``: what failed and what happened to the subtree, fit to
+/// show a program's users. Advice for the program's developer is ``developerHint``.
 public struct OperationTreeFailure: Error, Sendable, CustomStringConvertible {
     /// Which of the provider's two jobs failed.
     ///
@@ -35,12 +39,74 @@ public struct OperationTreeFailure: Error, Sendable, CustomStringConvertible {
     public let error: any Error
     /// How many attempts were made.
     public let attempts: Int
+    /// The identity of the failing node, for ``belongs(to:)``.
+    let nodeID: ObjectIdentifier
 
-    /// What failed, why, and what happened to the subtree.
-    public var description: String {
+    init(
+        node: String, nodeID: ObjectIdentifier, stage: Stage, item: OperationTreeItem?,
+        object: any Sendable, error: any Error, attempts: Int
+    ) {
+        self.node = node
+        self.nodeID = nodeID
+        self.stage = stage
+        self.item = item
+        self.object = object
+        self.error = error
+        self.attempts = attempts
+    }
+
+    /// What failed, why, and what happened to the subtree, in words fit for a program's
+    /// users: `node 'recipe': work on 42 failed after 3 attempts: offline; its subtree was
+    /// skipped`. No advice to a developer (see ``developerHint``).
+    ///
+    /// ```swift
+    /// for failure in report.failures { print(failure.summary) }
+    /// ```
+    ///
+    /// - Complexity: O(n) in the length of the error's description.
+    public var summary: String {
         let what = stage == .work ? "work on" : "objects for"
         let plural = attempts == 1 ? "attempt" : "attempts"
-        return "node '\(node)': \(what) \(object) failed after \(attempts) \(plural): \(error); "
-            + "its subtree was skipped (retry with OperationTreeOptions.retry, or fix the provider)"
+        let why: String
+        if case .timedOut(_, let after) = error as? OperationTreeError {
+            why = "timed out after \(after)"
+        } else {
+            why = "\(error)"
+        }
+        return "node '\(node)': \(what) \(object) failed after \(attempts) \(plural): \(why); "
+            + "its subtree was skipped"
     }
+
+    /// What a developer can change so the call succeeds: for a log or a debug build, not
+    /// for the program's users.
+    ///
+    /// ```swift
+    /// #if DEBUG
+    /// for failure in report.failures { print(failure.developerHint) }
+    /// #endif
+    /// ```
+    ///
+    /// - Complexity: O(1).
+    public var developerHint: String {
+        if case .timedOut = error as? OperationTreeError {
+            return "node '\(node)': raise OperationTreeOptions.itemTimeout, or make the work "
+                + "finish or honour cancellation"
+        }
+        return "node '\(node)': retry with OperationTreeOptions.retry (or the node's own "
+            + "retry policy), or fix the provider"
+    }
+
+    /// Whether the failing call was one of `node`'s.
+    ///
+    /// ```swift
+    /// let jobFailures = report.failures.filter { $0.belongs(to: job) }
+    /// ```
+    ///
+    /// - Complexity: O(1).
+    public func belongs<Input, Output>(to node: OperationTreeNode<Input, Output>) -> Bool {
+        nodeID == ObjectIdentifier(node)
+    }
+
+    /// The ``summary``.
+    public var description: String { summary }
 }

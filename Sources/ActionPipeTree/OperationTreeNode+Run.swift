@@ -2,10 +2,13 @@ import ActionPipeConcurrency
 
 extension OperationTreeNode {
     /// Sends `input` to this node and runs the whole tree below it; returns when every item
-    /// has run or failed, or when the run stops.
+    /// has run or failed, or when the run stops. `progress`, if given, sees every event as
+    /// it happens.
     ///
     /// ```swift
-    /// let report = await cookbook.run("a-cookbook", options: .init(concurrencyLimit: 4))
+    /// let report = await cookbook.run("a-cookbook", options: .init(concurrencyLimit: 4)) { event in
+    ///     if let recipe = event.finishedOutput(of: recipeNode) { show(recipe) }
+    /// }
     /// #expect(report.outcome == .completed)
     /// ```
     ///
@@ -17,15 +20,37 @@ extension OperationTreeNode {
     /// cancellation, and the report's outcome is ``OperationTreeReport/Outcome/cancelled``.
     /// Failures never throw here: they are retried, then listed in the report.
     ///
-    /// - Complexity: one lock round-trip per item, and no task per item.
+    /// The progress callback is called on the run's tasks, with no lock held, in step with
+    /// the work: an attempt's `started` returns before the attempt's work is called, its
+    /// `produced` comes after the work returned and before the item's children are asked
+    /// for, and every call has returned before `run` does, so no event comes after the
+    /// report. Calls are never concurrent with one another: when items run at once, their
+    /// events come one at a time, in the one order in which the run saw them happen (each
+    /// item's in the order ``OperationTreeEvent`` gives, `finished` in post-order), and a
+    /// worker whose event is next waits, suspended, until the call before it has returned.
+    /// So keep the callback short: a slow one slows the run. For a listener that must not
+    /// hold the run back, or for a run not tied to the calling task, use
+    /// ``start(_:options:buffering:)``.
+    ///
+    /// - Parameters:
+    ///   - input: The root node's input.
+    ///   - options: The run's options.
+    ///   - progress: Called with each event of the run, in order, one call at a time.
+    /// - Complexity: one lock round-trip per item, and no task per item; with `progress`,
+    ///   one more per event, and the callback's own time.
     public nonisolated(nonsending) func run(
-        _ input: Input, options: OperationTreeOptions = .init()
+        _ input: Input, options: OperationTreeOptions = .init(),
+        progress: (@Sendable (OperationTreeEvent) -> Void)? = nil
     ) async -> OperationTreeReport {
-        await _TreeRunner(root: self, options: options, events: nil).run(input)
+        await _TreeRunner(
+            root: self, options: options, events: nil, progress: progress.map(_TreeProgress.init)
+        ).run(input)
     }
 
     /// Starts a run of the tree in a new task and returns its handle, whose `events` report
-    /// progress as it happens.
+    /// progress as it happens: for fire-and-forget runs, and listeners that must not hold
+    /// the run back. A run that the calling task waits for is simpler with
+    /// ``run(_:options:progress:)``.
     ///
     /// ```swift
     /// let run = cookbook.start("a-cookbook")
@@ -51,6 +76,8 @@ extension OperationTreeNode {
     ///   - input: The root node's input.
     ///   - options: The run's options.
     ///   - buffering: How many unread events the stream keeps, and which.
+    /// - Complexity: one task for the run, then as ``run(_:options:progress:)``, plus one
+    ///   yield per event and stream.
     public func start(
         _ input: Input, options: OperationTreeOptions = .init(),
         buffering: AsyncStream<OperationTreeEvent>.Continuation.BufferingPolicy =

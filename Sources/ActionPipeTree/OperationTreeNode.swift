@@ -45,6 +45,7 @@ public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendabl
     ///   - retry: a policy for this node instead of the run's.
     ///   - objects: maps an input to the objects to work on, in the order they start.
     ///   - work: does the work for one object; its result goes to the children.
+    /// - Complexity: O(1).
     @inlinable
     public convenience init<Item: Sendable>(
         _ name: String, concurrencyLimit: Int? = nil, retry: OperationTreeRetryPolicy? = nil,
@@ -60,12 +61,54 @@ public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendabl
                 let items = try await objects(input as! Input)
                 return items.isEmpty ? nil : _TreeTypedBatch(items)
             },
-            workOnItem: { batch, index, keepOutput in
+            workOnItem: { batch, index, keepOutput, _ in
                 let item = (batch as! _TreeTypedBatch<Item>).items[index]
                 let output = try await work(item)
                 return keepOutput ? output : nil
             },
-            work: { object in try await work(object as! Item) })
+            work: { object, _ in try await work(object as! Item) })
+        self.init(name, concurrencyLimit: concurrencyLimit, retry: retry, jobs: jobs)
+    }
+
+    /// A node from its two jobs as closures, whose work is told which attempt it is.
+    ///
+    /// ```swift
+    /// let recipe = OperationTreeNode("recipe",
+    ///     objects: { (book: Cookbook) in book.recipeIDs },
+    ///     work: { (id: Int, context: OperationTreeWorkContext) in
+    ///         try await api.recipe(id, fresh: context.attempt > 1)  // skip a cache on retries
+    ///     })
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: how events and reports name the node.
+    ///   - concurrencyLimit: the most of this node's calls at once (values below 1 count
+    ///     as 1); `nil` for the run's limit only.
+    ///   - retry: a policy for this node instead of the run's.
+    ///   - objects: maps an input to the objects to work on, in the order they start.
+    ///   - work: does the work for one object, given the attempt (1 for the first call, 2
+    ///     for the first retry, …); its result goes to the children.
+    /// - Complexity: O(1).
+    @inlinable
+    public convenience init<Item: Sendable>(
+        _ name: String, concurrencyLimit: Int? = nil, retry: OperationTreeRetryPolicy? = nil,
+        objects: nonisolated(nonsending) @escaping @Sendable (Input) async throws -> [Item],
+        work:
+            nonisolated(nonsending) @escaping @Sendable (Item, OperationTreeWorkContext)
+            async throws -> Output
+    ) {
+        // As the init above; the context is made by the run, one per attempt.
+        let jobs = _TreeJobs(
+            objects: { input in
+                let items = try await objects(input as! Input)
+                return items.isEmpty ? nil : _TreeTypedBatch(items)
+            },
+            workOnItem: { batch, index, keepOutput, context in
+                let item = (batch as! _TreeTypedBatch<Item>).items[index]
+                let output = try await work(item, context)
+                return keepOutput ? output : nil
+            },
+            work: { object, context in try await work(object as! Item, context) })
         self.init(name, concurrencyLimit: concurrencyLimit, retry: retry, jobs: jobs)
     }
 
@@ -84,6 +127,11 @@ public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendabl
     /// ```swift
     /// let ingredient = OperationTreeNode("ingredient", provider: IngredientProvider())
     /// ```
+    ///
+    /// The run calls the provider's ``OperationTreeProvider/work(on:context:)``, which by
+    /// default calls its `work(on:)`.
+    ///
+    /// - Complexity: O(1).
     @inlinable
     public convenience init<Provider: OperationTreeProvider>(
         _ name: String, concurrencyLimit: Int? = nil, retry: OperationTreeRetryPolicy? = nil,
@@ -92,7 +140,7 @@ public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendabl
         self.init(
             name, concurrencyLimit: concurrencyLimit, retry: retry,
             objects: { try await provider.objects(for: $0) },
-            work: { try await provider.work(on: $0) })
+            work: { try await provider.work(on: $0, context: $1) })
     }
 
     /// Adds `child` after the children added before; it receives every output of this node.

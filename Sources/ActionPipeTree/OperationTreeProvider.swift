@@ -34,4 +34,30 @@ public protocol OperationTreeProvider<Input, Output>: Sendable {
     /// func work(on id: Int) async throws -> Ingredient { try await api.ingredient(id) }
     /// ```
     func work(on item: Item) async throws -> Output
+
+    /// Does the work for one object, knowing which attempt it is; what the run calls.
+    /// Implement it when the work depends on the attempt; by default it calls
+    /// ``work(on:)``.
+    ///
+    /// ```swift
+    /// func work(on id: Int, context: OperationTreeWorkContext) async throws -> Ingredient {
+    ///     try await api.ingredient(id, fresh: context.attempt > 1)
+    /// }
+    /// ```
+    func work(on item: Item, context: OperationTreeWorkContext) async throws -> Output
+}
+
+extension OperationTreeProvider {
+    /// Calls ``work(on:)``: a provider that does not care which attempt it is implements
+    /// that alone.
+    ///
+    /// ```swift
+    /// let output = try await IngredientProvider().work(
+    ///     on: 7, context: OperationTreeWorkContext(attempt: 1, maxAttempts: 3))
+    /// ```
+    ///
+    /// - Complexity: that of ``work(on:)``.
+    public func work(on item: Item, context: OperationTreeWorkContext) async throws -> Output {
+        try await work(on: item)
+    }
 }

@@ -29,11 +29,49 @@ public struct OperationTreeReport: Sendable, CustomStringConvertible {
         }
     }
 
+    /// What one node's items did in a run: ``OperationTreeReport/counts(for:)``.
+    ///
+    /// ```swift
+    /// let jobs = report.counts(for: job)
+    /// print("\(jobs.succeeded) jobs done, \(jobs.failed) failed")
+    /// ```
+    public struct NodeCounts: Sendable, Equatable, CustomStringConvertible {
+        /// The node's items whose work produced an output.
+        public var succeeded: Int
+        /// The node's calls that failed after their last attempt (its items' work, and its
+        /// `objects` calls).
+        public var failed: Int
+        /// Retries of the node's calls (attempts after the first).
+        public var retries: Int
+        /// The node's items that were ready but never started because the run stopped.
+        public var notStarted: Int
+
+        /// Counts with the given values.
+        ///
+        /// ```swift
+        /// #expect(report.counts(for: job) == .init(succeeded: 5, failed: 0, retries: 0, notStarted: 0))
+        /// ```
+        ///
+        /// - Complexity: O(1).
+        public init(succeeded: Int = 0, failed: Int = 0, retries: Int = 0, notStarted: Int = 0) {
+            self.succeeded = succeeded
+            self.failed = failed
+            self.retries = retries
+            self.notStarted = notStarted
+        }
+
+        /// `5 succeeded, 1 failed, 2 retries, 0 not started`.
+        public var description: String {
+            "\(succeeded) succeeded, \(failed) failed, \(retries) retries, \(notStarted) not started"
+        }
+    }
+
     /// Why the run ended.
     public let outcome: Outcome
     /// Every call that failed after its last attempt, in the order they gave up.
     public let failures: [OperationTreeFailure]
-    /// Items whose work produced an output.
+    /// Items whose work produced an output, of every node (``counts(for:)`` tells the
+    /// nodes apart).
     public let succeededCount: Int
     /// Retries made (attempts after the first), over all calls.
     public let retryCount: Int
@@ -44,6 +82,23 @@ public struct OperationTreeReport: Sendable, CustomStringConvertible {
     /// How many worker tasks the run started (for tests: never above the items that could
     /// run, nor the concurrency limit).
     var workersStarted = 0
+    /// Per node that counted anything.
+    var nodeCounts: [ObjectIdentifier: NodeCounts] = [:]
+
+    /// What `node`'s items did in this run; all zero for a node that did not run.
+    ///
+    /// ```swift
+    /// let report = await scan.run("folder")
+    /// #expect(report.succeededCount == 6)  // the scan and its jobs
+    /// #expect(report.counts(for: job).succeeded == 5)
+    /// ```
+    ///
+    /// A node under two parents counts its items under both.
+    ///
+    /// - Complexity: O(1).
+    public func counts<Input, Output>(for node: OperationTreeNode<Input, Output>) -> NodeCounts {
+        nodeCounts[ObjectIdentifier(node)] ?? NodeCounts()
+    }
 
     /// `true` when the whole tree ran with no failure.
     ///

@@ -6,6 +6,9 @@ struct _TreeItemOutcome {
     var lastBatch: _TreeBatch?
     var childCount = 0
     var failures: [OperationTreeFailure] = []
+    /// The count slot (see `_TreePlanNode.countSlot`) of each failure, and of each retry.
+    var failureSlots: [Int] = []
+    var retrySlots: [Int] = []
     var succeeded = false
     var cancelled = false
     var retries = 0

@@ -38,9 +38,11 @@ typealias _TreeObjectsJob =
 /// A node's `work` on an item of one of its batches (see `_TreeJobs.workOnItem`).
 @usableFromInline
 typealias _TreeItemWorkJob =
-    nonisolated(nonsending) @Sendable (_TreeBatch, Int, Bool) async throws -> (any Sendable)?
+    nonisolated(nonsending) @Sendable (_TreeBatch, Int, Bool, OperationTreeWorkContext)
+    async throws -> (any Sendable)?
 
 /// A node's `work` on one object, erased (see `_TreeObjectsJob`).
 @usableFromInline
 typealias _TreeWorkJob =
-    nonisolated(nonsending) @Sendable (any Sendable) async throws -> any Sendable
+    nonisolated(nonsending) @Sendable (any Sendable, OperationTreeWorkContext) async throws
+    -> any Sendable

@@ -8,10 +8,12 @@ final class _TreePlanNode: Sendable {
     /// Index into the run's per-node limits, or -1 when only the run's limit applies.
     let limitSlot: Int
     let retry: OperationTreeRetryPolicy
+    /// Index into the run's per-node counts: one per node, however many places it has.
+    let countSlot: Int
 
     init(
         _ node: any _TreeNodeErased, children: [_TreePlanNode], limitSlot: Int,
-        retry: OperationTreeRetryPolicy
+        retry: OperationTreeRetryPolicy, countSlot: Int
     ) {
         name = node.name
         nodeID = node.id
@@ -19,19 +21,28 @@ final class _TreePlanNode: Sendable {
         self.children = children
         self.limitSlot = limitSlot
         self.retry = retry
+        self.countSlot = countSlot
     }
 
-    /// The plan of `root`'s tree, and the limit of each slot. A node reached through two
-    /// parents appears twice but shares one slot, so its limit holds over both places.
+    /// The plan of `root`'s tree, the limit of each slot, and the node of each count slot.
+    /// A node reached through two parents appears twice but shares one slot of each kind,
+    /// so its limit holds, and its items are counted, over both places.
     static func make(_ root: any _TreeNodeErased, defaultRetry: OperationTreeRetryPolicy)
-        -> (plan: _TreePlanNode, limits: [Int])
+        -> (plan: _TreePlanNode, limits: [Int], nodeIDs: [ObjectIdentifier])
     {
+        var countSlots: [ObjectIdentifier: Int] = [:]
+        var nodeIDs: [ObjectIdentifier] = []
         var slots: [ObjectIdentifier: Int] = [:]
         var limits: [Int] = []
         var path: Set<ObjectIdentifier> = []
         func build(_ node: any _TreeNodeErased) -> _TreePlanNode {
             path.insert(node.id)
             defer { path.remove(node.id) }
+            let countSlot = countSlots[node.id] ?? nodeIDs.count
+            if countSlot == nodeIDs.count {
+                countSlots[node.id] = countSlot
+                nodeIDs.append(node.id)
+            }
             var slot = -1
             if let limit = node.concurrencyLimit {
                 if let known = slots[node.id] {
@@ -46,8 +57,10 @@ final class _TreePlanNode: Sendable {
             // so that a future way of adding children cannot turn a cycle into a hang.
             let children = node.childNodes.filter { !path.contains($0.id) }.map(build)
             return _TreePlanNode(
-                node, children: children, limitSlot: slot, retry: node.retry ?? defaultRetry)
+                node, children: children, limitSlot: slot, retry: node.retry ?? defaultRetry,
+                countSlot: countSlot)
         }
-        return (build(root), limits)
+        let plan = build(root)
+        return (plan, limits, nodeIDs)
     }
 }

@@ -18,19 +18,32 @@ struct _TreeRunState {
     var succeeded = 0
     var retries = 0
     var failures: [OperationTreeFailure] = []
+    /// Per node (see `_TreePlanNode.countSlot`): its identity and its counts.
+    let nodeIDs: [ObjectIdentifier]
+    var nodeCounts: [OperationTreeReport.NodeCounts]
+    /// The next ticket of the progress callback's order (see `_TreeProgress`).
+    var nextTicket: UInt64 = 0
     /// Per-node limits (see `_TreePlanNode.limitSlot`), the calls running in each slot, and
     /// the items that were ready while their slot was full.
     let limits: [Int]
     var slotRunning: [Int]
     var slotWaiting: [_TreeDeque<_TreeWorkItem>]
 
-    init(limits: [Int]) {
+    init(limits: [Int], nodeIDs: [ObjectIdentifier]) {
         self.limits = limits
+        self.nodeIDs = nodeIDs
+        nodeCounts = Array(repeating: .init(), count: nodeIDs.count)
         slotRunning = Array(repeating: 0, count: limits.count)
         slotWaiting = Array(repeating: _TreeDeque(), count: limits.count)
     }
 
     var isOver: Bool { done || stop != nil }
+
+    /// The place of the events that happen now in the progress callback's order.
+    mutating func takeTicket() -> UInt64 {
+        defer { nextTicket += 1 }
+        return nextTicket
+    }
 
     /// Queues `range` at the front (depth first, or an item whose slot freed) or the back.
     mutating func pushReady(_ range: _TreeReadyRange, front: Bool) {
@@ -63,7 +76,8 @@ struct _TreeRunState {
     /// pops the caller's next item and items for parked workers.
     mutating func complete(
         _ item: _TreeWorkItem, _ outcome: _TreeItemOutcome, failFast: Bool, depthFirst: Bool,
-        limit: Int, events: _TreeEventSink?, dropped: inout [OperationTreeEvent]
+        limit: Int, events: _TreeEventSink?, dropped: inout [OperationTreeEvent],
+        finished: inout [OperationTreeEvent]?
     ) -> _TreeCompletion {
         running -= 1
         let slot = item.batch.limitSlot
@@ -76,10 +90,15 @@ struct _TreeRunState {
                     front: true)
             }
         }
-        if outcome.succeeded { succeeded += 1 }
+        if outcome.succeeded {
+            succeeded += 1
+            if let plan = item.batch.plan { nodeCounts[plan.countSlot].succeeded += 1 }
+        }
         retries += outcome.retries
+        for slot in outcome.retrySlots { nodeCounts[slot].retries += 1 }
         if !outcome.failures.isEmpty {
             failures.append(contentsOf: outcome.failures)
+            for slot in outcome.failureSlots { nodeCounts[slot].failed += 1 }
             if failFast && stop == nil && !done { stop = .stoppedByFailure }
         }
         if outcome.cancelled && stop == nil && !done { stop = .cancelled }
@@ -89,7 +108,7 @@ struct _TreeRunState {
                 next: nil, wake: idle.map { ($0, nil) }, isOver: true,
                 cancelAll: stop == .stoppedByFailure)
         }
-        if events != nil, let output = outcome.output { item.batch.setOutput(item.index, output) }
+        if let output = outcome.output { item.batch.setOutput(item.index, output) }
         if outcome.childCount > 0 {
             item.batch.addPending(item.index, outcome.childCount)
             // Numbered in order (sibling nodes in the order added, objects in order), then
@@ -124,10 +143,12 @@ struct _TreeRunState {
                 done = true  // the run's root item: the whole tree is done
                 break
             }
-            events?.yield(
-                .finished(
-                    _TreeWorkItem(batch: batch, index: index).info, output: batch.output(index)),
-                dropped: &dropped)
+            if events != nil || finished != nil {
+                let event = OperationTreeEvent.finished(
+                    _TreeWorkItem(batch: batch, index: index).info, output: batch.output(index))
+                events?.yield(event, dropped: &dropped)
+                finished?.append(event)
+            }
             index = batch.parentIndex
             batch = parent
         }
@@ -157,14 +178,26 @@ struct _TreeRunState {
     }
 
     func report() -> OperationTreeReport {
-        var notStarted = slotWaiting.reduce(0) { $0 + $1.count }
+        var counts = nodeCounts
+        var notStarted = 0
+        for var waiting in slotWaiting {
+            while let item = waiting.popFront() {
+                notStarted += 1
+                if let plan = item.batch.plan { counts[plan.countSlot].notStarted += 1 }
+            }
+        }
         var queue = ready
         while let range = queue.popFront() {
-            if range.batch.plan != nil { notStarted += range.end - range.start }
+            if let plan = range.batch.plan {
+                notStarted += range.end - range.start
+                counts[plan.countSlot].notStarted += range.end - range.start
+            }
         }
+        var byNode: [ObjectIdentifier: OperationTreeReport.NodeCounts] = [:]
+        for (slot, id) in nodeIDs.enumerated() { byNode[id] = counts[slot] }
         return OperationTreeReport(
             outcome: done ? .completed : (stop ?? .completed), failures: failures,
             succeededCount: succeeded, retryCount: retries, notStartedCount: notStarted,
-            peakConcurrency: peak, workersStarted: workers)
+            peakConcurrency: peak, workersStarted: workers, nodeCounts: byNode)
     }
 }

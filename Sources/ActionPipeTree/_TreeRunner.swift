@@ -9,11 +9,14 @@ import ActionPipeConcurrency
 /// to the children's items, then, in one lock round-trip, pushes those items, counts the
 /// item done (finishing it and its ancestors whose subtrees are now complete, post-order)
 /// and pops its next item. Workers with nothing to do park on a continuation; pushing work
-/// hands items straight to parked workers. No provider code runs with the lock held.
+/// hands items straight to parked workers. No provider code, and no progress callback,
+/// runs with the lock held.
 final class _TreeRunner: Sendable {
     let plan: _TreePlanNode
     let options: OperationTreeOptions
     let events: _TreeEventSink?
+    /// The structured run's callback; `nil` when nobody passed one.
+    let progress: _TreeProgress?
     /// Requests to the task group's owner: start a worker, or cancel every call (fail
     /// fast). Finished when the run is over.
     let demand: AsyncStream<_TreeDemand>.Continuation
@@ -23,13 +26,14 @@ final class _TreeRunner: Sendable {
 
     init(
         root: any _TreeNodeErased, options: OperationTreeOptions,
-        events: _TreeEventSink?
+        events: _TreeEventSink?, progress: _TreeProgress? = nil
     ) {
-        let (plan, limits) = _TreePlanNode.make(root, defaultRetry: options.retry)
+        let (plan, limits, nodeIDs) = _TreePlanNode.make(root, defaultRetry: options.retry)
         self.plan = plan
         self.options = options
         self.events = events
-        state = LockedValue(_TreeRunState(limits: limits))
+        self.progress = progress
+        state = LockedValue(_TreeRunState(limits: limits, nodeIDs: nodeIDs))
         (demandRequests, demand) = AsyncStream.makeStream(of: _TreeDemand.self)
     }
 
@@ -99,14 +103,15 @@ final class _TreeRunner: Sendable {
     /// Runs one item (its work, then its children's `objects`) and completes it; returns the
     /// worker's next item, if one is ready.
     ///
-    /// The common case (no events, no timeout, no error) calls the provider directly; all
+    /// The common case (no listener, no timeout, no error) calls the provider directly; all
     /// else is in `slowCall`, so this async function's frame stays small: every item pays
     /// for its frame in the task allocator.
     @inline(__always)
     nonisolated(nonsending) private func process(_ item: _TreeWorkItem) async -> _TreeWorkItem? {
         var outcome = _TreeItemOutcome()
         var output: (any Sendable)?
-        let direct = events == nil && options.itemTimeout == nil && !Instrumentation.isOn
+        let listening = events != nil || progress != nil
+        let direct = !listening && options.itemTimeout == nil && !Instrumentation.isOn
         let hasChildren: Bool
         if let node = item.plan {
             hasChildren = !node.children.isEmpty
@@ -114,11 +119,14 @@ final class _TreeRunner: Sendable {
             if direct {
                 do {
                     // Only children read the output (a listener needs the slow path).
-                    output = try await jobs.workOnItem(item.batch, item.index, hasChildren)
+                    output = try await jobs.workOnItem(
+                        item.batch, item.index, hasChildren,
+                        OperationTreeWorkContext(attempt: 1, maxAttempts: node.retry.maxAttempts))
                     outcome.succeeded = true
                 } catch {
                     output = await slowCall(
-                        node, .work, item: item, object: item.object, error, &outcome, jobs.work)
+                        node, .work, item: item, object: item.object, error, &outcome,
+                        jobs.work)
                     outcome.succeeded = output != nil
                 }
             } else {
@@ -131,7 +139,7 @@ final class _TreeRunner: Sendable {
                 outcome.succeeded = output != nil
                 if let span { span.end(Self.instrumentedOutcome(outcome)) }
                 // Only `finished` events read it back; without a listener, skip the copy.
-                if events != nil { outcome.output = output }
+                if listening { outcome.output = output }
             }
         } else {
             hasChildren = true
@@ -150,13 +158,13 @@ final class _TreeRunner: Sendable {
                         batch =
                             await slowCall(
                                 child, .objects, item: nil, object: output, error, &outcome,
-                                jobs.objects) ?? nil
+                                { object, _ in try await jobs.objects(object) }) ?? nil
                     }
                 } else {
                     batch =
                         await slowCall(
                             child, .objects, item: nil, object: output, nil, &outcome,
-                            jobs.objects) ?? nil
+                            { object, _ in try await jobs.objects(object) }) ?? nil
                 }
                 if let batch {
                     batch.plan = child
@@ -168,11 +176,17 @@ final class _TreeRunner: Sendable {
             }
         }
         var dropped: [OperationTreeEvent] = []
-        let completion = state.withLock {
-            $0.complete(
+        // The `finished` events, for the progress callback: collected under the lock with
+        // their ticket, delivered after unlocking.
+        var finished: [OperationTreeEvent]? = progress == nil ? nil : []
+        var ticket: UInt64 = 0
+        let completion = state.withLock { state in
+            let completion = state.complete(
                 item, outcome, failFast: options.failFast,
                 depthFirst: options.order == .depthFirst, limit: options.concurrencyLimit,
-                events: events, dropped: &dropped)
+                events: events, dropped: &dropped, finished: &finished)
+            if finished?.isEmpty == false { ticket = state.takeTicket() }
+            return completion
         }
         // Events the stream dropped (a bounded buffer) are released here, unlocked: their
         // outputs are the user's values.
@@ -186,6 +200,9 @@ final class _TreeRunner: Sendable {
         if completion.isOver {
             if completion.cancelAll { demand.yield(.cancelAll) }
             demand.finish()
+        }
+        if let progress, let finished, !finished.isEmpty {
+            await progress.deliver(finished, ticket: ticket)
         }
         return completion.next
     }
@@ -205,25 +222,27 @@ final class _TreeRunner: Sendable {
     private func slowCall<Value: Sendable>(
         _ node: _TreePlanNode, _ stage: OperationTreeFailure.Stage, item: _TreeWorkItem?,
         object: any Sendable, _ firstError: (any Error)?, _ outcome: inout _TreeItemOutcome,
-        _ job: @escaping @Sendable (any Sendable) async throws -> Value
+        _ job: @escaping @Sendable (any Sendable, OperationTreeWorkContext) async throws -> Value
     ) async -> Value? {
         var attempt = 1
         var lastError = firstError
         while true {
             if lastError == nil {
-                if let events, let item { events.yield(.started(item.info, attempt: attempt)) }
+                if let item { await emit(.started(item.info, attempt: attempt)) }
                 do {
                     let value: Value
+                    let context = OperationTreeWorkContext(
+                        attempt: attempt, maxAttempts: node.retry.maxAttempts)
                     if let limit = options.itemTimeout, limit < _treeLongestWait {
                         value = try await _treeWithTimeout(
                             limit, node: node.name, clock: options.clock
                         ) {
-                            try await job(object)
+                            try await job(object, context)
                         }
                     } else {
-                        value = try await job(object)
+                        value = try await job(object, context)
                     }
-                    if let events, let item { events.yield(.produced(item.info, output: value)) }
+                    if let item { await emit(.produced(item.info, output: value)) }
                     return value
                 } catch {
                     lastError = error
@@ -236,18 +255,20 @@ final class _TreeRunner: Sendable {
                 return nil
             }
             let failure = OperationTreeFailure(
-                node: node.name, stage: stage, item: item?.info, object: object, error: error,
-                attempts: attempt)
+                node: node.name, nodeID: node.nodeID, stage: stage, item: item?.info,
+                object: object, error: error, attempts: attempt)
             let policy = node.retry
             guard attempt < policy.maxAttempts, policy.shouldRetry(error) else {
                 outcome.failures.append(failure)
-                events?.yield(.failed(failure))
+                outcome.failureSlots.append(node.countSlot)
+                await emit(.failed(failure))
                 return nil
             }
             attempt += 1
             outcome.retries += 1
+            outcome.retrySlots.append(node.countSlot)
             let delay = policy.backoff.delay(beforeAttempt: attempt)
-            events?.yield(.retrying(failure, delay: delay))
+            await emit(.retrying(failure, delay: delay))
             if delay > .zero {
                 do {
                     try await options.clock.sleep(for: Swift.min(delay, _treeLongestWait))
@@ -264,6 +285,16 @@ final class _TreeRunner: Sendable {
     }
 
     private var isStopped: Bool { state.withLock { $0.stop != nil } }
+
+    /// Sends `event` to the run's streams and its progress callback; returns once the
+    /// callback has seen it, so the worker's next step comes after it.
+    private func emit(_ event: OperationTreeEvent) async {
+        events?.yield(event)
+        if let progress {
+            let ticket = state.withLock { $0.takeTicket() }
+            await progress.deliver(event, ticket: ticket)
+        }
+    }
 }
 
 /// Parked workers to resume, each with its next item (`nil`: the run is over).

@@ -74,9 +74,10 @@ struct NewcomerErrorTests {
         #expect(failure.description.contains("node 'recipe'"))
         #expect(failure.description.contains("work on 42 failed after 2 attempts: offline"))
         #expect(failure.description.contains("its subtree was skipped"))
-        // What to do.
-        #expect(failure.description.contains("OperationTreeOptions.retry"))
-        #expect(failure.description.contains("fix the provider"))
+        // What to do, for the developer only: a program shows its users the description.
+        #expect(!failure.description.contains("OperationTreeOptions"))
+        #expect(failure.developerHint.contains("OperationTreeOptions.retry"))
+        #expect(failure.developerHint.contains("fix the provider"))
     }
 
     @Test func plumbingErrorSaysToRemoveThePortFirst() throws {

@@ -131,7 +131,7 @@ struct TreeEventTests {
         #expect(
             report.failures[0].description
                 == "node 'root': work on 2 failed after 3 attempts: test failure: item 2; its subtree "
-                + "was skipped (retry with OperationTreeOptions.retry, or fix the provider)")
+                + "was skipped")
     }
 
     @Test("objects(for:) failing skips that child node's items for that input, and is reported")

@@ -1,0 +1,71 @@
+import ActionPipeConcurrency
+
+/// Delivers a structured run's events to its progress callback: one call at a time, in the
+/// order the events happened, each before the worker that caused it goes on.
+///
+/// An event's place in the order is a ticket, taken under the run's lock where the event
+/// happens (so `finished` events keep the post-order the lock gives them). The worker then
+/// waits, suspended, until every earlier ticket has been delivered, calls the callback with
+/// no lock held, and lets the next ticket's worker go. Tickets are taken only by a worker
+/// that is about to deliver, so every ticket is served and a wait is bounded by the
+/// callbacks before it.
+final class _TreeProgress: Sendable {
+    let callback: @Sendable (OperationTreeEvent) -> Void
+
+    private struct State {
+        /// The ticket whose turn it is.
+        var serving: UInt64 = 0
+        /// Workers waiting for a later ticket (at most one per worker).
+        var waiting: [(ticket: UInt64, continuation: UnsafeContinuation<Void, Never>)] = []
+    }
+
+    private let state = LockedValue(State())
+
+    init(_ callback: @escaping @Sendable (OperationTreeEvent) -> Void) {
+        self.callback = callback
+    }
+
+    /// Calls the callback with `events`, in order, once every earlier ticket is delivered.
+    nonisolated(nonsending) func deliver(_ events: [OperationTreeEvent], ticket: UInt64) async {
+        await waitForTurn(ticket)
+        for event in events { callback(event) }
+        endTurn()
+    }
+
+    /// ``deliver(_:ticket:)`` for one event, without an array.
+    nonisolated(nonsending) func deliver(_ event: OperationTreeEvent, ticket: UInt64) async {
+        await waitForTurn(ticket)
+        callback(event)
+        endTurn()
+    }
+
+    nonisolated(nonsending) private func waitForTurn(_ ticket: UInt64) async {
+        if state.withLock({ $0.serving == ticket }) { return }
+        await withUnsafeContinuation { continuation in
+            let now = state.withLock { state -> Bool in
+                if state.serving == ticket { return true }
+                state.waiting.append((ticket, continuation))
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    private func endTurn() {
+        let next = state.withLock { state -> UnsafeContinuation<Void, Never>? in
+            state.serving += 1
+            guard let index = state.waiting.firstIndex(where: { $0.ticket == state.serving })
+            else { return nil }
+            return state.waiting.swapRemoveAt(index).continuation
+        }
+        next?.resume()
+    }
+}
+
+extension Array {
+    /// Removes element `index` by moving the last element into its place: O(1), order lost.
+    fileprivate mutating func swapRemoveAt(_ index: Int) -> Element {
+        swapAt(index, count - 1)
+        return removeLast()
+    }
+}
