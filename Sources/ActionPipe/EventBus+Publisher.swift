@@ -10,11 +10,11 @@ extension EventBus {
     /// let lines = Mutex<[String]>([])
     /// bus.subscribe(TreeProgress.self) { event in lines.withLock { $0.append(event.line) } }
     ///
-    /// let progress: @Sendable (OperationTreeEvent) -> Void = bus.publisher { event in
-    ///     if case .finished = event { TreeProgress(line: "\(event)") } else { nil }
-    /// }
     /// let jobs = OperationTreeNode(
     ///     "job", objects: { (count: Int) in Array(1...count) }, work: { (job: Int) in job })
+    /// let progress: @Sendable (OperationTreeEvent) -> Void = bus.publisher { event in
+    ///     event.finishedOutput(of: jobs).map { TreeProgress(line: "job \($0) done") }
+    /// }
     /// for await event in jobs.start(2).events { progress(event) }
     /// #expect(lines.withLock { $0.count } == 2)
     /// ```

@@ -4,7 +4,7 @@ extension ObservedProperty {
     ///
     /// `transform` turns each value into the event to publish, or `nil` to publish nothing
     /// for it. Events are published synchronously, on the assigning thread, in assignment
-    /// order (as ``observe(_:_:)`` delivers values), so a subscriber without an executor
+    /// order (as `observe(_:_:)` delivers values), so a subscriber without an executor
     /// has seen the event before the assignment returns.
     ///
     /// ```swift
@@ -35,7 +35,7 @@ extension ObservedProperty {
     ///   - transform: The event for a value, or `nil` for none. Runs on the assigning
     ///     thread, with no lock held.
     /// - Returns: The observation's token: cancelling it stops the publishing.
-    /// - Complexity: As ``observe(_:owner:retention:_:)``: amortised O(1) in the number of
+    /// - Complexity: As `observe(_:owner:retention:_:)`: amortised O(1) in the number of
     ///   observers; each assignment then costs one `transform` call and one publish.
     @discardableResult
     public func publish<Event: BusEvent>(

@@ -2,12 +2,12 @@ extension OperationTreeRun {
     /// Publishes an event on `bus` for every event of this run: the one-line connector from
     /// a started operation tree to the bus.
     ///
-    /// `transform` receives each ``OperationTreeEvent``, in the run's order, and returns
+    /// `transform` receives each `OperationTreeEvent`, in the run's order, and returns
     /// the event to publish, or `nil` for none. Call it right after
-    /// ``OperationTreeNode/start(_:options:buffering:)``: it reads the run's ``events``
+    /// `OperationTreeNode/start(_:options:buffering:)`: it reads the run's `events`
     /// (every event since the start, within the stream's buffer) as their one reader, in a
     /// task of its own, so events are published shortly after they happen, not during the
-    /// work. To read the events yourself as well, use ``eventStream(buffering:)``; never
+    /// work. To read the events yourself as well, use `eventStream(buffering:)`; never
     /// iterate `events` too (an `AsyncStream` has one reader).
     ///
     /// ```swift
@@ -30,7 +30,7 @@ extension OperationTreeRun {
     /// the run's last event is published, when the token is cancelled (an event being
     /// published at that moment may still arrive, none after it), or when the bus goes
     /// away. For a run that reports progress through a synchronous callback, pass
-    /// ``EventBus/publisher(_:)`` as that callback instead.
+    /// `EventBus/publisher(_:)` as that callback instead.
     ///
     /// - Parameters:
     ///   - bus: Where the events go.

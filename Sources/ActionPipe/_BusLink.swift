@@ -1,7 +1,7 @@
 import Synchronization
 
 /// One connector to a bus made of several registrations (a plumber's two taps, a run's
-/// forwarding task), cancelled together by one ``RegistrationToken``.
+/// forwarding task), cancelled together by one `RegistrationToken`.
 ///
 /// The token holds the link weakly, like every token; what forwards (the taps, the task)
 /// holds it strongly, so the link lives exactly as long as something can still publish.
