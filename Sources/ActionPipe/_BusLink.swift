@@ -1,0 +1,54 @@
+import Synchronization
+
+/// One connector to a bus made of several registrations (a plumber's two taps, a run's
+/// forwarding task), cancelled together by one `RegistrationToken`.
+///
+/// The token holds the link weakly, like every token; what forwards (the taps, the task)
+/// holds it strongly, so the link lives exactly as long as something can still publish.
+final class _BusLink: _Registry {
+    /// How to end each part of the connector; `nil` once it has ended.
+    private let ends = Mutex<[@Sendable () -> Void]?>([])
+    private let id = RegistrationToken.nextID()
+    private let scope: String
+    private let label: String
+
+    init(scope: String, label: String) {
+        self.scope = scope
+        self.label = label
+    }
+
+    /// The connector's token, named `scope/label#id`.
+    var token: RegistrationToken {
+        RegistrationToken(registry: self, id: id, scope: scope, joiner: "/", label: label)
+    }
+
+    /// Whether the connector still forwards.
+    var isActive: Bool { ends.withLock { $0 != nil } }
+
+    /// Adds what ends one part; if the connector has already ended, ends it at once.
+    func add(end: @escaping @Sendable () -> Void) {
+        let added = ends.withLock { ends -> Bool in
+            guard ends != nil else { return false }
+            ends?.append(end)
+            return true
+        }
+        if !added { end() }
+    }
+
+    /// Ends every part; whether the connector was still active. The ends run unlocked:
+    /// cancelling a tap releases what the app's transform captured.
+    @discardableResult
+    func end() -> Bool {
+        let taken = ends.withLock { ends -> [@Sendable () -> Void]? in
+            defer { ends = nil }
+            return ends
+        }
+        guard let taken else { return false }
+        for end in taken { end() }
+        return true
+    }
+
+    func _cancelRegistration(_ id: UInt64, detail: Int) -> Bool { end() }
+
+    func _isRegistrationActive(_ id: UInt64, detail: Int) -> Bool { isActive }
+}

@@ -1,0 +1,41 @@
+import ActionPipe
+
+/// An observed value, as published by a connector.
+struct LinkValue: BusEvent {
+    let value: Int
+}
+
+/// A plumbing outcome, as published by a connector.
+struct LinkOutcome: BusEvent, Equatable {
+    enum Kind: Hashable, Sendable { case delivered, stopped }
+    let subtype: Kind
+    let payload: Int
+
+    init(_ subtype: Kind, _ payload: Int) {
+        self.subtype = subtype
+        self.payload = payload
+    }
+
+    /// The event for an outcome of a plumber of `Int`.
+    static func of(_ outcome: PlumbingOutcome<Int>) -> LinkOutcome {
+        switch outcome {
+        case .delivered(let packet): LinkOutcome(.delivered, packet.payload)
+        case .stopped(let stop): LinkOutcome(.stopped, stop.packet.payload)
+        }
+    }
+}
+
+/// A tree event, as published by a connector: its description.
+struct LinkTreeLine: BusEvent {
+    let line: String
+}
+
+/// A state object whose property is connected to a bus, for the lifetime tests.
+final class LinkState: ObservableState, @unchecked Sendable {
+    @Observed("link.count") var count = 0
+}
+
+/// Yields until `condition` holds; the suite's `.hangBound` bounds the wait.
+func linkEventually(_ condition: () -> Bool) async {
+    while !condition() { await Task.yield() }
+}
