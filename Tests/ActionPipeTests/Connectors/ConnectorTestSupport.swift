@@ -34,8 +34,3 @@ struct LinkTreeLine: BusEvent {
 final class LinkState: ObservableState, @unchecked Sendable {
     @Observed("link.count") var count = 0
 }
-
-/// Yields until `condition` holds; the suite's `.hangBound` bounds the wait.
-func linkEventually(_ condition: () -> Bool) async {
-    while !condition() { await Task.yield() }
-}
