@@ -24,10 +24,16 @@ final class Account {
     var owner: String
     var balance: Int
     var frozen = false
+    // Spelled `Optional<…>`: `String?` would start as `nil` on its own, which is its one
+    // initialization.
+    var note: Optional<String>
+    // Accepted: the accessors are the main actor's, the storage is not.
+    @MainActor var shown = 0
 
-    init(owner: String, balance: Int) {
+    init(owner: String, balance: Int, note: String? = nil) {
         self.owner = owner
         self.balance = balance
+        self.note = note
     }
 }
 
@@ -71,8 +77,9 @@ struct ObservableStateMacroTests {
 
     @Test("initializers assign properties declared without a value")
     func initializers() {
-        let account = Account(owner: "Ada", balance: 10)
+        let account = Account(owner: "Ada", balance: 10, note: "new")
         account.balance -= 3
+        #expect(account.note == "new")
         #expect(account.owner == "Ada")
         #expect(account.balance == 7)
         #expect(account.frozen == false)
