@@ -14,8 +14,9 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "ActionPipe", path: "../.."),
-        // 602 and later build with Swift 6.2 and 6.3 toolchains.
-        .package(url: "https://github.com/swiftlang/swift-syntax", from: "602.0.0"),
+        // 602 matches the Swift 6.2 toolchain, 603 the 6.3 one (with 602, a 6.3 compiler
+        // prints a harmless "Internal Error: DecodingError" as each macro plug-in closes).
+        .package(url: "https://github.com/swiftlang/swift-syntax", "602.0.0"..<"604.0.0"),
     ],
     targets: [
         // The compiler plug-in: the expansion, run by the compiler, never linked into an app.
