@@ -37,6 +37,14 @@ final class Account {
     }
 }
 
+/// The spelling the README teaches: `Sendable` written, and checked (the macro adds only
+/// `ObservableState`).
+@ObservableState
+final class Settings: Sendable {
+    var theme = "light"
+    var fontSize = 12.0
+}
+
 /// An owner for owner-bound observers: a class the observer is handed, never captured.
 final class ProfileView: Sendable {
     let shown = Mutex<[Int]>([])
@@ -142,6 +150,12 @@ struct ObservableStateMacroTests {
         let write: @Sendable () -> Void = { profile.age += 1 }
         await Task.detached(operation: write).value
         #expect(profile.age == 1)
+        // Declared `Sendable` by hand: the macro adds the protocol, and the state works alike.
+        let settings = requireSendable(Settings())
+        let state: any ObservableState = settings
+        settings.fontSize += 2
+        #expect(settings.$fontSize.value == 14)
+        #expect(state === settings)
     }
 
     @Test("a state object with observers is freed: the generated code makes no cycle")
