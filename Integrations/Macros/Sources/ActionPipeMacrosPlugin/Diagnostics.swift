@@ -10,6 +10,7 @@ enum MacroDiagnostic: DiagnosticMessage {
     case propertyWrapper(String)
     case propertyObservers
     case onePropertyPerVar
+    case assignedTwice(String, type: String)
 
     var message: String {
         switch self {
@@ -35,6 +36,11 @@ enum MacroDiagnostic: DiagnosticMessage {
         case .propertyObservers:
             "'@ObservableState' properties take no 'willSet' or 'didSet': observe the "
                 + "property's projection ('$name.observe { … }') instead"
+        case .assignedTwice(let name, let type):
+            "'\(name)' is initialized where it is declared, so an initializer cannot assign it "
+                + "(its storage is a 'let'): declare it 'var \(name): "
+                + "\(type.hasSuffix("?") ? "Optional<\(type.dropLast())>" : type)' and assign it "
+                + "in every initializer"
         case .onePropertyPerVar:
             "'@ObservableState' observes one property per 'var': declare each on its own line"
         }

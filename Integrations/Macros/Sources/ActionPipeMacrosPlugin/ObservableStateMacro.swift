@@ -30,7 +30,18 @@ extension ObservableStateMacro: MemberAttributeMacro {
             let variable = member.as(VariableDeclSyntax.self)
         else { return [] }
         switch TrackedProperty.classify(variable) {
-        case .tracked: return [trackedAttribute]
+        case .tracked(let property):
+            // Still tracked: the compiler's own error then follows this clearer one.
+            if property.isInitializedAtDeclaration {
+                for target in property.assignments(in: declaration) {
+                    context.diagnose(
+                        Diagnostic(
+                            node: target,
+                            message: MacroDiagnostic.assignedTwice(
+                                property.name, type: property.type.trimmedDescription)))
+                }
+            }
+            return [trackedAttribute]
         case .untouched: return []
         case .invalid(let diagnostics):
             diagnostics.forEach(context.diagnose)

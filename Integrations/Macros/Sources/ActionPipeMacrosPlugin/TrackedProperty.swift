@@ -22,6 +22,10 @@ struct TrackedProperty {
     /// projection's access level (a `private(set)` limits only the setter, which the
     /// projection lacks).
     let accessLevel: String?
+    /// Whether the property is initialized where it is declared: it has an initial value, or
+    /// its type is spelled `T?`, which starts as `nil`. Its `let` storage is then initialized
+    /// there, once, and no initializer may assign the property.
+    let isInitializedAtDeclaration: Bool
 
     /// The generated storage's name: `_name`, as a property wrapper's.
     var storageName: String { "_\(name)" }
@@ -91,7 +95,12 @@ struct TrackedProperty {
         }
         guard diagnostics.isEmpty else { return .invalid(diagnostics) }
         let access = modifiers.first { $0.detail == nil && $0.isOne(of: accessKeywords) }
-        return .tracked(TrackedProperty(name: name, type: type, accessLevel: access?.name.text))
+        return .tracked(
+            TrackedProperty(
+                name: name, type: type, accessLevel: access?.name.text,
+                isInitializedAtDeclaration: binding.initializer != nil
+                    || type.is(OptionalTypeSyntax.self)
+                    || type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self)))
     }
 
     /// Attributes that are not property wrappers and that the generated accessors keep
@@ -202,5 +211,60 @@ extension AccessorBlockSyntax {
             $0.accessorSpecifier.tokenKind == .keyword(.willSet)
                 || $0.accessorSpecifier.tokenKind == .keyword(.didSet)
         }
+    }
+}
+
+extension TrackedProperty {
+    /// The assignments to the property in `type`'s initializers (`self.name = …`, or `name = …`
+    /// where no parameter is called `name`): each would initialize the `let` storage a second
+    /// time when the property is initialized at its declaration.
+    func assignments(in type: some DeclGroupSyntax) -> [ExprSyntax] {
+        type.memberBlock.members.compactMap { $0.decl.as(InitializerDeclSyntax.self) }
+            .flatMap { initializer -> [ExprSyntax] in
+                let shadowed = initializer.signature.parameterClause.parameters.contains {
+                    ($0.secondName ?? $0.firstName).text == name
+                }
+                guard let body = initializer.body else { return [] }
+                let finder = AssignmentFinder(name: name, matchesBareName: !shadowed)
+                finder.walk(body)
+                return finder.targets
+            }
+    }
+}
+
+/// Finds `self.name = …` (and `name = …`) in an initializer's body, outside nested closures
+/// and functions, which run later.
+private final class AssignmentFinder: SyntaxVisitor {
+    let name: String
+    let matchesBareName: Bool
+    var targets: [ExprSyntax] = []
+
+    init(name: String, matchesBareName: Bool) {
+        self.name = name
+        self.matchesBareName = matchesBareName
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
+        let elements = Array(node.elements)
+        if elements.count >= 3, elements[1].is(AssignmentExprSyntax.self),
+            isProperty(elements[0])
+        {
+            targets.append(elements[0])
+        }
+        return .visitChildren
+    }
+
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+
+    private func isProperty(_ target: ExprSyntax) -> Bool {
+        if let member = target.as(MemberAccessExprSyntax.self),
+            member.base?.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self)
+        {
+            return member.declName.baseName.text == name
+        }
+        return matchesBareName && target.as(DeclReferenceExprSyntax.self)?.baseName.text == name
     }
 }

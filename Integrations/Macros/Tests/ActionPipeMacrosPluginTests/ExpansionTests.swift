@@ -284,4 +284,58 @@ final class DiagnosticTests: XCTestCase {
                 + "own line",
             column: 9)
     }
+
+    func testInitializerAssigningAPropertyWithAnInitialValue() {
+        assertMacroExpansion(
+            """
+            @ObservableState
+            final class Account {
+                var note: String?
+                init(note: String?) {
+                    self.note = note
+                }
+            }
+            """,
+            expandedSource: """
+                final class Account {
+                    var note: String? {
+                        @storageRestrictions(initializes: _note)
+                        init(initialValue) {
+                            _note = ObservedProperty(initialValue, label: "note")
+                        }
+                        get {
+                            _note.value
+                        }
+                        set {
+                            _note.value = newValue
+                        }
+                        _modify {
+                            yield &_note.value
+                        }
+                    }
+
+                    private let _note: ObservedProperty<String?>
+
+                    /// The observable property behind `note`: observe it, stream its values.
+                    var $note: ObservedProperty<String?> {
+                        _note
+                    }
+                    init(note: String?) {
+                        self.note = note
+                    }
+                }
+
+                extension Account: ObservableState, Sendable {
+                }
+                """,
+            diagnostics: [
+                DiagnosticSpec(
+                    message: "'note' is initialized where it is declared, so an initializer "
+                        + "cannot assign it (its storage is a 'let'): declare it "
+                        + "'var note: Optional<String>' and assign it in every initializer",
+                    line: 5, column: 9)
+            ],
+            macroSpecs: macros
+        )
+    }
 }
