@@ -79,12 +79,16 @@ final class PostgresServer: Sendable {
         }
     }
 
-    /// The PostgreSQL tool `name`: on the `PATH`, else in Debian's folder for version 15.
+    /// The PostgreSQL tool `name`: on the `PATH`, else in Debian's folder of the newest
+    /// version installed (Debian puts neither `initdb` nor `pg_ctl` on the `PATH`).
     private static func tool(_ name: String) -> String {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-        let candidates =
-            path.split(separator: ":").map { "\($0)/\(name)" }
-            + ["/usr/lib/postgresql/15/bin/\(name)"]
+        let versions =
+            (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql"))
+            ?? []
+        let debian = versions.sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }
+            .map { "/usr/lib/postgresql/\($0)/bin/\(name)" }
+        let candidates = path.split(separator: ":").map { "\($0)/\(name)" } + debian
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? name
     }
 
