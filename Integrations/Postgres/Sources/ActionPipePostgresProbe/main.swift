@@ -4,8 +4,12 @@
 //   ActionPipePostgresProbe receive PORT CHANNEL fast|durable COUNT
 //       prints "ready" once listening, then, after COUNT events (or 60 s):
 //       "received N ordered true|false p50_us X p99_us Y"
-//   ActionPipePostgresProbe publish PORT CHANNEL fast|durable COUNT
-//       publishes COUNT events, waits until they are sent, prints "published N"
+//   ActionPipePostgresProbe publish PORT CHANNEL fast|durable COUNT [INTERVAL_US]
+//       publishes COUNT events (INTERVAL_US apart), waits until they are sent,
+//       prints "published N"
+//   ActionPipePostgresProbe measure PORT CHANNEL - COUNT
+//       events per second: raw postgres-nio NOTIFY/LISTEN, then two bridges in this
+//       process, fast and durable (Scripts/measure runs it against a server of its own)
 import ActionPipeBus
 import ActionPipePostgres
 import Foundation
@@ -35,8 +39,12 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 6, let port = Int(arguments[2]), let count = Int(arguments[5]) else {
+guard arguments.count >= 6, let port = Int(arguments[2]), let count = Int(arguments[5]) else {
     fail("usage: receive|publish PORT CHANNEL fast|durable COUNT")
+}
+if arguments[1] == "measure" {
+    try await measure(port: port, channel: arguments[3], count: count)
+    exit(0)
 }
 let mode: PostgresBusConfiguration.Mode = arguments[4] == "durable" ? .durable() : .fast
 let configuration = PostgresBusConfiguration(
@@ -77,7 +85,11 @@ case "receive":
     token.cancel()
 case "publish":
     await shared.waitUntilListening()
-    for index in 0..<count { bus.publish(ProbeEvent(index: index, sentAt: now())) }
+    let interval = arguments.count > 6 ? Int(arguments[6]) ?? 0 : 0
+    for index in 0..<count {
+        bus.publish(ProbeEvent(index: index, sentAt: now()))
+        if interval > 0 { try await Task.sleep(for: .microseconds(interval)) }
+    }
     while shared.busBridge.pendingCount > 0 { try await Task.sleep(for: .milliseconds(5)) }
     say("published \(count)")
 default:
