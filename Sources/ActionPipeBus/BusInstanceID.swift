@@ -15,6 +15,8 @@ public struct BusInstanceID: Hashable, Sendable, CustomStringConvertible {
     /// ```swift
     /// BusInstanceID("orders-1").rawValue == "orders-1"
     /// ```
+    ///
+    /// - Complexity: O(1).
     public init(_ rawValue: String) {
         self.rawValue = rawValue
     }

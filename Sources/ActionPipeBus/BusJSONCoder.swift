@@ -16,6 +16,8 @@ public struct BusJSONCoder: BusCoder {
     /// ```swift
     /// let coder = BusJSONCoder()
     /// ```
+    ///
+    /// - Complexity: O(1).
     public init() {}
 
     /// The JSON text of `event`, as UTF-8 bytes.

@@ -23,6 +23,8 @@ public struct BusMessage: Hashable, Sendable {
     /// ```swift
     /// BusMessage(topic: "Ping", sender: BusInstanceID("a"), sequence: 1, payload: [])
     /// ```
+    ///
+    /// - Complexity: O(1).
     public init(topic: String, sender: BusInstanceID, sequence: UInt64, payload: [UInt8]) {
         self.topic = topic
         self.sender = sender

@@ -33,6 +33,7 @@ public final class PostgresBusBridge: Service, Sendable {
     ///   - coder: How events are encoded; JSON by default.
     ///   - logger: postgres-nio's log; by default nothing is logged.
     /// - Throws: ``PostgresBusError/invalidName(_:)`` for an unusable channel or table name.
+    /// - Complexity: O(1).
     public init(
         bus: EventBus, configuration: PostgresBusConfiguration,
         instance: BusInstanceID = .random(), coder: some BusCoder = BusJSONCoder(),
@@ -59,6 +60,8 @@ public final class PostgresBusBridge: Service, Sendable {
     /// ```swift
     /// try await shared.run()
     /// ```
+    ///
+    /// - Complexity: That of `BusBridge.run()` over ``PostgresBusTransport``.
     public func run() async throws {
         try await cancelWhenGracefulShutdown { [busBridge] in try await busBridge.run() }
     }
@@ -69,6 +72,8 @@ public final class PostgresBusBridge: Service, Sendable {
     /// ```swift
     /// await shared.waitUntilListening()
     /// ```
+    ///
+    /// - Complexity: O(1).
     public func waitUntilListening() async {
         await transport.waitUntilListening()
     }

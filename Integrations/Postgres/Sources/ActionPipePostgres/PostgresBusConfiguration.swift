@@ -60,6 +60,7 @@ public struct PostgresBusConfiguration: Sendable {
     ///   - mode: ``Mode/fast`` by default.
     ///   - reconnectDelay: The first wait before reconnecting.
     ///   - maximumReconnectDelay: The longest wait before reconnecting.
+    /// - Complexity: O(1).
     public init(
         connection: PostgresConnection.Configuration, channel: String, mode: Mode = .fast,
         reconnectDelay: Duration = .milliseconds(100),

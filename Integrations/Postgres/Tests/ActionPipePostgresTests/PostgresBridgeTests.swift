@@ -156,7 +156,9 @@ struct PostgresBridgeTests {
         }
     }
 
-    @Test("a bridge stops on graceful shutdown of its service group, and on cancellation")
+    @Test(
+        "a bridge stops on graceful shutdown of its service group, and on cancellation, and is freed"
+    )
     func stops() async throws {
         try await withPostgres { server in
             let shared = try pgBridge("a", server, .fast)
@@ -169,13 +171,24 @@ struct PostgresBridgeTests {
             try await running.value
             #expect(!shared.transport.isListening)
 
-            let other = try pgBridge("b", server, .fast)
-            let task = Task { try await other.run() }
-            await other.waitUntilListening()
-            task.cancel()
-            try await task.value
-            #expect(!other.transport.isListening)
-            #expect(other.busBridge.bus.subscriptionCount == 0)
+            weak var weakOther: PostgresBusBridge?
+            do {
+                let other = try pgBridge("b", server, .fast)
+                weakOther = other
+                let task = Task { try await other.run() }
+                await other.waitUntilListening()
+                task.cancel()
+                try await task.value
+                #expect(!other.transport.isListening)
+                #expect(other.busBridge.bus.subscriptionCount == 0)
+            }
+            // Stopped, nothing keeps the bridge, its transport or its bus.
+            let clock = ContinuousClock()
+            let deadline = clock.now.advanced(by: .seconds(30))
+            while weakOther != nil, clock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(weakOther == nil, "the stopped bridge was not freed within 30 s")
         }
     }
 }
