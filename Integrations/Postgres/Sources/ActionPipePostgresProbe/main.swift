@@ -38,6 +38,12 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
+// Connection changes are expected here; anything else is worth a line on standard error.
+Diagnostics.handler = { diagnostic in
+    guard diagnostic.kind != .bridgeConnection else { return }
+    FileHandle.standardError.write(Data("\(diagnostic)\n".utf8))
+}
+
 let arguments = CommandLine.arguments
 guard arguments.count >= 6, let port = Int(arguments[2]), let count = Int(arguments[5]) else {
     fail("usage: receive|publish PORT CHANNEL fast|durable COUNT")
