@@ -61,6 +61,15 @@ public final class PostgresBusTransport: BusTransport, Sendable {
 
     private var channel: String { configuration.channel }
 
+    /// Closes a sending connection still open: one a send opened outside a running bridge,
+    /// or after its receiving side stopped.
+    deinit {
+        if let connection = sending.withLock({ $0 }) {
+            let closing: EventLoopFuture<Void> = connection.close()
+            _ = closing
+        }
+    }
+
     // MARK: Sending
 
     /// Sends `message`: in fast mode one `NOTIFY`, which fails at once when the server
@@ -328,8 +337,17 @@ public final class PostgresBusTransport: BusTransport, Sendable {
     /// - Complexity: One statement; the rows are found through an index on their time.
     @discardableResult
     public func cleanUp() async throws -> Int {
-        let connection = try await sendingConnection()
-        return try await deleteExpired(on: connection)
+        // A connection of its own, closed after: this may run while no bridge does.
+        let connection = try await connect()
+        do {
+            try await prepareTable(on: connection)
+            let deleted = try await deleteExpired(on: connection)
+            try? await connection.close()
+            return deleted
+        } catch {
+            try? await connection.close()
+            throw error
+        }
     }
 
     private func deleteExpired(on connection: PostgresConnection) async throws -> Int {

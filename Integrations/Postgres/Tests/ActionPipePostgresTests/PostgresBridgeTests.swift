@@ -156,6 +156,26 @@ struct PostgresBridgeTests {
         }
     }
 
+    @Test("durable rows older than the retention window are deleted by cleanUp; younger ones stay")
+    func retention() async throws {
+        try await withPostgres { server in
+            let a = try pgBridge("a", server, .durable(retention: .seconds(3_600)))
+            let b = try pgBridge("b", server, .durable(retention: .seconds(3_600)))
+            let inB = PgInbox(b.busBridge.bus)
+            try await withRunning([a, b]) {
+                pgPublish(a.busBridge.bus, "a", 0..<5)
+                await inB.wait(for: 5)
+            }
+            // Three rows made two hours old: past the one-hour window.
+            try server.psql(
+                "UPDATE actionpipe_bus_events SET created_at = now() - interval '2 hours' "
+                    + "WHERE id IN (SELECT id FROM actionpipe_bus_events ORDER BY id LIMIT 3)")
+            #expect(try await a.transport.cleanUp() == 3)
+            #expect(try await a.transport.cleanUp() == 0)
+            #expect(inB.items == pgExpected("a", 5))
+        }
+    }
+
     @Test(
         "a bridge stops on graceful shutdown of its service group, and on cancellation, and is freed"
     )
