@@ -16,14 +16,18 @@ final class PostgresServer: Sendable {
         self.port = port
     }
 
-    /// A new server's cluster, made and started.
+    /// A new server's cluster, made and started; first, the servers of test processes that
+    /// died without stopping theirs (a crash) are stopped and removed.
     static func start() throws -> PostgresServer {
+        sweepOrphans()
         var template = Array("/tmp/actionpipe-pg-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) })
         else { throw ServerError("mkdtemp failed") }
         let folder = String(cString: made)
         let server = PostgresServer(folder: folder, port: try freePort())
         do {
+            try "\(getpid())".write(
+                toFile: folder + "/owner.pid", atomically: true, encoding: .utf8)
             if getuid() == 0 { try run("/bin/chown", ["postgres:postgres", folder]) }
             try server.asPostgres(
                 tool("initdb"),
@@ -55,6 +59,19 @@ final class PostgresServer: Sendable {
     func destroy() {
         try? stopServer()
         try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// Stops and removes the servers in `/tmp` whose test process is gone.
+    private static func sweepOrphans() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/tmp")) ?? []
+        for name in names where name.hasPrefix("actionpipe-pg-") {
+            let folder = "/tmp/" + name
+            guard let text = try? String(contentsOfFile: folder + "/owner.pid", encoding: .utf8),
+                let owner = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)),
+                kill(owner, 0) != 0, errno == ESRCH
+            else { continue }
+            PostgresServer(folder: folder, port: 0).destroy()
+        }
     }
 
     /// A connection configuration for the server.
