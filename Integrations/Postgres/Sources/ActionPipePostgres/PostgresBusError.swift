@@ -7,6 +7,10 @@ public enum PostgresBusError: Error, Hashable, Sendable, CustomStringConvertible
     /// A channel or table name that is not lower-case letters, digits and `_`, of 1 to 63
     /// characters, starting with a letter or `_`.
     case invalidName(String)
+    /// A connection attempt took longer than the time given; the transport tries again.
+    case connectTimedOut(Duration)
+    /// The connection closed while the transport was using it; it reconnects.
+    case connectionClosed
 
     /// What went wrong, and what to do.
     public var description: String {
@@ -16,6 +20,10 @@ public enum PostgresBusError: Error, Hashable, Sendable, CustomStringConvertible
                 + "the event was not sent (durable mode carries events of any size)"
         case .invalidName(let name):
             "'\(name)' is not a valid channel or table name (lower case letters, digits, _)"
+        case .connectTimedOut(let limit):
+            "connecting to PostgreSQL took longer than \(limit)"
+        case .connectionClosed:
+            "the connection to PostgreSQL closed"
         }
     }
 }

@@ -87,7 +87,10 @@ public final class PostgresBusTransport: BusTransport, Sendable {
             let text = try PostgresBusWire.text(of: message)
             let connection = try await sendingConnection()
             do {
-                try await connection.query("SELECT pg_notify(\(channel), \(text))", logger: logger)
+                try await untilClosed(connection) { [channel, logger] in
+                    _ = try await connection.query(
+                        "SELECT pg_notify(\(channel), \(text))", logger: logger)
+                }
             } catch {
                 await drop(connection)
                 throw error
@@ -99,7 +102,9 @@ public final class PostgresBusTransport: BusTransport, Sendable {
             do {
                 let connection = try await sendingConnection()
                 do {
-                    try await insert(message, into: table, on: connection)
+                    try await untilClosed(connection) {
+                        try await self.insert(message, into: table, on: connection)
+                    }
                     return
                 } catch {
                     await drop(connection)
@@ -154,11 +159,50 @@ public final class PostgresBusTransport: BusTransport, Sendable {
         try? await connection.close()
     }
 
+    /// A new connection, or an error within ``connectTimeout``.
+    ///
+    /// The attempt runs in a task of its own, raced against the time limit: a connection
+    /// that the server closes while it starts up (as it stops or restarts) was seen to leave
+    /// the attempt waiting for good, cancellation included, and the transport must go on to
+    /// its next attempt. An attempt that succeeds after the limit is closed.
     private func connect() async throws -> PostgresConnection {
         let id = Self.connectionIDs.wrappingAdd(1, ordering: .relaxed).newValue
-        return try await PostgresConnection.connect(
-            configuration: configuration.connection, id: id, logger: logger)
+        let attempt = Task { [configuration, logger] in
+            try await PostgresConnection.connect(
+                configuration: configuration.connection, id: id, logger: logger)
+        }
+        let waiter = Waiter<PostgresConnection>()
+        let limit = Self.connectTimeout
+        return try await withCheckedThrowingContinuation { continuation in
+            waiter.slot.withLock { $0 = continuation }
+            Task {
+                do {
+                    let connection = try await attempt.value
+                    if let waiting = waiter.slot.withLock({ $0.take() }) {
+                        waiting.resume(returning: connection)
+                    } else {
+                        try? await connection.close()
+                    }
+                } catch {
+                    waiter.slot.withLock { $0.take() }?.resume(throwing: error)
+                }
+            }
+            Task {
+                try? await Task.sleep(for: limit)
+                guard let waiting = waiter.slot.withLock({ $0.take() }) else { return }
+                attempt.cancel()
+                waiting.resume(throwing: PostgresBusError.connectTimedOut(limit))
+            }
+        }
     }
+
+    /// Who waits for a connection attempt: resumed once, by the attempt or the time limit.
+    private final class Waiter<T: Sendable>: Sendable {
+        let slot = Mutex<CheckedContinuation<T, any Error>?>(nil)
+    }
+
+    /// How long a connection attempt may take.
+    static let connectTimeout: Duration = .seconds(10)
 
     /// Creates the durable table and its indexes if missing; nothing in fast mode. A session
     /// advisory lock keeps two instances from creating them at once (which fails).
@@ -212,39 +256,26 @@ public final class PostgresBusTransport: BusTransport, Sendable {
         // The inbox holds the bridge, which holds this transport: let go of it when done.
         defer { state.withLock { $0.inbox = nil } }
         var delay = configuration.reconnectDelay
-        var lastID: Int64? = nil
-        var lastCleanup = ContinuousClock.now
+        let progress = ListenProgress()
         while !Task.isCancelled {
+            progress.state.withLock { $0.listened = false }
             var connection: PostgresConnection? = nil
             var failure: (any Error)? = nil
             do {
                 let listener = try await connect()
                 connection = listener
-                try await prepareTable(on: listener)
-                if case .durable = configuration.mode, lastID == nil {
-                    // The first connection starts from the newest row, read before listening:
-                    // what commits between the two is caught up below, not skipped.
-                    lastID = try await newestID(on: listener)
-                }
-                try await listener.listen(on: channel) { notifications in
-                    if case .durable = configuration.mode, var last = lastID {
-                        try await catchUp(on: listener, after: &last, into: inbox)
-                        lastID = last
-                    }
-                    inbox.reportConnection("listening on channel \(channel)")
-                    setListening(true)
-                    delay = configuration.reconnectDelay
-                    for try await notification in notifications {
-                        try await handle(
-                            notification.payload, on: listener, lastID: &lastID,
-                            lastCleanup: &lastCleanup, inbox: inbox)
-                    }
+                try await untilClosed(listener) {
+                    try await self.listenSession(on: listener, progress: progress, inbox: inbox)
                 }
             } catch {
                 failure = error
             }
+            if progress.state.withLock({ $0.listened }) { delay = configuration.reconnectDelay }
             setListening(false)
-            if let connection { try? await connection.close() }
+            if let connection {
+                let closing: EventLoopFuture<Void> = connection.close()
+                _ = closing
+            }
             if Task.isCancelled { break }
             inbox.reportConnection(
                 "the listening connection ended; reconnecting in \(delay)", error: failure)
@@ -257,6 +288,74 @@ public final class PostgresBusTransport: BusTransport, Sendable {
             delay = min(delay * 2, configuration.maximumReconnectDelay)
         }
         if let connection = sending.withLock({ $0 }) { await drop(connection) }
+    }
+
+    /// What a listener has seen, kept across its connections.
+    private final class ListenProgress: Sendable {
+        let state = Mutex<(lastID: Int64?, lastCleanup: ContinuousClock.Instant, listened: Bool)>(
+            (nil, .now, false))
+    }
+
+    /// One connection's listening: prepare, catch up, then each notification until the
+    /// connection ends.
+    private func listenSession(
+        on listener: PostgresConnection, progress: ListenProgress, inbox: BusInbox
+    ) async throws {
+        try await prepareTable(on: listener)
+        if case .durable = configuration.mode, progress.state.withLock({ $0.lastID }) == nil {
+            // The first connection starts from the newest row, read before listening: what
+            // commits between the two is caught up below, not skipped.
+            let newest = try await newestID(on: listener)
+            progress.state.withLock { $0.lastID = newest }
+        }
+        try await listener.listen(on: channel) { notifications in
+            var (lastID, lastCleanup, _) = progress.state.withLock { $0 }
+            if case .durable = configuration.mode, var last = lastID {
+                try await catchUp(on: listener, after: &last, into: inbox)
+                lastID = last
+                progress.state.withLock { $0.lastID = last }
+            }
+            inbox.reportConnection("listening on channel \(channel)")
+            progress.state.withLock { $0.listened = true }
+            setListening(true)
+            for try await notification in notifications {
+                try await handle(
+                    notification.payload, on: listener, lastID: &lastID,
+                    lastCleanup: &lastCleanup, inbox: inbox)
+                progress.state.withLock { ($0.lastID, $0.lastCleanup) = (lastID, lastCleanup) }
+            }
+        }
+    }
+
+    /// Runs `operation`, which uses `connection`, and fails as soon as the connection
+    /// closes or the task is cancelled, whether or not `operation` has returned.
+    ///
+    /// postgres-nio was seen, when the server ends its connections (a restart), to leave a
+    /// query or a listen waiting for good, cancellation included; the transport must go on
+    /// to reconnect. `operation` is cancelled then, and abandoned if it does not return.
+    private func untilClosed<T: Sendable>(
+        _ connection: PostgresConnection, _ operation: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        let work = Task { try await operation() }
+        let waiter = Waiter<T>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                waiter.slot.withLock { $0 = continuation }
+                Task {
+                    let result = await work.result
+                    waiter.slot.withLock { $0.take() }?.resume(with: result)
+                }
+                connection.closeFuture.whenComplete { _ in
+                    work.cancel()
+                    waiter.slot.withLock { $0.take() }?.resume(
+                        throwing: PostgresBusError.connectionClosed)
+                }
+            }
+        } onCancel: {
+            work.cancel()
+            let closing: EventLoopFuture<Void> = connection.close()
+            _ = closing
+        }
     }
 
     private func handle(
