@@ -26,6 +26,13 @@ public struct Diagnostic: Sendable, CustomStringConvertible {
         /// A handler that ran on an executor threw, and no caller was waiting for its
         /// result. ``Diagnostic/error`` is what it threw.
         case handlerErrorDropped
+        /// A bus bridge dropped an event: one that arrived malformed or could not be decoded,
+        /// one its transport could not send, or one its outbox had no room for.
+        /// ``Diagnostic/error`` is the error behind it, if any.
+        case bridgeEventDropped
+        /// A bus bridge's transport connected, lost its connection or is reconnecting: not a
+        /// fault in itself, reported so an app can log it.
+        case bridgeConnection
     }
 
     /// What kind of problem it is.

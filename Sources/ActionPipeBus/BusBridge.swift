@@ -1,0 +1,184 @@
+import ActionPipeConcurrency
+import ActionPipeShared
+
+/// Connects an ``EventBus`` to the buses of other instances through a ``BusTransport``:
+/// events of the bridged topics published here are encoded and sent; those the transport
+/// receives are decoded and published here, as remote events.
+///
+/// ```swift
+/// let bridge = BusBridge(bus: bus, transport: transport)
+/// bridge.bridge(BusTopic(anySubtypeOf: OrderPlaced.self))
+/// let running = Task { try await bridge.run() }   // until cancelled
+/// bus.publish(OrderPlaced(id: 7))                  // also reaches the other instances
+/// ```
+///
+/// - A received event is published with ``BusOrigin/remote(_:)``, which its handlers see in
+///   ``BusOrigin/current``, and is never sent out again, by this bridge or another on the
+///   bus: instances do not echo events to each other. What a handler publishes in turn is
+///   local, and is sent.
+/// - Only the bridged topics cross, in both directions; every instance bridges a type
+///   under the same name (by default the type's name) and the same ``BusCoder``.
+/// - Feedback and `awaitAll` stay local: the subscribers that answer a publish's feedback
+///   are those of its own bus, and a remote publish's feedback is dropped.
+/// - Each sender's events are sent in publish order, one at a time; the bridge drops
+///   duplicates (a sequence already seen from that sender). What else is guaranteed,
+///   at most or at least once, is the transport's to say.
+/// - Events wait in an outbox between the publish (which never waits for the transport)
+///   and the send; past `outboxLimit` waiting, new ones are dropped and reported to
+///   ``Diagnostics``, as are events that do not encode or decode, and failed sends.
+public final class BusBridge: Sendable, CustomStringConvertible {
+    /// The bus whose events this bridge sends and receives.
+    public let bus: EventBus
+    /// This instance's id, sent with every event.
+    public let instance: BusInstanceID
+    let transport: any BusTransport
+    let coder: any BusCoder
+    let core: _BusBridgeCore
+    let outbox: AsyncStream<BusMessage>
+    let registrations = RegistrationBag()
+
+    /// A bridge of `bus` over `transport`. Nothing crosses until topics are bridged with
+    /// ``bridge(_:as:)`` and ``run()`` runs.
+    ///
+    /// ```swift
+    /// let bridge = BusBridge(bus: bus, transport: transport, instance: BusInstanceID("a"))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - bus: The bus to bridge.
+    ///   - transport: What carries the events.
+    ///   - instance: This instance's id; by default a random one.
+    ///   - coder: How events are encoded; JSON by default.
+    ///   - outboxLimit: How many events may wait to be sent; past it new ones are dropped
+    ///     and reported.
+    /// - Complexity: O(1).
+    public init(
+        bus: EventBus, transport: some BusTransport, instance: BusInstanceID = .random(),
+        coder: some BusCoder = BusJSONCoder(), outboxLimit: Int = 100_000
+    ) {
+        self.bus = bus
+        self.transport = transport
+        self.instance = instance
+        self.coder = coder
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: BusMessage.self, bufferingPolicy: .unbounded)
+        outbox = stream
+        core = _BusBridgeCore(
+            instance: instance, coder: coder, outbox: continuation, limit: outboxLimit,
+            busName: bus.name)
+    }
+
+    /// `BusBridge(<instance> of EventBus(<name>))`.
+    public var description: String { "BusBridge(\(instance) of \(bus))" }
+
+    /// Bridges `topic`: its events published here are sent, and those of its type that
+    /// arrive under `name` and match it are published here. Bridge each event type once,
+    /// with its widest topic; a second topic of the same name is reported and ignored.
+    ///
+    /// ```swift
+    /// bridge.bridge(BusTopic(anySubtypeOf: OrderPlaced.self))
+    /// bridge.bridge(BusTopic(Login.self, .login), as: "session.login")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - topic: The events to share.
+    ///   - name: The topic's name on the wire, the same in every instance; by default the
+    ///     event type's name.
+    /// - Complexity: O(1) amortised: one subscription.
+    public func bridge<Event: BusEvent & Codable>(_ topic: BusTopic<Event>, as name: String? = nil)
+    {
+        let name = name ?? String(describing: Event.self)
+        let key = topic.key
+        let inbound: _BusBridgeCore.Inbound = { [coder] payload, bus, sender in
+            let event = try coder.decode(Event.self, from: payload)
+            guard key._matches(event) else { return false }
+            _BusRemoteScope.publish(event, on: bus, from: sender)
+            return true
+        }
+        guard core.add(name, inbound) else {
+            Diagnostics.report(
+                Diagnostic(
+                    .bridgeEventDropped,
+                    "\(self) already bridges a topic named '\(name)'; \(topic) is not bridged "
+                        + "(bridge each event type once, with its widest topic)."))
+            return
+        }
+        let core = core
+        // No feedback (`nil`), as a stream's subscription: the bridge answers nothing.
+        // The bus's identity, not the bus: its own subscription must not keep it alive.
+        let busID = ObjectIdentifier(bus)
+        let token = bus._subscribe(topic, owner: nil, name: "bridge", executor: nil) {
+            _, event in
+            // A remote event being delivered is not sent back out.
+            if _BusRemoteScope.current(on: busID) == nil { core.send(event, as: name) }
+            return nil
+        }
+        token.store(in: registrations)
+    }
+
+    /// Runs the bridge until the calling task is cancelled: sends the outbox's events
+    /// through the transport and publishes what it receives. Run it once; when it returns,
+    /// the bridge's subscriptions are cancelled and nothing more crosses.
+    ///
+    /// ```swift
+    /// let running = Task { try await bridge.run() }
+    /// running.cancel()   // stops it
+    /// ```
+    ///
+    /// - Throws: What the transport's ``BusTransport/receive(into:)`` throws when it fails
+    ///   for good; ``BusBridgeError/alreadyRan`` on a second run.
+    /// - Complexity: Per event sent, one outbox hop and the transport's send; per event
+    ///   received, one dictionary lookup under the bridge's lock, the decoding and the publish.
+    public func run() async throws {
+        guard core.start() else { throw BusBridgeError.alreadyRan }
+        defer {
+            registrations.cancelAll()
+            core.finish()
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { [outbox, transport, core] in
+                for await message in outbox {
+                    do {
+                        try await transport.send(message)
+                    } catch {
+                        if Task.isCancelled { return }
+                        core.reportDropped(message, "its transport failed to send it", error)
+                    }
+                    core.sent()
+                }
+            }
+            let inbox = BusInbox(bridge: self)
+            group.addTask { [transport] in try await transport.receive(into: inbox) }
+            // Either ends: when cancelled, or when receiving fails for good.
+            defer { group.cancelAll() }
+            try await group.next()
+        }
+    }
+
+    /// How many events wait in the outbox to be sent.
+    ///
+    /// ```swift
+    /// bridge.pendingCount   // 0 once everything published has been sent
+    /// ```
+    ///
+    /// - Complexity: O(1).
+    public var pendingCount: Int { core.pendingCount }
+
+    /// Decodes `message` and publishes it here; see ``BusInbox/deliver(_:)``.
+    func _deliver(_ message: BusMessage) -> Bool {
+        guard message.sender != instance else { return false }
+        guard let inbound = core.accept(message) else { return false }
+        do {
+            return try inbound(message.payload, bus, message.sender)
+        } catch {
+            core.reportDropped(message, "its payload does not decode", error)
+            return false
+        }
+    }
+}
+
+/// What a ``BusBridge`` throws itself.
+public enum BusBridgeError: Error, Hashable, Sendable {
+    /// ``BusBridge/run()`` was called on a bridge that already ran.
+    case alreadyRan
+}

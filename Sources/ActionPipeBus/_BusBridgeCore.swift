@@ -1,0 +1,110 @@
+import ActionPipeConcurrency
+import ActionPipeShared
+
+/// A bridge's state that its bus subscriptions share: held by them, not the bridge, so the
+/// bus keeps no bridge alive.
+final class _BusBridgeCore: Sendable {
+    /// Decodes a payload and publishes it on a bus, as from the sender; whether it did.
+    typealias Inbound = @Sendable ([UInt8], EventBus, BusInstanceID) throws -> Bool
+
+    struct State {
+        var inbound: [String: Inbound] = [:]
+        var nextSequence: UInt64 = 1
+        var pending = 0
+        var started = false
+        var finished = false
+        /// The last sequence seen from each sender, to drop duplicates.
+        var lastSeen: [BusInstanceID: UInt64] = [:]
+    }
+
+    let instance: BusInstanceID
+    let coder: any BusCoder
+    let outbox: AsyncStream<BusMessage>.Continuation
+    let limit: Int
+    let busName: String
+    let state = LockedValue(State())
+
+    init(
+        instance: BusInstanceID, coder: any BusCoder,
+        outbox: AsyncStream<BusMessage>.Continuation, limit: Int, busName: String
+    ) {
+        self.instance = instance
+        self.coder = coder
+        self.outbox = outbox
+        self.limit = limit
+        self.busName = busName
+    }
+
+    func add(_ name: String, _ inbound: @escaping Inbound) -> Bool {
+        state.withLock { state in
+            guard state.inbound[name] == nil else { return false }
+            state.inbound[name] = inbound
+            return true
+        }
+    }
+
+    func start() -> Bool {
+        state.withLock { state in
+            defer { state.started = true }
+            return !state.started
+        }
+    }
+
+    func finish() {
+        state.withLock { $0.finished = true }
+        outbox.finish()
+    }
+
+    var pendingCount: Int { state.withLock { $0.pending } }
+
+    func sent() {
+        state.withLock { $0.pending -= 1 }
+    }
+
+    /// Encodes `event` (app code: no lock held), then numbers and queues it under the lock,
+    /// so that the sequence and the outbox agree on the order.
+    func send<Event: Encodable>(_ event: Event, as name: String) {
+        let payload: [UInt8]
+        do {
+            payload = try coder.encode(event)
+        } catch {
+            return report("an event \(name) was not sent: it does not encode", error)
+        }
+        let refused = state.withLock { state -> String? in
+            if state.finished { return "the bridge has stopped" }
+            if state.pending >= limit { return "the outbox holds \(limit) events already" }
+            let message = BusMessage(
+                topic: name, sender: instance, sequence: state.nextSequence, payload: payload)
+            state.nextSequence += 1
+            state.pending += 1
+            // Library code only: the stream's buffer, and resuming its reader if it waits.
+            outbox.yield(message)
+            return nil
+        }
+        if let refused { report("an event \(name) was not sent: \(refused)", nil) }
+    }
+
+    /// The inbound route of `message`'s topic if it is bridged here and new from its
+    /// sender; records its sequence.
+    func accept(_ message: BusMessage) -> Inbound? {
+        state.withLock { state -> Inbound? in
+            guard let inbound = state.inbound[message.topic] else { return nil }
+            if let last = state.lastSeen[message.sender], message.sequence <= last { return nil }
+            state.lastSeen[message.sender] = message.sequence
+            return inbound
+        }
+    }
+
+    func reportDropped(_ message: BusMessage, _ reason: String, _ error: (any Error)?) {
+        report(
+            "event \(message.topic) #\(message.sequence) from \(message.sender) was dropped: "
+                + reason, error)
+    }
+
+    func report(_ message: String, _ error: (any Error)?) {
+        Diagnostics.report(
+            Diagnostic(
+                .bridgeEventDropped, "bridge \(instance) of EventBus(\(busName)): \(message)",
+                error: error))
+    }
+}
