@@ -3,25 +3,33 @@ import Testing
 
 /// A small, seeded, reproducible generator (SplitMix64) for the model-based tests.
 ///
-/// The seed comes from `ACTIONPIPE_SEED` when set (decimal or `0x` hex), otherwise from the
-/// clock; every suite prints it when a comparison fails, so a failure can be replayed with
+/// The seed is fixed, so every run (CI's included) checks the same sequences and a failure
+/// reproduces from the log. `ACTIONPIPE_SEED` (decimal or `0x` hex) replaces it, as for
+/// ``ModelRun``; `ACTIONPIPE_SEED=random` takes one from the clock, for soak runs. Every
+/// suite prints the seed when a comparison fails, so a failure can be replayed with
 /// `ACTIONPIPE_SEED=<seed> swift test --filter Rel`.
 struct RelRandom: RandomNumberGenerator {
     private(set) var state: UInt64
 
     init(seed: UInt64) { state = seed }
 
-    /// The seed for a run of the model suites: `ACTIONPIPE_SEED`, or a fresh one.
+    /// The seed when `ACTIONPIPE_SEED` is not set.
+    static let defaultSeed: UInt64 = 0x5EED_AC71_0B1E_0001
+
+    /// The seed for a run of the model suites: `ACTIONPIPE_SEED`, or ``defaultSeed``.
     static func runSeed() -> UInt64 {
-        if let text = ProcessInfo.processInfo.environment["ACTIONPIPE_SEED"] {
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
-            if trimmed.hasPrefix("0x"), let value = UInt64(trimmed.dropFirst(2), radix: 16) {
-                return value
-            }
-            if let value = UInt64(trimmed) { return value }
+        guard
+            let text = ProcessInfo.processInfo.environment["ACTIONPIPE_SEED"]?
+                .trimmingCharacters(in: .whitespaces)
+        else { return defaultSeed }
+        if text == "random" {
+            return UInt64(UInt(bitPattern: Int(Date().timeIntervalSince1970 * 1_000_000)))
+                ^ 0x9E37_79B9_7F4A_7C15
         }
-        return UInt64(UInt(bitPattern: Int(Date().timeIntervalSince1970 * 1_000_000)))
-            ^ 0x9E37_79B9_7F4A_7C15
+        if text.hasPrefix("0x"), let value = UInt64(text.dropFirst(2), radix: 16) {
+            return value
+        }
+        return UInt64(text) ?? defaultSeed
     }
 
     /// The seed of sequence `index` of a suite run from `seed`: sequences replay one by one.
