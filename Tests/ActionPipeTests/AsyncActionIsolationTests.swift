@@ -7,7 +7,7 @@ import Testing
 struct AsyncActionIsolationTests {
     /// Records, per handler, whether it ran on the main actor.
     private final class Isolations: Sendable {
-        let seen = Mutex<[String]>([])
+        let seen = TestLock<[String]>([])
 
         func record(_ name: String, _ isolation: (any Actor)?) {
             let place =
@@ -17,7 +17,7 @@ struct AsyncActionIsolationTests {
 
         var value: [String] { seen.withLock { $0 } }
 
-        let trigger = Mutex<ActionTrigger<ActionKind.Async, Int, Int>?>(nil)
+        let trigger = TestLock<ActionTrigger<ActionKind.Async, Int, Int>?>(nil)
 
         func keep(_ trigger: ActionTrigger<ActionKind.Async, Int, Int>) {
             self.trigger.withLock { $0 = trigger }

@@ -105,7 +105,7 @@ struct CancellationTests {
         let pipes = try makeChain("waiter", "sync1", "sync2")
         let arrived = TAGate()
         let gate = TAGate()
-        let runs = Mutex(0)
+        let runs = TestLock(0)
         pipes[0].on(\.taWork) { process in
             await arrived.open()
             await gate.wait()

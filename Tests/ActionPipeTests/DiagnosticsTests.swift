@@ -22,7 +22,7 @@ private func diagnostics(of body: () -> Void) -> [Diagnostic] {
 
 /// A job queue the test runs by hand.
 private final class ManualQueue: Sendable {
-    private let jobs = Mutex<[@Sendable () -> Void]>([])
+    private let jobs = TestLock<[@Sendable () -> Void]>([])
     var executor: BusExecutor {
         .custom { [self] job in jobs.withLock { $0.append(job) } }
     }
@@ -114,8 +114,8 @@ struct DiagnosticsTests {
 
     @Test("A scoped handler sees only its own scope; nested scopes replace, then restore")
     func scopesNest() {
-        let outer = Mutex<[Diagnostic.Kind]>([])
-        let inner = Mutex<[Diagnostic.Kind]>([])
+        let outer = TestLock<[Diagnostic.Kind]>([])
+        let inner = TestLock<[Diagnostic.Kind]>([])
         let pipe = ActionPipe(name: "p")
         Diagnostics.withHandler(
             { d in outer.withLock { $0.append(d.kind) } },
@@ -139,7 +139,7 @@ struct DiagnosticsTests {
         bus.subscribe(diagEvents, name: name, on: .custom { job in job() }) { _ in
             throw DiagFailure()
         }
-        let scoped = Mutex<Int>(0)
+        let scoped = TestLock<Int>(0)
         var innerSync: [Diagnostic] = []
         let countInScope: @Sendable (Diagnostic) -> Void = { _ in scoped.withLock { $0 += 1 } }
         await Diagnostics.withHandler(countInScope) {
@@ -168,7 +168,7 @@ struct DiagnosticsTests {
         bus.subscribe(diagEvents, name: "inline", on: .custom { job in job() }) { _ in
             throw DiagFailure()
         }
-        let outer = Mutex<Int>(0)
+        let outer = TestLock<Int>(0)
         var inner: [Diagnostic] = []
         let countOuter: @Sendable (Diagnostic) -> Void = { _ in outer.withLock { $0 += 1 } }
         await Diagnostics.withHandler(countOuter) {

@@ -16,7 +16,7 @@ struct HangGuardTests {
     @Test("The guard asks once, after the delay, whether anyone still waits")
     func asksOnceAfterTheDelay() async {
         let asked = TreeGate()
-        let calls = Mutex(0)
+        let calls = TestLock(0)
         let start = ContinuousClock.now
         HangGuard.arm("probe", after: .milliseconds(20)) {
             calls.withLock { $0 += 1 }

@@ -13,8 +13,8 @@ final class RecordingInstrument: Instrument {
         let contextRoundTripped: Bool
         let duration: Duration
     }
-    private let ended = Mutex<[Ended]>([])
-    private let begun = Mutex<Int>(0)
+    private let ended = TestLock<[Ended]>([])
+    private let begun = TestLock<Int>(0)
 
     static let shared = RecordingInstrument()
 

@@ -172,7 +172,7 @@ struct RegistrationTokenTests {
     func concurrentStoresAndCancels() async {
         let property = ObservedProperty(0)
         let bag = RegistrationBag()
-        let stored = Mutex<[RegistrationToken]>([])
+        let stored = TestLock<[RegistrationToken]>([])
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<4 {
                 group.addTask {

@@ -33,11 +33,11 @@ private final class RenamedState: ObservableState, @unchecked Sendable {
 private func useOldBusAndStateSpellings() -> (delivered: Int, observed: [Int], counts: [Int]) {
     let robot = RenamedRobot()
     let bus = EventBus(name: "renamed")
-    let delivered = Mutex(0)
+    let delivered = TestLock(0)
     bus.subscribe(busTestPings, by: robot) { _, _ in delivered.withLock { $0 += 1 } }
     let result = bus.publish(BusTestPing())
     let state = RenamedState()
-    let observed = Mutex<[Int]>([])
+    let observed = TestLock<[Int]>([])
     state.$count.observe(by: robot) { _, value in observed.withLock { $0.append(value) } }
     state.observe(\.$count, by: robot) { _, value in observed.withLock { $0.append(value) } }
     state.count = 7

@@ -5,7 +5,7 @@ import Testing
 
 /// A thread-safe, ordered record of what handlers did.
 final class Log: Sendable {
-    private let entries = Mutex<[String]>([])
+    private let entries = TestLock<[String]>([])
 
     func append(_ entry: String) { entries.withLock { $0.append(entry) } }
 
@@ -34,9 +34,9 @@ final class Counter: Sendable {
 
 /// One value shared between a test and its handlers.
 final class Box<Value: Sendable>: Sendable {
-    private let storage: Mutex<Value>
+    private let storage: TestLock<Value>
 
-    init(_ value: Value) { storage = Mutex(value) }
+    init(_ value: Value) { storage = TestLock(value) }
 
     var value: Value { storage.withLock { $0 } }
 
@@ -142,7 +142,7 @@ func runOnThreads(
         thread.start()
     }
     let finished = await withCheckedContinuation { continuation in
-        let resumed = Mutex(false)
+        let resumed = TestLock(false)
         let resume: @Sendable (Bool) -> Void = { finished in
             let first = resumed.withLock { resumed in
                 defer { resumed = true }
@@ -220,7 +220,7 @@ func eventually(
 /// A count that code on any thread increments and a test awaits: `wait(for:)` resumes once
 /// the count has reached its target.
 final class Tally: Sendable {
-    private let state = Mutex<(count: Int, waiters: [(Int, CheckedContinuation<Void, Never>)])>(
+    private let state = TestLock<(count: Int, waiters: [(Int, CheckedContinuation<Void, Never>)])>(
         (0, []))
 
     func increment() {
@@ -300,7 +300,7 @@ enum HangGuard {
 /// Every diagnostic reported outside a scoped handler during the test run, recorded by one
 /// process-wide handler (installed once: several suites rely on it, so none replaces it).
 enum TestDiagnostics {
-    static let recorded = Mutex<[Diagnostic]>([])
+    static let recorded = TestLock<[Diagnostic]>([])
     private static let installed: Bool = {
         Diagnostics.handler = { diagnostic in recorded.withLock { $0.append(diagnostic) } }
         return true

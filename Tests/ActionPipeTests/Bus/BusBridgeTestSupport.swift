@@ -17,8 +17,8 @@ struct BridgeNote: BusEvent, Codable {
 /// member, its sender included (as PostgreSQL's `NOTIFY` reaches its own listener), so the
 /// bridge's skipping of its own messages is exercised.
 final class BridgeTestNetwork: Sendable {
-    private let members = Mutex<[AsyncStream<BusMessage>.Continuation]>([])
-    private let log = Mutex<[BusMessage]>([])
+    private let members = TestLock<[AsyncStream<BusMessage>.Continuation]>([])
+    private let log = TestLock<[BusMessage]>([])
 
     /// Every message sent so far, in send order.
     var sent: [BusMessage] { log.withLock { $0 } }

@@ -21,8 +21,8 @@ struct BusBridgeTests {
     func bothWays() async throws {
         let network = BridgeTestNetwork()
         let (a, b) = pair(network)
-        let seenByA = Mutex<[(Int, BusOrigin)]>([])
-        let seenByB = Mutex<[(Int, BusOrigin)]>([])
+        let seenByA = TestLock<[(Int, BusOrigin)]>([])
+        let seenByB = TestLock<[(Int, BusOrigin)]>([])
         let tally = Tally()
         let tokens = [
             a.bus.subscribe(orders) { order in
@@ -63,8 +63,8 @@ struct BusBridgeTests {
         let b = BusBridge(bus: EventBus(name: "b"), transport: network.transport())
         a.bridge(BusTopic(BridgeOrder.self, .placed))
         b.bridge(BusTopic(BridgeOrder.self, .placed))
-        let received = Mutex<[Int]>([])
-        let notes = Mutex(0)
+        let received = TestLock<[Int]>([])
+        let notes = TestLock(0)
         let tally = Tally()
         let tokens = [
             b.bus.subscribe(orders) { order in
@@ -100,7 +100,7 @@ struct BusBridgeTests {
     func malformed() async throws {
         let network = BridgeTestNetwork()
         let (a, b) = pair(network)
-        let received = Mutex<[Int]>([])
+        let received = TestLock<[Int]>([])
         let tally = Tally()
         let token = b.bus.subscribe(orders) { order in
             received.withLock { $0.append(order.id) }
@@ -129,7 +129,7 @@ struct BusBridgeTests {
     func duplicates() async throws {
         let network = BridgeTestNetwork()
         let (a, b) = pair(network)
-        let received = Mutex<[Int]>([])
+        let received = TestLock<[Int]>([])
         let tally = Tally()
         let token = b.bus.subscribe(orders) { order in
             received.withLock { $0.append(order.id) }
@@ -161,7 +161,7 @@ struct BusBridgeTests {
     func handlersPublishLocally() async throws {
         let network = BridgeTestNetwork()
         let (a, b) = pair(network)
-        let origins = Mutex<[BusOrigin]>([])
+        let origins = TestLock<[BusOrigin]>([])
         let tally = Tally()
         let tokens = [
             // b answers each placed order with a cancellation, published during the delivery.

@@ -87,8 +87,8 @@ struct BusCancelTests {
     func cancelDuringPublish() {
         let bus = EventBus(name: "during")
         let recorder = BusTestRecorder()
-        let later = BusTestMutex<RegistrationToken?>(nil)
-        let own = BusTestMutex<RegistrationToken?>(nil)
+        let later = TestLock<RegistrationToken?>(nil)
+        let own = TestLock<RegistrationToken?>(nil)
         let first = bus.subscribe(busTestPings) { _ in
             recorder.record("first")
             let token = later.withLock { $0 }

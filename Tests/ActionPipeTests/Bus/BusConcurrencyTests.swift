@@ -111,7 +111,7 @@ struct BusConcurrencyTests {
 
 /// A thread-safe counter.
 final class BusTestCounter: Sendable {
-    private let storage = BusTestMutex(0)
+    private let storage = TestLock(0)
     func add(_ amount: Int) { storage.withLock { $0 += amount } }
     var value: Int { storage.withLock { $0 } }
 }

@@ -89,7 +89,7 @@ struct BusDeinitReentryTests {
     @Test("A union subscription on an executor does not run once it is cancelled")
     func cancelledUnionOnExecutorDoesNotRun() {
         let bus = EventBus(name: "queued")
-        let jobs = Mutex<[@Sendable () -> Void]>([])
+        let jobs = TestLock<[@Sendable () -> Void]>([])
         let executor = BusExecutor.custom { job in jobs.withLock { $0.append(job) } }
         let anyRuns = Atomic<Int>(0)
         let allRuns = Atomic<Int>(0)

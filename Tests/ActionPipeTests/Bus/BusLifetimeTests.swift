@@ -114,8 +114,8 @@ final class BusTestHolder: Sendable {
 
 /// One value shared between a test and its handlers.
 final class BusTestBox<Value: Sendable>: Sendable {
-    private let storage: BusTestMutex<Value>
-    init(_ value: Value) { storage = BusTestMutex(value) }
+    private let storage: TestLock<Value>
+    init(_ value: Value) { storage = TestLock(value) }
     var value: Value { storage.withLock { $0 } }
     func set(_ value: Value) { storage.withLock { $0 = value } }
 }

@@ -1,9 +1,6 @@
 import ActionPipe
 import Synchronization
 
-/// `Mutex`, named for the bus tests.
-typealias BusTestMutex = Mutex
-
 /// The seed's login event: a business area (the type) with two subtypes.
 struct BusTestLogin: BusEvent {
     enum Kind: Hashable, Sendable { case login, logout }
@@ -31,8 +28,8 @@ struct BusTestLegacy: BusEvent {
 /// subscriptions.
 final class BusTestProbe: Sendable {
     weak let bus: EventBus?
-    let comparisons = Mutex(0)
-    let hashes = Mutex(0)
+    let comparisons = TestLock(0)
+    let hashes = TestLock(0)
 
     init(_ bus: EventBus) { self.bus = bus }
 }
@@ -88,7 +85,7 @@ final class BusTestSubscriber: Sendable, CustomStringConvertible {
 
 /// A thread-safe, ordered record of what handlers did.
 final class BusTestRecorder: Sendable {
-    private let entries = Mutex<[String]>([])
+    private let entries = TestLock<[String]>([])
 
     func record(_ entry: String) { entries.withLock { $0.append(entry) } }
 
@@ -104,7 +101,7 @@ final class BusTestRecorder: Sendable {
 
 /// A serial queue of jobs the test runs by hand: an executor whose timing the test decides.
 final class BusTestManualQueue: Sendable {
-    private let jobs = Mutex<[@Sendable () -> Void]>([])
+    private let jobs = TestLock<[@Sendable () -> Void]>([])
 
     var executor: BusExecutor {
         .custom { job in self.jobs.withLock { $0.append(job) } }

@@ -95,7 +95,7 @@ struct SnapshotCellTests {
         // Two threads take turns: each pins before the other unpins, so some reader is
         // always running; each retired snapshot is still freed when its own reader ends.
         let turns = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
-        let freed = Mutex<[Bool]>([])
+        let freed = TestLock<[Bool]>([])
         let finished = await runOnThreads(2) { index in
             let (mine, theirs) = index == 0 ? turns : (turns.1, turns.0)
             if index == 1 { mine.wait() }

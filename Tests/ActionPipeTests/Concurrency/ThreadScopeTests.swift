@@ -45,7 +45,7 @@ struct ThreadScopeTests {
     func threadBound() {
         let scopes = ThreadScope<Scope>()
         let other = scopes.withCurrent(Scope("here")) { () -> String? in
-            let seen = Mutex<String?>("unset")
+            let seen = TestLock<String?>("unset")
             let done = DispatchSemaphore(value: 0)
             Thread {
                 seen.withLock { $0 = scopes.borrowCurrent { $0.name } }

@@ -50,7 +50,7 @@ struct ConnectorsTreeTests {
     @Test("bus.publisher does not keep the bus alive")
     func publisherWeak() {
         weak var releasedBus: EventBus?
-        let calls = Mutex(0)
+        let calls = TestLock(0)
         var callback: (@Sendable (Int) -> Void)?
         do {
             let bus = EventBus(name: "link.tree.publisher.gone")

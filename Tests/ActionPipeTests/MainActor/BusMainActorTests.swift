@@ -31,7 +31,7 @@ private final class BusViewModel {
 
 /// Counts deinits, from a deinit that is not on the main actor.
 private final class BusDeinitProbe: Sendable {
-    let count = Mutex(0)
+    let count = TestLock(0)
 }
 
 /// A screen that owns its subscription: `@MainActor`, so `Sendable`.

@@ -163,7 +163,7 @@ struct PlumbingMainActorTests {
     func portProcessKeepsTheMainActor() async {
         let port = PlumbingPort<Int>(5)
         let plumber = try! PipelinePlumber<Int>(name: "main").addPort(port)
-        let stageRuns = Mutex(0)
+        let stageRuns = TestLock(0)
         plumber.addStage("sync") { packet in
             MainActor.assertIsolated()
             stageRuns.withLock { $0 += 1 }

@@ -96,7 +96,7 @@ struct ModelBusDelivery: Sendable, Equatable, CustomStringConvertible {
 
 /// The thread-safe record of deliveries, in order.
 final class ModelBusRecorder: Sendable {
-    private let entries = Mutex<[ModelBusDelivery]>([])
+    private let entries = TestLock<[ModelBusDelivery]>([])
 
     func record(_ delivery: ModelBusDelivery) { entries.withLock { $0.append(delivery) } }
 
@@ -116,7 +116,7 @@ final class ModelBusOwner: Sendable {
 
 /// Hands a subscription's own token to its handler (for handlers that cancel themselves).
 final class ModelBusTokenBox: Sendable {
-    private let storage = Mutex<RegistrationToken?>(nil)
+    private let storage = TestLock<RegistrationToken?>(nil)
 
     var token: RegistrationToken? {
         get { storage.withLock { $0 } }

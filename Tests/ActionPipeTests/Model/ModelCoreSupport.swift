@@ -192,7 +192,7 @@ struct ModelCoreSeen: Sendable, Equatable, CustomStringConvertible {
 
 /// The thread-safe record of what model handlers saw, in order.
 final class ModelCoreLog: Sendable {
-    private let entries = Mutex<[ModelCoreSeen]>([])
+    private let entries = TestLock<[ModelCoreSeen]>([])
 
     func append(_ entry: ModelCoreSeen) { entries.withLock { $0.append(entry) } }
 

@@ -14,7 +14,7 @@ struct PlumbOwnershipTests {
         let gate = PlumbGate()
         let arrived = PlumbInbox<Int>()
         let delivered = PlumbInbox<Int>()
-        let stopped = Mutex<[Int]>([])
+        let stopped = TestLock<[Int]>([])
         let outcomes = Tally()
         let port = PlumbingPort<Int>(1)
         weak var weakPlumber: PipelinePlumber<Int>?
@@ -53,9 +53,9 @@ struct PlumbOwnershipTests {
         let gate = PlumbGate()
         let arrived = PlumbInbox<Int>()
         let sinkA = PlumbInbox<Int>()
-        let stopsA = Mutex<[Int]>([])
+        let stopsA = TestLock<[Int]>([])
         let sinkB = PlumbInbox<Int>()
-        let stopsB = Mutex<[Int]>([])
+        let stopsB = TestLock<[Int]>([])
         let port = PlumbingPort<Int>(1)
         let plumberA = try PipelinePlumber<Int>(name: "A").addPort(port)
         plumberA.addStage("held") { packet in
@@ -87,8 +87,8 @@ struct PlumbOwnershipTests {
 
     @Test("a send nested past the limit stops with NestingLimitError, no stack overflow")
     func nestingLimit() throws {
-        let refusals = Mutex<[NestingLimitError]>([])
-        let innermost = Mutex<PlumbingStopReason?>(nil)
+        let refusals = TestLock<[NestingLimitError]>([])
+        let innermost = TestLock<PlumbingStopReason?>(nil)
         let plumber = PipelinePlumber<Int>(name: "loop")
         plumber.addStage("again") { [weak plumber] packet in
             // No base case: every packet sends the next one, nested.
@@ -122,8 +122,8 @@ struct PlumbOwnershipTests {
         let port = PlumbingPort<[Int]>(1)
         let outcomes = Tally()
         // [thread, sequence] -> the generations of the plumbers that gave it an outcome.
-        let seen = Mutex<[[Int]: [Int]]>([:])
-        let expected = Mutex<[[Int]: Int]>([:])
+        let seen = TestLock<[[Int]: [Int]]>([:])
+        let expected = TestLock<[[Int]: Int]>([:])
         let makePlumber: @Sendable (Int) -> PipelinePlumber<[Int]> = { generation in
             let plumber = PipelinePlumber<[Int]>(name: "g\(generation)")
             plumber.addStage("yield") { _ in
@@ -141,7 +141,7 @@ struct PlumbOwnershipTests {
             return plumber
         }
         // Only `wiring` holds the plumbers, so dropping one there releases it.
-        let wiring = Mutex(Wiring(generation: 0, plumber: makePlumber(0)))
+        let wiring = TestLock(Wiring(generation: 0, plumber: makePlumber(0)))
         _ = try wiring.withLock { wiring in try wiring.plumber?.addPort(port) }
         let emittersDone = Atomic(0)
         let rounds = Atomic(0)

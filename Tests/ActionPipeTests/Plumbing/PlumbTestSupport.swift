@@ -45,7 +45,7 @@ actor PlumbGate {
 final class PlumbInbox<Value: Sendable>: Sendable {
     let stream: AsyncStream<Value>
     private let continuation: AsyncStream<Value>.Continuation
-    private let received = Mutex<[Value]>([])
+    private let received = TestLock<[Value]>([])
 
     init() {
         (stream, continuation) = AsyncStream.makeStream(of: Value.self)

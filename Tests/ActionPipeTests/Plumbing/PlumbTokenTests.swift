@@ -224,7 +224,7 @@ struct PlumbTokenTests {
         .hangBound)
     func concurrentAddAndCancel() async {
         let perThread = 20_000
-        let received = Mutex<[Int]>([])
+        let received = TestLock<[Int]>([])
         let plumber = PipelinePlumber<Int>()
         plumber.sink { packet in received.withLock { $0.append(packet.payload) } }
         let added = Counter()

@@ -375,7 +375,7 @@ private final class GarbageCensus: Sendable {
     static let early = [0, 1, BoundedGarbageTests.rounds / 2]
     /// The rounds watched through weak references: the early ones and the last.
     static let watched = early + [BoundedGarbageTests.rounds - 1]
-    private let references = Mutex<[Int: GarbageWeakRef]>([:])
+    private let references = TestLock<[Int: GarbageWeakRef]>([:])
 
     init(_ name: String) { self.name = name }
 
@@ -520,7 +520,7 @@ private func whileParkedOnThread(
 /// ``open()``. The wait ignores cancellation; it needs no ``HangGuard``: the spec opens it
 /// on every path, once its rounds have ended or timed out.
 private final class GarbageAsyncLatch: Sendable {
-    private let state = Mutex<(open: Bool, waiter: CheckedContinuation<Void, Never>?)>(
+    private let state = TestLock<(open: Bool, waiter: CheckedContinuation<Void, Never>?)>(
         (false, nil))
     /// Counts the readers that have reached ``wait()`` (and are suspended, unless it is open).
     let arrived = Tally()

@@ -64,7 +64,7 @@ struct RelNestingLimitTests {
     @Test("a report of a call nested too deep carries the error; no handler ran")
     func reportCarriesTheError() {
         let pipe = ActionPipe(name: "down")
-        let innermost = Mutex<ActionReport<Int>?>(nil)
+        let innermost = TestLock<ActionReport<Int>?>(nil)
         pipe.on(\.nlDown) { [weak pipe] process in
             guard let pipe else { return -1 }
             let report = pipe.nlDown.report(process.arguments - 1)
@@ -97,7 +97,7 @@ struct RelNestingLimitTests {
     func deepPublishes() {
         let bus = EventBus(name: "deep")
         let handled = Counter()
-        let refused = Mutex<[BusPublishResult]>([])
+        let refused = TestLock<[BusPublishResult]>([])
         bus.subscribe(BusTopic(NLEvent.self)) { event in
             handled.increment()
             let result = bus.publish(NLEvent(level: event.level + 1))
@@ -151,7 +151,7 @@ struct RelNestingLimitTests {
         bus.subscribe(BusTopic(NLEvent.self)) { event in
             bus.publish(NLEvent(level: event.level + 1))
         }
-        let results = Mutex<(Int?, Int)>((nil, 0))
+        let results = TestLock<(Int?, Int)>((nil, 0))
         let reports = try recordingReports {
             try runOnThread(stackSize: 512 * 1024) {
                 let value = pipe.nlDown(10_000)
@@ -184,7 +184,7 @@ private let sanitizerIsActive: Bool = {
 /// gets at worst; a sanitizer's are several times larger.
 private let bytesPerNestedCall: Int = {
     let pipe = ActionPipe(name: "measure")
-    let addresses = Mutex<[Int]>([])
+    let addresses = TestLock<[Int]>([])
     pipe.on(\.nlDown) { [weak pipe] process in
         var local = 0
         withUnsafeMutablePointer(to: &local) { address in

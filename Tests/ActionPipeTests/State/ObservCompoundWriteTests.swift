@@ -95,7 +95,7 @@ struct ObservCompoundWriteTests {
     @Test("a compound write delivers once, the new value, after the lock is released")
     func deliversOnceAfterUnlock() {
         let state = CompoundState()
-        let seen = Mutex<[[Int]]>([])
+        let seen = TestLock<[[Int]]>([])
         let token = state.$items.observe { items in
             seen.withLock { $0.append(items) }
             // The observer runs with no lock held: it may write the same property.
@@ -128,7 +128,7 @@ struct ObservCompoundWriteTests {
         func compoundWriteTellsObservation() {
             let profile = CompoundProfile()
             let changes = Counter()
-            let valueAtChange = Mutex<Int?>(nil)
+            let valueAtChange = TestLock<Int?>(nil)
             withObservationTracking {
                 _ = profile.visits
             } onChange: {

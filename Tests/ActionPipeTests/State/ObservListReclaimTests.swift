@@ -127,7 +127,7 @@ struct ObservListReclaimTests {
     func churnAcrossThreads() async {
         let property = ObservedProperty(0, label: "reclaim.churn")
         let delivered = Counter()
-        let watched = Mutex<[ObservWeakRef]>([])
+        let watched = TestLock<[ObservWeakRef]>([])
         property.observe { _ in delivered.increment() }
         // Rounds of short-lived threads: records of ended threads are reused.
         for _ in 0..<3 {

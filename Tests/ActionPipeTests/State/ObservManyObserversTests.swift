@@ -18,7 +18,7 @@ struct ObservManyObserversTests {
     func bulkObserveAndCancel() {
         let before = Capture.alive.load(ordering: .relaxed)
         let property = ObservedProperty(0)
-        let log = Mutex<[Int]>([])
+        let log = TestLock<[Int]>([])
         var tokens: [RegistrationToken] = []
         for index in 0..<3_000 {
             let capture = Capture()
@@ -45,7 +45,7 @@ struct ObservManyObserversTests {
     @Test("An observer added between sets gets the next set; one cancelled does not")
     func interleaved() {
         let property = ObservedProperty(0)
-        let seen = Mutex<[String]>([])
+        let seen = TestLock<[String]>([])
         let first = property.observe { value in seen.withLock { $0.append("first \(value)") } }
         property.value = 1
         let second = property.observe { value in seen.withLock { $0.append("second \(value)") } }

@@ -181,7 +181,7 @@ struct StressCoreTests {
 
 /// Failures seen by stress threads, kept for the report (thread-safe).
 final class StressFailures: Sendable {
-    private let entries = BusTestMutex<[String]>([])
+    private let entries = TestLock<[String]>([])
 
     func record(_ failure: String) { entries.withLock { $0.append(failure) } }
 

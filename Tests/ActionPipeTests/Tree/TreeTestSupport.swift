@@ -20,7 +20,7 @@ final class TreeConcurrencyGauge: Sendable {
 
 /// A thread-safe, ordered record for the tree tests.
 final class TreeLog: Sendable {
-    private let entries = Mutex<[String]>([])
+    private let entries = TestLock<[String]>([])
 
     func append(_ entry: String) { entries.withLock { $0.append(entry) } }
 
@@ -29,7 +29,7 @@ final class TreeLog: Sendable {
 
 /// A gate tasks wait at until it opens.
 final class TreeGate: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>(
+    private let state = TestLock<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>(
         (false, []))
 
     func wait() async {

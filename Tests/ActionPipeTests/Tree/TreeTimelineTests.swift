@@ -19,7 +19,7 @@ struct TreeTimelineTests {
     @Test("every item appears once per attempt; retries and the failure are marked")
     func oncePerAttempt() async throws {
         let clock = TestClock()
-        let attempts = Mutex<[Int: Int]>([:])
+        let attempts = TestLock<[Int: Int]>([:])
         let root = OperationTreeNode("root", objects: { (n: Int) in [n] }, work: { $0 })
         // Object 1 succeeds at once, 2 on its second attempt, 3 never.
         let flaky = OperationTreeNode(

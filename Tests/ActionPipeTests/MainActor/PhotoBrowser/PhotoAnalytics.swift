@@ -2,7 +2,7 @@ import Synchronization
 
 /// What the analytics pipe saw, in call order.
 final class PhotoAnalytics: Sendable {
-    private let events = Mutex<[String]>([])
+    private let events = TestLock<[String]>([])
 
     var all: [String] { events.withLock { $0 } }
 

@@ -15,7 +15,7 @@ final class PhotoApp: Sendable {
     let permissions = ActionPipe(name: "permissions")
     let feature = ActionPipe(name: "feature")
     private let loader: PhotoAlbumLoader
-    private let loading = Mutex<Task<Void, Never>?>(nil)
+    private let loading = TestLock<Task<Void, Never>?>(nil)
     private let registrations = RegistrationBag()
 
     init(latency: Duration = .seconds(1)) throws {

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A lock that ThreadSanitizer sees, under the name the tests use: it shadows
-/// `Synchronization.Mutex` in this test target.
+/// A lock that ThreadSanitizer sees, for the tests' counters and logs (instead of
+/// `Synchronization.Mutex`).
 ///
 /// Why: on Linux, ThreadSanitizer does not see the happens-before edges of
 /// `Synchronization.Mutex`. Counters and logs guarded by it are then reported as racing
@@ -10,7 +10,7 @@ import Foundation
 /// pthread mutex, for the same reason.
 ///
 /// `@unchecked Sendable`: `value` is only touched with `lock` held.
-final class Mutex<Value>: @unchecked Sendable {
+final class TestLock<Value>: @unchecked Sendable {
     private var value: Value
     private let lock = NSLock()
 

@@ -9,7 +9,7 @@ import Testing
 /// subscription captured is still released, at the latest when the last publish reading it
 /// ends.
 @Suite("Bus pinned routes")
-struct BusHazardTests {
+struct BusRouteReclaimTests {
     @Test(
         "subscriptions cancelled while another thread delivers to them are released when that delivery ends",
         .hangBound)
