@@ -8,6 +8,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "ActionPipe", path: ".."),
+        // `--postgres URL`: the order events shared between instances (Integrations/Postgres).
+        .package(name: "ActionPipePostgres", path: "../Integrations/Postgres"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         // 1.16: the tests implement `LogHandler.log(event:)`.
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
@@ -23,7 +25,15 @@ let package = Package(
             ]
         ),
         // `swift run --package-path Examples OrdersServiceApp`: starts the service.
-        .executableTarget(name: "OrdersServiceApp", dependencies: ["OrdersService"]),
+        // `--postgres URL` bridges the order events through PostgreSQL: the only target that
+        // links postgres-nio.
+        .executableTarget(
+            name: "OrdersServiceApp",
+            dependencies: [
+                "OrdersService",
+                .product(name: "ActionPipePostgres", package: "ActionPipePostgres"),
+            ]
+        ),
         .testTarget(
             name: "OrdersServiceTests",
             dependencies: [

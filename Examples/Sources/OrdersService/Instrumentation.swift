@@ -15,11 +15,13 @@ public enum ServiceInstrumentation {
     }
 
     /// A `Diagnostics` handler that logs each diagnostic as a warning, with its kind as
-    /// metadata. Tests scope it with `Diagnostics.withHandler`.
+    /// metadata; a bus bridge's connection that comes up (`--postgres`) is a notice. Tests
+    /// scope it with `Diagnostics.withHandler`.
     public static func diagnosticsHandler(logger: Logger) -> @Sendable (Diagnostic) -> Void {
         { diagnostic in
-            logger.warning(
-                "\(diagnostic.message)",
+            let healthy = diagnostic.kind == .bridgeConnection && diagnostic.error == nil
+            logger.log(
+                level: healthy ? .notice : .warning, "\(diagnostic.message)",
                 metadata: [
                     "actionpipe.kind": "\(diagnostic.kind.rawValue)",
                     "actionpipe.error": "\(diagnostic.error.map { "\($0)" } ?? "none")",

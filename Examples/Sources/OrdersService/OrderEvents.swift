@@ -4,11 +4,13 @@ import Synchronization
 
 // The bus: after a write, the routes and the payment sink publish what happened. They do not
 // know who listens; the audit log and the statistics do (Sources/ActionPipe/ActionPipe.docc/EventBusGuide.md).
+// With `--postgres URL`, the events also cross to the other instances, and theirs arrive here
+// as remote ones (Sources/ActionPipe/ActionPipe.docc/CrossProcessBus.md).
 
-/// Something that happened to an order.
-public struct OrderEvent: BusEvent {
+/// Something that happened to an order; `Codable`, to cross to other instances.
+public struct OrderEvent: BusEvent, Codable {
     /// Which event of the order's life it is.
-    public enum Kind: String, Hashable, Sendable {
+    public enum Kind: String, Codable, Hashable, Sendable {
         /// The order chain stored a new order.
         case placed
         /// The order chain refused a request.
@@ -40,7 +42,8 @@ public struct OrderEvent: BusEvent {
     }
 }
 
-/// A subscriber: one line per order event, kept for `GET /audit` and logged.
+/// A subscriber: one line per order event, kept for `GET /audit` and logged; an event from
+/// another instance (through a bridge) says so.
 public final class AuditLog: Sendable {
     private let entries = Mutex<[String]>([])
     private let logger: Logger
@@ -58,18 +61,24 @@ public final class AuditLog: Sendable {
 
     private func record(_ event: OrderEvent) {
         let order = event.orderID.map { "order \($0)" } ?? "order"
-        let line =
+        var line =
             switch event.subtype {
             case .placed: "placed \(order) for \(event.customer): \(event.totalCents) cents"
             case .rejected: "rejected \(order) for \(event.customer): \(event.reason)"
             case .paid: "paid \(order) for \(event.customer): \(event.totalCents) cents"
             }
+        var metadata: Logger.Metadata = [:]
+        if case .remote(let sender) = BusOrigin.current {
+            line += " (from another instance)"
+            metadata["instance"] = "\(sender)"
+        }
         entries.withLock { $0.append(line) }
-        logger.info("audit: \(line)")
+        logger.info("audit: \(line)", metadata: metadata)
     }
 }
 
-/// A subscriber: turns order events into the counters of ``ServiceState``.
+/// A subscriber: turns order events into the counters of ``ServiceState``. The counters are
+/// this instance's; of the other instances' events it counts the orders placed.
 final class Statistics: Sendable {
     let state: ServiceState
 
@@ -79,6 +88,10 @@ final class Statistics: Sendable {
         bus.subscribe(BusTopic(anySubtypeOf: OrderEvent.self), owner: self, name: "statistics") {
             statistics, event in
             let state = statistics.state
+            if case .remote = BusOrigin.current {
+                if event.subtype == .placed { state.$ordersPlacedElsewhere.modify { $0 += 1 } }
+                return
+            }
             switch event.subtype {
             case .placed:
                 state.$ordersPlaced.modify { $0 += 1 }  // atomic: requests run concurrently

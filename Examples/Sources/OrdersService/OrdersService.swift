@@ -44,4 +44,15 @@ public final class OrdersService: Sendable {
             orders: orders, store: store, bus: bus, state: state, logger: logger)
         state.catalogSize = catalog.all.count
     }
+
+    /// Shares the order events with the other instances connected to `bridge`'s transport:
+    /// each ``OrderEvent`` published here is sent, and theirs are published here as remote
+    /// (the audit log marks them; the statistics count the orders placed elsewhere).
+    ///
+    /// ```swift
+    /// service.share(through: postgres.busBridge)   // main.swift, with --postgres
+    /// ```
+    public func share(through bridge: BusBridge) {
+        bridge.bridge(BusTopic(anySubtypeOf: OrderEvent.self))
+    }
 }

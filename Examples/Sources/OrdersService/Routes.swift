@@ -26,6 +26,8 @@ public struct Stats: ResponseCodable {
     public var acceptingOrders: Bool
     /// Orders stored.
     public var ordersPlaced: Int
+    /// Orders placed on other instances (`--postgres`).
+    public var ordersPlacedElsewhere: Int
     /// Order requests refused.
     public var ordersRejected: Int
     /// Orders paid.
@@ -140,6 +142,7 @@ public func buildRouter(_ service: OrdersService) -> Router<OrdersRequestContext
         let state = service.state
         return Stats(
             acceptingOrders: state.acceptingOrders, ordersPlaced: state.ordersPlaced,
+            ordersPlacedElsewhere: state.ordersPlacedElsewhere,
             ordersRejected: state.ordersRejected, ordersPaid: state.ordersPaid,
             revenueCents: state.revenueCents, webhooksRefused: state.webhooksRefused,
             catalogSize: state.catalogSize, lastImport: state.lastImport)

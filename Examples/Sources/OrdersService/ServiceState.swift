@@ -13,6 +13,8 @@ public final class ServiceState: ObservableState, @unchecked Sendable {
     @Observed("config.acceptingOrders") public var acceptingOrders = true
     /// Orders stored.
     @Observed("stats.ordersPlaced") public var ordersPlaced = 0
+    /// Orders placed on other instances, heard through the bridge (`--postgres`).
+    @Observed("stats.ordersPlacedElsewhere") public var ordersPlacedElsewhere = 0
     /// Order requests refused by the order chain.
     @Observed("stats.ordersRejected") public var ordersRejected = 0
     /// Orders paid through the payment webhook.
