@@ -273,8 +273,12 @@ public final class PostgresBusTransport: BusTransport, Sendable {
             if progress.state.withLock({ $0.listened }) { delay = configuration.reconnectDelay }
             setListening(false)
             if let connection {
+                // Not awaited (a close was seen to hang as the server stops). The callback
+                // holds the connection until its channel is closed: postgres-nio asserts (in
+                // debug builds) that none is freed before, and a stop or a reconnect crashed.
                 let closing: EventLoopFuture<Void> = connection.close()
                 _ = closing
+                connection.closeFuture.whenComplete { _ in _ = connection }
             }
             if Task.isCancelled { break }
             inbox.reportConnection(
