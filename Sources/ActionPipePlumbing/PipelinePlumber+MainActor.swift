@@ -38,16 +38,7 @@ extension PipelinePlumber {
         on delivery: MainActorDelivery,
         _ body: @escaping @MainActor @Sendable (PlumbingPacket<Payload>) -> Void
     ) -> RegistrationToken {
-        _setSink { id in
-            { [weak self] packet in
-                _MainActorQueue.shared.enqueue { [weak self] in
-                    // Dropped once the sink is removed or replaced, or the plumber is gone.
-                    guard let self, self._configuration.withLock({ $0.holds(id, .sink) })
-                    else { return }
-                    body(packet)
-                }
-            }
-        }
+        _setSink { id in _onMainActor(while: id, is: .sink, body) }
     }
 
     /// Sets the stop observer to a `@MainActor` closure the compiler checks, told about
@@ -83,15 +74,7 @@ extension PipelinePlumber {
         on delivery: MainActorDelivery,
         _ body: @escaping @MainActor @Sendable (PlumbingStop<Payload>) -> Void
     ) -> RegistrationToken {
-        _setStopObserver { id in
-            { [weak self] stop in
-                _MainActorQueue.shared.enqueue { [weak self] in
-                    guard let self, self._configuration.withLock({ $0.holds(id, .stopObserver) })
-                    else { return }
-                    body(stop)
-                }
-            }
-        }
+        _setStopObserver { id in _onMainActor(while: id, is: .stopObserver, body) }
     }
 
     /// Sets the sink to a `@MainActor` closure handed `owner` with each packet, for as long
@@ -152,6 +135,21 @@ extension PipelinePlumber {
         return onStop(on: delivery) { stop in
             guard let owner = weakOwner.object else { return }
             body(owner, stop)
+        }
+    }
+
+    /// `body` delivered through the main actor's queue, each value dropped unless
+    /// registration `id` of `kind` is still in place when it runs (not cancelled, not
+    /// replaced, the plumber not gone).
+    private func _onMainActor<Value: Sendable>(
+        while id: UInt64, is kind: _PlumbingRegistration,
+        _ body: @escaping @MainActor @Sendable (Value) -> Void
+    ) -> @Sendable (Value) -> Void {
+        { [weak self] value in
+            _MainActorQueue.shared.enqueue { [weak self] in
+                guard let self, self._configuration.withLock({ $0.holds(id, kind) }) else { return }
+                body(value)
+            }
         }
     }
 }
