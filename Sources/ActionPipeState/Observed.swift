@@ -74,7 +74,10 @@ public struct Observed<Value: Sendable>: Sendable {
     /// `state.size.width = 3`) is one atomic read-modify-write, followed by one delivery of
     /// the new value: from any number of threads, no update is lost. The mutation runs with
     /// the property's lock held, so it must not read or write the same property (its
-    /// right-hand side is evaluated before, and may).
+    /// right-hand side is evaluated before, and may); what it drops from the value (an
+    /// element removed, a reference replaced) is released there too, so such an object's
+    /// `deinit` must not touch the property either. A plain assignment releases the old
+    /// value after unlocking.
     ///
     /// When the class conforms to `Observable`, the property takes part in Swift
     /// Observation: a read is recorded for the tracking running on the thread (a SwiftUI
