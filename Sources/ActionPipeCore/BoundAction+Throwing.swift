@@ -92,14 +92,18 @@ extension BoundAction where Kind: ThrowingActionKind {
     }
 
     /// Calls the throwing action and reports what happened, without throwing: the error,
-    /// if any, is in ``ActionReport/error``, and ``ActionReport/thrownBy`` names its pipe.
+    /// if any, is ``ThrowingActionReport/failure`` at the action's error type, and
+    /// ``ActionReport/thrownBy`` names its pipe.
     ///
     /// ```swift
     /// let report = pipe.parse.report("forty-two")
+    /// if case .notANumber(let text)? = report.failure { print("not a number:", text) }
     /// print(report.thrownBy ?? "-")   // "parser"
     /// print(report.trace)             // parse("forty-two"): parser threw notANumber("forty-two") → ...
     /// ```
-    public func report(_ arguments: repeat each Argument) -> ActionReport<Result> {
+    public func report(_ arguments: repeat each Argument) -> ThrowingActionReport<
+        Result, Kind.Failure
+    > {
         var outcomes: [ActionTrace.Outcome?]? = []
         let (cell, pin) = _pin()
         defer { cell.with { $0.unpin(pin) } }
@@ -110,7 +114,9 @@ extension BoundAction where Kind: ThrowingActionKind {
                 sideData: _setup.sideData, arguments: (repeat each arguments),
                 recording: &outcomes)
         }
-        return makeReport(outcome, outcomes, arguments: repeat each arguments)
+        return ThrowingActionReport(
+            report: makeReport(outcome, outcomes, arguments: repeat each arguments),
+            failure: outcome.error)
     }
 
     /// The throwing driver of the one dispatch loop (`_Dispatch`): a handler's error ends

@@ -451,7 +451,7 @@ struct ModelCoreRunner {
             var bound = pipe.modelThrowing
             if let state { bound = bound.with(state: state) }
             bound = bound.with(sideData: options)
-            if traced { return outcome(of: bound.report(first, second)) }
+            if traced { return outcome(of: bound.report(first, second).report) }
             do {
                 return ModelCoreOutcome(value: try bound(first, second))
             } catch {

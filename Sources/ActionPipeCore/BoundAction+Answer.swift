@@ -1,0 +1,71 @@
+/// `answer`: a call whose chain must answer, returning the result itself instead of an
+/// optional, and throwing ``UnansweredActionError`` when no handler answered.
+extension BoundAction {
+    /// The error of an unanswered call with `arguments`, described as a trace describes
+    /// them; built only when the call failed.
+    @usableFromInline
+    func _unanswered(_ arguments: repeat each Argument) -> UnansweredActionError {
+        var described: [String] = []
+        for argument in repeat each arguments { described.append(ActionTrace.describe(argument)) }
+        return UnansweredActionError(action: key.name, arguments: described, chain: pipe.chainNames)
+    }
+}
+
+extension BoundAction where Kind == ActionKind.Sync {
+    /// Calls the action, for a chain that must answer: returns the result of the last
+    /// handler that ran, and throws when none answered.
+    ///
+    /// Use it where every call should find a handler, so that a missing registration is an
+    /// error at the call instead of a `nil` to unwrap:
+    ///
+    /// ```swift
+    /// let total: Int = try pipe.someFunc.answer(999, "hello")
+    /// ```
+    ///
+    /// - Throws: ``UnansweredActionError`` when no handler ran or the last one returned
+    ///   `nil`; the handlers that ran are not undone.
+    /// - Complexity: As the call; O(*c*) more to build the error, for a chain of *c* pipes.
+    @inlinable
+    public func answer(_ arguments: repeat each Argument) throws(UnansweredActionError) -> Result {
+        if let value = (copy self)(repeat each arguments) { return value }
+        throw _unanswered(repeat each arguments)
+    }
+}
+
+extension BoundAction where Kind: ThrowingActionKind {
+    /// Calls the throwing action, for a chain that must answer: returns the result of the
+    /// last handler that ran, and throws when one threw or none answered.
+    ///
+    /// ```swift
+    /// let number: Int = try pipe.parse.answer("42")
+    /// ```
+    ///
+    /// - Throws: The handler's error, of the action's error type, unchanged; or
+    ///   ``UnansweredActionError`` when no handler answered.
+    /// - Complexity: As the call; O(*c*) more to build the error, for a chain of *c* pipes.
+    @inlinable
+    public func answer(_ arguments: repeat each Argument) throws -> Result {
+        if let value = try (copy self)(repeat each arguments) { return value }
+        throw _unanswered(repeat each arguments)
+    }
+}
+
+extension BoundAction where Kind == ActionKind.Async {
+    /// Calls the async action, for a chain that must answer: returns the result of the last
+    /// handler that ran, and throws when one threw or none answered.
+    ///
+    /// ```swift
+    /// let user: String = try await pipe.loadName.answer(7)
+    /// ```
+    ///
+    /// - Throws: The handler's error or `CancellationError`, unchanged; or
+    ///   ``UnansweredActionError`` when no handler answered.
+    /// - Complexity: As the call; O(*c*) more to build the error, for a chain of *c* pipes.
+    @inlinable
+    public nonisolated(nonsending) func answer(_ arguments: repeat each Argument) async throws
+        -> Result
+    {
+        if let value = try await (copy self)(repeat each arguments) { return value }
+        throw _unanswered(repeat each arguments)
+    }
+}
