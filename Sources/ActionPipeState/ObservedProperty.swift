@@ -153,8 +153,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// ``_beginMutation()`` when the observer list must be rebuilt or Observation told.
     @inlinable @inline(never)
     func _beginMutationSlowly() -> _ObsTracking<Value>? {
-        _rebuildList()
-        lock.lock()
+        _lockWithCurrentList()
         guard state.pointee.readByTracking, let tracking = state.pointee.tracking else {
             return nil
         }
@@ -286,13 +285,12 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// path of a set stays small.
     @inlinable @inline(never)
     func _storeSlowly(_ newValue: Value, ifVersion expected: UInt64?) -> Bool {
-        _rebuildList()
-        lock.lock()
+        _lockWithCurrentList()
         let tracking = state.pointee.readByTracking ? state.pointee.tracking : nil
         if let tracking {
             lock.unlock()
             tracking.willSet(self)
-            lock.lock()
+            _lockWithCurrentList()
         }
         if let expected, state.pointee.version != expected {
             lock.unlock()
@@ -363,13 +361,23 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
         return body(&state.pointee)
     }
 
-    /// Rebuilds the list a set reads, if observers changed since it was built.
+    /// Takes the lock with the list a set reads up to date: rebuilt if observers changed
+    /// since it was built, again if they changed while the lists it replaced were released
+    /// (an observer registered then is in the next store).
     @usableFromInline @inline(never)
-    func _rebuildList() {
-        let freed = withLock { state in state.listIsStale ? buildList(&state) : [] }
-        // Released outside the lock: releasing their observers may run user code (deinits
-        // of what the closures captured).
-        withExtendedLifetime(freed) {}
+    func _lockWithCurrentList() {
+        lock.lock()
+        while state.pointee.listIsStale {
+            do {
+                let freed = buildList(&state.pointee)
+                lock.unlock()
+                // Released outside the lock, at the end of this scope: releasing their
+                // observers may run user code (deinits of what the closures captured),
+                // which may register observers.
+                _ = consume freed
+            }
+            lock.lock()
+        }
     }
 
     /// Publishes a list of the current observers, in registration order, and returns the
