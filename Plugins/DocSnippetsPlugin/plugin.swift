@@ -3,8 +3,8 @@ import PackagePlugin
 
 /// Turns the package's Markdown documentation into Swift Testing tests ("docs are tests").
 ///
-/// Every guide (the articles of `Sources/ActionPipe/ActionPipe.docc`) and `README.md` gets
-/// one build command running `DocSnippetExtractor`,
+/// Every guide (`Docs/*.md`, which the DocC catalog links to) and `README.md` gets one build
+/// command running `DocSnippetExtractor`,
 /// which writes one Swift file into the plugin work directory; SwiftPM compiles those files into
 /// the target this plugin is applied to (ActionPipeDocTests).
 @main
@@ -39,22 +39,20 @@ struct DocSnippetsPlugin: BuildToolPlugin {
         }
     }
 
-    /// Package-relative paths of the documentation: the catalog's articles sorted by name
-    /// (not `ActionPipe.md`, the catalog's landing page, whose example is not a test), then
-    /// `README.md`.
+    /// Package-relative paths of the documentation: the guides in `Docs/` sorted by name, then
+    /// `README.md`. (The catalog's landing page, `ActionPipe.md`, is not among them: its
+    /// example is not a test.)
     ///
     /// Sorting keeps the command list, and therefore the build, deterministic.
     static func markdownFiles(in root: URL) throws -> [String] {
         let fileManager = FileManager.default
-        let docs = root.appending(path: Self.catalog)
+        let docs = root.appending(path: Self.guides)
         var paths: [String] = []
         if fileManager.fileExists(atPath: docs.path(percentEncoded: false)) {
             paths = try fileManager.contentsOfDirectory(atPath: docs.path(percentEncoded: false))
-                .filter {
-                    $0.lowercased().hasSuffix(".md") && !$0.hasPrefix(".") && $0 != "ActionPipe.md"
-                }
+                .filter { $0.lowercased().hasSuffix(".md") && !$0.hasPrefix(".") }
                 .sorted()
-                .map { "\(Self.catalog)/\($0)" }
+                .map { "\(Self.guides)/\($0)" }
         }
         let readme = root.appending(path: "README.md")
         if fileManager.fileExists(atPath: readme.path(percentEncoded: false)) {
@@ -63,8 +61,8 @@ struct DocSnippetsPlugin: BuildToolPlugin {
         return paths
     }
 
-    /// The DocC catalog that holds the guides, relative to the package.
-    static let catalog = "Sources/ActionPipe/ActionPipe.docc"
+    /// The folder of the guides, relative to the package.
+    static let guides = "Docs"
 
     /// Replaces everything but ASCII letters, digits and `_` by `_` (`Docs/A.md` → `Docs_A_md`).
     static func sanitized(_ path: String) -> String {

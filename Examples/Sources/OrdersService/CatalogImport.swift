@@ -3,7 +3,7 @@ import Logging
 
 // The tree: importing a supplier's catalog is dependent async work (the category list, then
 // each category's products, then each product's details) against a slow, flaky source, with
-// a concurrency limit and retries (Sources/ActionPipe/ActionPipe.docc/OperationTree.md).
+// a concurrency limit and retries (Docs/OperationTree.md).
 
 /// Why a supplier request failed.
 public struct SupplierError: Error, CustomStringConvertible {

@@ -2,7 +2,7 @@ import ActionPipe
 import Foundation
 
 // The core: placing an order is one request that three modules answer in a fixed order,
-// validation → pricing → persistence, each knowing only the action (Sources/ActionPipe/ActionPipe.docc/CoreActions.md).
+// validation → pricing → persistence, each knowing only the action (Docs/CoreActions.md).
 
 extension Actions {
     /// (request) throws(OrderError) -> the stored order: validation → pricing → persistence.
