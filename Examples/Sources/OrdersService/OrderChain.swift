@@ -6,9 +6,10 @@ import Foundation
 
 extension Actions {
     /// (request) throws(OrderError) -> the stored order: validation → pricing → persistence.
-    var placeOrder: ThrowingAction<OrderRequest, Order, OrderError> { .init() }
+    /// Public, so that another module can join the chain (the tests add a loyalty pipe).
+    public var placeOrder: ThrowingAction<OrderRequest, Order, OrderError> { .init() }
     /// (order number) -> the order: answered by the persistence pipe.
-    var findOrder: Action<Int, Order> { .init() }
+    public var findOrder: Action<Int, Order> { .init() }
 }
 
 /// Why an order was refused; the routes turn each case into a status code.
