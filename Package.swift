@@ -22,6 +22,9 @@ let package = Package(
         .library(name: "ActionPipePlumbing", targets: ["ActionPipePlumbing"]),
         // Tools for an app's tests: a manual clock, recorders, a manual bus executor.
         .library(name: "ActionPipeTesting", targets: ["ActionPipeTesting"]),
+        // The repository's own: Integrations/Macros applies it to compile the README's and
+        // GettingStarted's `@ObservableState` examples (```swift macro blocks) as its tests.
+        .plugin(name: "DocSnippetsPlugin", targets: ["DocSnippetsPlugin"]),
     ],
     targets: [
         // The concurrency primitives every part builds on: the one lock and lock-protected
@@ -52,6 +55,8 @@ let package = Package(
         // Test tools, for apps and for the package's own tests; no dependency either.
         .target(name: "ActionPipeTesting", dependencies: ["ActionPipeConcurrency", "ActionPipe"]),
         .executableTarget(name: "ActionPipeDemo", dependencies: ["ActionPipe"]),
+        // Docs are tests: the plugin runs the extractor over Docs/*.md and README.md, and the
+        // doc-test target compiles each ```swift block as a test (CONTRIBUTING.md).
         .executableTarget(name: "DocSnippetExtractor"),
         .plugin(
             name: "DocSnippetsPlugin",

@@ -38,6 +38,8 @@ let package = Package(
             name: "OrdersServiceTests",
             dependencies: [
                 "OrdersService",
+                // The library's test tools: the test clock and the recorders.
+                .product(name: "ActionPipeTesting", package: "ActionPipe"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

@@ -48,6 +48,15 @@ let package = Package(
         ),
         // What an app sees: checked Sendable, atomic compound writes, observers, no cycle.
         .testTarget(name: "ActionPipeMacrosTests", dependencies: ["ActionPipeMacros"]),
+        // The examples of the repository's README and Docs/GettingStarted.md that use the
+        // macro (```swift macro blocks; the library's own doc tests skip them), compiled and
+        // run by the library's DocSnippetsPlugin: DocSnippets.txt names the files.
+        .testTarget(
+            name: "ActionPipeMacrosDocTests",
+            dependencies: ["ActionPipeMacros"],
+            exclude: ["DocSnippets.txt"],
+            plugins: [.plugin(name: "DocSnippetsPlugin", package: "ActionPipe")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,8 +3,9 @@ import PackagePlugin
 
 /// Turns the package's Markdown documentation into Swift Testing tests ("docs are tests").
 ///
-/// Every guide (the articles of `Sources/ActionPipe/ActionPipe.docc`) and `README.md` gets
-/// one build command running `DocSnippetExtractor`,
+/// Every guide (`Docs/*.md`, which the DocC catalog links to) and `README.md` gets one build
+/// command running `DocSnippetExtractor` (or, for a target with a `DocSnippets.txt`, the
+/// documents that file names: Integrations/Macros applies the plugin that way),
 /// which writes one Swift file into the plugin work directory; SwiftPM compiles those files into
 /// the target this plugin is applied to (ActionPipeDocTests).
 @main
@@ -13,23 +14,28 @@ struct DocSnippetsPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: any Target) async throws -> [Command] {
         let extractor = try context.tool(named: "DocSnippetExtractor").url
         let root = context.package.directoryURL
+        // The documents the target lists, or else the package's guides and README.
+        let listed = try Self.documents(of: target)
+        let documents = try listed ?? Self.markdownFiles(in: root).map { (path: $0, mode: "plain") }
         var outputNames: Set<String> = []
-        return try Self.markdownFiles(in: root).map { relativePath in
-            let input = root.appending(path: relativePath)
-            // Derived from the package-relative path, not the file name, so that a guide named
-            // README.md could not overwrite the output of the top-level README.md.
-            let outputName = "Doc_\(Self.sanitized(relativePath)).swift"
+        return try documents.map { document in
+            let input = root.appending(path: document.path).standardizedFileURL
+            // Named after the package-relative path (`../` dropped), not the file name, so that
+            // a guide named README.md could not overwrite the output of the top-level README.md.
+            let displayPath = Self.displayPath(document.path)
+            let outputName = "Doc_\(Self.sanitized(displayPath)).swift"
             guard outputNames.insert(outputName).inserted else {
                 throw PluginError(message: "two documentation files map to \(outputName)")
             }
             let output = context.pluginWorkDirectoryURL.appending(path: outputName)
             return .buildCommand(
-                displayName: "Extracting Swift snippets from \(relativePath)",
+                displayName: "Extracting Swift snippets from \(displayPath)",
                 executable: extractor,
                 arguments: [
                     input.path(percentEncoded: false),
                     output.path(percentEncoded: false),
-                    relativePath,
+                    displayPath,
+                    document.mode,
                 ],
                 // The Markdown is the only input: editing it re-runs the extractor. (SwiftPM
                 // adds the executable itself, so changing the extractor also re-runs it.)
@@ -39,22 +45,51 @@ struct DocSnippetsPlugin: BuildToolPlugin {
         }
     }
 
-    /// Package-relative paths of the documentation: the catalog's articles sorted by name
-    /// (not `ActionPipe.md`, the catalog's landing page, whose example is not a test), then
-    /// `README.md`.
+    /// The documents a target names in a `DocSnippets.txt` of its folder, or nil if it has none
+    /// (then the package's own guides and README, in plain mode).
+    ///
+    /// Each line is a mode (`plain` or `macro`, see the extractor's `ExtractionMode`) and a
+    /// Markdown path relative to the package; `#` starts a comment. Integrations/Macros uses it
+    /// to compile the `macro` blocks of the repository's README and GettingStarted.
+    static func documents(of target: any Target) throws -> [(path: String, mode: String)]? {
+        let list = target.directoryURL.appending(path: "DocSnippets.txt")
+        guard FileManager.default.fileExists(atPath: list.path(percentEncoded: false)) else {
+            return nil
+        }
+        return try String(contentsOf: list, encoding: .utf8)
+            .split(whereSeparator: \.isNewline)
+            .map { $0.prefix(while: { $0 != "#" }).split(separator: " ").map(String.init) }
+            .filter { !$0.isEmpty }
+            .map { words in
+                guard words.count == 2, ["plain", "macro"].contains(words[0]) else {
+                    throw PluginError(
+                        message: "\(list.path): expected '<plain|macro> <path>', got '\(words)'")
+                }
+                return (path: words[1], mode: words[0])
+            }
+    }
+
+    /// The path shown in test names: `../../Docs/GettingStarted.md` → `Docs/GettingStarted.md`.
+    static func displayPath(_ path: String) -> String {
+        var components = path.split(separator: "/")
+        while components.first == ".." || components.first == "." { components.removeFirst() }
+        return components.joined(separator: "/")
+    }
+
+    /// Package-relative paths of the documentation: the guides in `Docs/` sorted by name, then
+    /// `README.md`. (The catalog's landing page, `ActionPipe.md`, is not among them: its
+    /// example is not a test.)
     ///
     /// Sorting keeps the command list, and therefore the build, deterministic.
     static func markdownFiles(in root: URL) throws -> [String] {
         let fileManager = FileManager.default
-        let docs = root.appending(path: Self.catalog)
+        let docs = root.appending(path: Self.guides)
         var paths: [String] = []
         if fileManager.fileExists(atPath: docs.path(percentEncoded: false)) {
             paths = try fileManager.contentsOfDirectory(atPath: docs.path(percentEncoded: false))
-                .filter {
-                    $0.lowercased().hasSuffix(".md") && !$0.hasPrefix(".") && $0 != "ActionPipe.md"
-                }
+                .filter { $0.lowercased().hasSuffix(".md") && !$0.hasPrefix(".") }
                 .sorted()
-                .map { "\(Self.catalog)/\($0)" }
+                .map { "\(Self.guides)/\($0)" }
         }
         let readme = root.appending(path: "README.md")
         if fileManager.fileExists(atPath: readme.path(percentEncoded: false)) {
@@ -63,8 +98,8 @@ struct DocSnippetsPlugin: BuildToolPlugin {
         return paths
     }
 
-    /// The DocC catalog that holds the guides, relative to the package.
-    static let catalog = "Sources/ActionPipe/ActionPipe.docc"
+    /// The folder of the guides, relative to the package.
+    static let guides = "Docs"
 
     /// Replaces everything but ASCII letters, digits and `_` by `_` (`Docs/A.md` → `Docs_A_md`).
     static func sanitized(_ path: String) -> String {

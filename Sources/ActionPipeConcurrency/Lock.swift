@@ -14,7 +14,7 @@
 /// its waiters burn their time slice, and the benchmarks show no target that needs one.
 ///
 /// The rule of every lock in the package: no user code runs while it is held. See
-/// `Sources/ActionPipe/ActionPipe.docc/Internals.md`.
+/// `Docs/Internals.md`.
 @usableFromInline package enum _LockOperations {
     /// The platform mutex.
     @usableFromInline package typealias Primitive = pthread_mutex_t

@@ -10,6 +10,10 @@ enum SnippetKind: Equatable {
 struct Snippet: Equatable {
     /// How the block is emitted.
     var kind: SnippetKind
+    /// Marked `macro` (```` ```swift macro ````, ```` ```swift file macro ````): the block uses
+    /// `@ObservableState`, so it compiles only in the Integrations/Macros package, whose tests
+    /// apply this extractor to the same Markdown (see `ExtractionMode`).
+    var needsMacros: Bool
     /// 1-based Markdown line of the opening fence.
     var fenceLine: Int
     /// 1-based Markdown line of the first code line (the line after the fence).
@@ -64,10 +68,11 @@ func extractSnippets(from markdown: String) throws(MarkdownError) -> [Snippet] {
         guard let closing = lines[(index + 1)...].firstIndex(where: { closes(fence, $0) }) else {
             throw MarkdownError(line: fenceLine, message: "code fence is never closed")
         }
-        if let kind = try snippetKind(info: fence.info, line: fenceLine) {
+        if let (kind, needsMacros) = try snippetKind(info: fence.info, line: fenceLine) {
             snippets.append(
                 Snippet(
                     kind: kind,
+                    needsMacros: needsMacros,
                     fenceLine: fenceLine,
                     firstLine: fenceLine + 1,
                     lines: Array(lines[(index + 1)..<closing])
@@ -97,21 +102,51 @@ private func closes(_ fence: Fence, _ line: String) -> Bool {
     return trimmed.count >= fence.length && trimmed.allSatisfy { $0 == fence.character }
 }
 
-/// Maps an info string to a snippet kind; nil means "not emitted".
+/// Maps an info string to a snippet kind, and whether the block needs the macros; nil means
+/// "not emitted".
 ///
 /// Only the language `swift` (any case) is considered; every other fence is prose for humans.
-private func snippetKind(info: String, line: Int) throws(MarkdownError) -> SnippetKind? {
+private func snippetKind(
+    info: String, line: Int
+) throws(MarkdownError) -> (kind: SnippetKind, needsMacros: Bool)? {
     let words = info.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
     guard let language = words.first, language.lowercased() == "swift" else { return nil }
     let markers = Set(words.dropFirst())
     if markers.contains("no-run") || markers.contains("skip") { return nil }
-    if let unknown = markers.subtracting(["file"]).sorted().first {
+    if let unknown = markers.subtracting(["file", "macro"]).sorted().first {
         throw MarkdownError(
             line: line,
-            message: "unknown swift fence marker '\(unknown)' (use 'file', 'no-run' or 'skip')"
+            message:
+                "unknown swift fence marker '\(unknown)' (use 'file', 'macro', 'no-run' or 'skip')"
         )
     }
-    return markers.contains("file") ? .fileScope : .test
+    return (markers.contains("file") ? .fileScope : .test, markers.contains("macro"))
+}
+
+/// Which blocks of a document one test target compiles.
+enum ExtractionMode: String {
+    /// The library's own doc tests (ActionPipeDocTests): every block not marked `macro`.
+    case plain
+    /// The macro package's doc tests: the blocks marked `macro`, and every file-scope block
+    /// (their declarations may use types a plain block declares; the plain tests run in the
+    /// library already).
+    case macro
+
+    /// Whether this mode compiles `snippet`.
+    func includes(_ snippet: Snippet) -> Bool {
+        switch self {
+        case .plain: !snippet.needsMacros
+        case .macro: snippet.needsMacros || snippet.kind == .fileScope
+        }
+    }
+
+    /// The modules the generated file imports, besides Foundation and Testing.
+    var imports: [String] {
+        switch self {
+        case .plain: ["ActionPipe"]
+        case .macro: ["ActionPipe", "ActionPipeMacros"]
+        }
+    }
 }
 
 extension StringProtocol {

@@ -1,4 +1,4 @@
-// DocSnippetExtractor <input.md> <output.swift> <display path>
+// DocSnippetExtractor <input.md> <output.swift> <display path> [plain|macro]
 //
 // Turns the fenced Swift blocks of one Markdown file into a Swift Testing source file. Run by
 // DocSnippetsPlugin during the build of ActionPipeDocTests, once per documentation file; see
@@ -6,9 +6,14 @@
 import Foundation
 
 let arguments = CommandLine.arguments
-guard arguments.count == 4 else {
+// The mode says which blocks to compile (ExtractionMode): `plain` unless told.
+guard arguments.count == 4 || arguments.count == 5,
+    let mode = ExtractionMode(rawValue: arguments.count == 5 ? arguments[4] : "plain")
+else {
     FileHandle.standardError.write(
-        Data("usage: DocSnippetExtractor <input.md> <output.swift> <display path>\n".utf8)
+        Data(
+            "usage: DocSnippetExtractor <input.md> <output.swift> <display path> [plain|macro]\n"
+                .utf8)
     )
     exit(2)
 }
@@ -18,7 +23,7 @@ do {
     let markdown = try String(contentsOfFile: inputPath, encoding: .utf8)
     let snippets: [Snippet]
     do {
-        snippets = try extractSnippets(from: markdown)
+        snippets = try extractSnippets(from: markdown).filter(mode.includes)
     } catch {
         // `file:line: error:` is the format SwiftPM and Xcode turn into a clickable diagnostic.
         let diagnostic = "\(inputPath):\(error.line): error: \(error.message)\n"
@@ -28,7 +33,8 @@ do {
     let swift = renderSwiftFile(
         snippets: snippets,
         markdownPath: inputPath,
-        displayPath: displayPath
+        displayPath: displayPath,
+        imports: mode.imports
     )
     try swift.write(toFile: outputPath, atomically: true, encoding: .utf8)
 } catch {

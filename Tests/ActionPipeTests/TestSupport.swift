@@ -274,7 +274,7 @@ extension Trait where Self == TimeLimitTrait {
 /// Test gates wait on continuations that ignore cancellation (so a test decides exactly
 /// when they resume), and Swift Testing's time limit cancels a test but then waits for it:
 /// a gate nobody opens would hang the whole run with no word of which test it was (seen
-/// twice; see Sources/ActionPipe/ActionPipe.docc/Reliability.md, "Known issues"). A guarded wait prints the helper and
+/// twice; see Docs/Reliability.md, "Known issues"). A guarded wait prints the helper and
 /// the test after `limit`, then resumes its waiters, so the test goes on and fails.
 enum HangGuard {
     /// Far beyond what any test waits, and well inside CI's watchdog.

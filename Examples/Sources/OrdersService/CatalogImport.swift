@@ -3,7 +3,7 @@ import Logging
 
 // The tree: importing a supplier's catalog is dependent async work (the category list, then
 // each category's products, then each product's details) against a slow, flaky source, with
-// a concurrency limit and retries (Sources/ActionPipe/ActionPipe.docc/OperationTree.md).
+// a concurrency limit and retries (Docs/OperationTree.md).
 
 /// Why a supplier request failed.
 public struct SupplierError: Error, CustomStringConvertible {
@@ -18,6 +18,7 @@ public struct SupplierError: Error, CustomStringConvertible {
 /// discontinued (never worth one).
 public actor Supplier {
     private let latency: Duration
+    private let clock: any Clock<Duration>
     private var mochaRequests = 0
     private let products: [String: [Product]] = [
         "coffee": [
@@ -36,24 +37,27 @@ public actor Supplier {
         ],
     ]
 
-    /// A supplier whose every request takes `latency`.
-    public init(latency: Duration) { self.latency = latency }
+    /// A supplier whose every request takes `latency` on `clock`.
+    public init(latency: Duration, clock: any Clock<Duration> = ContinuousClock()) {
+        self.latency = latency
+        self.clock = clock
+    }
 
     /// `GET /categories`.
     func categories() async throws -> [String] {
-        try await Task.sleep(for: latency)
+        try await clock.sleep(for: latency)
         return products.keys.sorted()
     }
 
     /// `GET /categories/{name}`: the SKUs of a category.
     func skus(in category: String) async throws -> [String] {
-        try await Task.sleep(for: latency)
+        try await clock.sleep(for: latency)
         return products[category, default: []].map(\.sku)
     }
 
     /// `GET /products/{sku}`: a product's details and price.
     func details(of sku: String) async throws -> Product {
-        try await Task.sleep(for: latency)
+        try await clock.sleep(for: latency)
         if sku == "mocha" {
             mochaRequests += 1
             if mochaRequests % 2 == 1 {
@@ -95,7 +99,8 @@ public struct ImportSummary: Codable, Sendable {
 /// At most `concurrencyLimit` supplier requests run at once; a transient failure is tried
 /// again (three attempts in all, 5 ms apart), a permanent one is reported at once.
 func importCatalog(
-    from supplier: Supplier, into catalog: Catalog, concurrencyLimit: Int, logger: Logger
+    from supplier: Supplier, into catalog: Catalog, concurrencyLimit: Int, logger: Logger,
+    clock: any Clock<Duration> = ContinuousClock()
 ) async -> ImportSummary {
     let root = OperationTreeNode(
         "catalog", objects: { (supplier: Supplier) in [supplier] },
@@ -120,7 +125,8 @@ func importCatalog(
         concurrencyLimit: concurrencyLimit,
         retry: OperationTreeRetryPolicy(
             maxAttempts: 3, backoff: .constant(.milliseconds(5)),
-            shouldRetry: { ($0 as? SupplierError)?.isTransient ?? false }))
+            shouldRetry: { ($0 as? SupplierError)?.isTransient ?? false }),
+        clock: clock)
     let run = root.start(supplier, options: options)
     var imported: [String] = []
     await withTaskCancellationHandler {

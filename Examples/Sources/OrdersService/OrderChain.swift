@@ -2,13 +2,14 @@ import ActionPipe
 import Foundation
 
 // The core: placing an order is one request that three modules answer in a fixed order,
-// validation → pricing → persistence, each knowing only the action (Sources/ActionPipe/ActionPipe.docc/CoreActions.md).
+// validation → pricing → persistence, each knowing only the action (Docs/CoreActions.md).
 
 extension Actions {
     /// (request) throws(OrderError) -> the stored order: validation → pricing → persistence.
-    var placeOrder: ThrowingAction<OrderRequest, Order, OrderError> { .init() }
+    /// Public, so that another module can join the chain (the tests add a loyalty pipe).
+    public var placeOrder: ThrowingAction<OrderRequest, Order, OrderError> { .init() }
     /// (order number) -> the order: answered by the persistence pipe.
-    var findOrder: Action<Int, Order> { .init() }
+    public var findOrder: Action<Int, Order> { .init() }
 }
 
 /// Why an order was refused; the routes turn each case into a status code.

@@ -3,9 +3,9 @@ import Logging
 import Synchronization
 
 // The bus: after a write, the routes and the payment sink publish what happened. They do not
-// know who listens; the audit log and the statistics do (Sources/ActionPipe/ActionPipe.docc/EventBusGuide.md).
+// know who listens; the audit log and the statistics do (Docs/EventBusGuide.md).
 // With `--postgres URL`, the events also cross to the other instances, and theirs arrive here
-// as remote ones (Sources/ActionPipe/ActionPipe.docc/CrossProcessBus.md).
+// as remote ones (Docs/CrossProcessBus.md).
 
 /// Something that happened to an order; `Codable`, to cross to other instances.
 public struct OrderEvent: BusEvent, Codable {

@@ -23,19 +23,26 @@ public final class OrdersService: Sendable {
     let payments: PaymentWebhooks
     /// The simulated supplier that `POST /catalog/import` reads.
     let supplier: Supplier
+    /// The clock the supplier's latency and the import's retry backoff wait on.
+    let clock: any Clock<Duration>
     /// The service's logger.
     let logger: Logger
 
     /// A service with the starting catalog (espresso, latte, croissant) and a supplier whose
-    /// every request takes `supplierLatency`.
-    public init(logger: Logger, supplierLatency: Duration = .milliseconds(20)) throws {
+    /// every request takes `supplierLatency` on `clock` (the import's retries wait on it too;
+    /// tests pass a `TestClock`).
+    public init(
+        logger: Logger, supplierLatency: Duration = .milliseconds(20),
+        clock: any Clock<Duration> = ContinuousClock()
+    ) throws {
         self.logger = logger
+        self.clock = clock
         catalog = Catalog([
             Product(sku: "espresso", name: "Espresso", priceCents: 250),
             Product(sku: "latte", name: "Latte", priceCents: 350),
             Product(sku: "croissant", name: "Croissant", priceCents: 220),
         ])
-        supplier = Supplier(latency: supplierLatency)
+        supplier = Supplier(latency: supplierLatency, clock: clock)
         orders = try makeOrderChain(state: state, catalog: catalog, store: store)
         audit = AuditLog(bus: bus, logger: logger)
         statistics = Statistics(state: state, bus: bus)

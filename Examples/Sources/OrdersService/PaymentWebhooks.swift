@@ -3,7 +3,7 @@ import Logging
 
 // The plumbing: payment notices from the payment provider's webhook go through ordered
 // checks into one sink, and whoever sent one learns which check refused it and why
-// (Sources/ActionPipe/ActionPipe.docc/PlumbingGuide.md).
+// (Docs/PlumbingGuide.md).
 
 /// The body of `POST /webhooks/payments`: the payment provider says an order was paid.
 public struct PaymentNotice: Codable, Sendable, Equatable {

@@ -129,7 +129,7 @@ public func buildRouter(_ service: OrdersService) -> Router<OrdersRequestContext
         }
         let summary = await importCatalog(
             from: service.supplier, into: service.catalog, concurrencyLimit: limit,
-            logger: service.logger)
+            logger: service.logger, clock: service.clock)
         service.state.catalogSize = summary.catalogSize
         service.state.lastImport =
             "\(summary.productsImported.count) products imported, \(summary.failures.count) failed"

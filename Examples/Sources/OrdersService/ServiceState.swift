@@ -5,7 +5,7 @@ import Synchronization
 // The state: what the service is doing now, shared by the parts that write it (the
 // statistics subscriber, the import, the payment plumbing, `PUT /config`) and the parts that
 // read or watch it (`GET /stats`, the change log), none of which know one another
-// (Sources/ActionPipe/ActionPipe.docc/ObservableStateGuide.md).
+// (Docs/ObservableStateGuide.md).
 
 /// The service's live state: its configuration and its counters.
 public final class ServiceState: ObservableState, @unchecked Sendable {

@@ -1,4 +1,5 @@
 import ActionPipe
+import ActionPipeTesting
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -152,6 +153,102 @@ import Testing
         }
         #expect(service.state.catalogSize == 7)
         #expect(service.changes.all.contains("lastImport = 7 products imported, 1 failed"))
+    }
+
+    /// The import in virtual time: the supplier's latency and the retry's backoff wait on a
+    /// `TestClock`, so a 4-second import runs at once, and its timing is exact.
+    @Test(.timeLimit(.minutes(1)))
+    func catalogImportRunsInVirtualTimeOnATestClock() async throws {
+        let clock = TestClock()
+        var logger = Logger(label: "orders-test")
+        logger.logLevel = .warning
+        let service = try OrdersService(logger: logger, supplierLatency: .seconds(1), clock: clock)
+        let app = buildApplication(service, logger: logger)
+        let imports = ObservationRecorder(service.state.$lastImport)
+        try await app.test(.router) { client in
+            // The supplier's side, step by step: wait until the requests of a level are all
+            // asleep on the clock, then let their second pass. The category list (1 request),
+            // the categories (3), the products (8: under the limit of 16, all at once); then
+            // mocha, which timed out, waits its 5 ms backoff and asks again.
+            let supplier = Task {
+                for (sleepers, step) in [
+                    (1, Duration.seconds(1)), (3, .seconds(1)), (8, .seconds(1)),
+                    (1, .milliseconds(5)), (1, .seconds(1)),
+                ] {
+                    guard await clock.waitForSleepers(sleepers) else { return false }
+                    clock.advance(by: step)
+                }
+                return true
+            }
+            let response = try await client.execute(
+                uri: "/catalog/import?concurrency=16", method: .post)
+            #expect(await supplier.value)
+            let summary = try decode(ImportSummary.self, response)
+            #expect(summary.succeeded == 1 + 3 + 7)
+            #expect(summary.retries == 1)
+            #expect(summary.peakConcurrency == 8)
+        }
+        // Four seconds and the backoff of supplier time, in no time.
+        #expect(clock.now == TestClock.Instant(offset: .seconds(4) + .milliseconds(5)))
+        #expect(imports.values == ["7 products imported, 1 failed"])  // the state observer
+    }
+
+    /// Another team's module joins the order chain: loyalty points for the orders placed at
+    /// the kiosk. It runs last, only when an order was stored (`upstreamNotNil`) and the
+    /// call carries the kiosk's side data (a condition); the trace says why it did not run.
+    @Test func aModuleJoinsTheChainWithSideDataAndConditions() throws {
+        let (service, _) = try makeService()
+        let kiosk = SideDataKey<Bool>("kiosk")
+        let points = Recorder<String>()
+        let loyalty = ActionPipe(name: "loyalty")
+        loyalty.on(\.placeOrder).upstreamNotNil()
+            .when("ordered at the kiosk") { process in process.sideData[kiosk] == true }
+            .handle { process in
+                if let order = process.upstream {
+                    points.record("\(order.customer) +\(order.totalCents / 100)")
+                }
+                return process.upstream
+            }
+        try service.orders.append(loyalty)  // validation → pricing → persistence → loyalty
+
+        let latte = OrderRequest(customer: "ada", lines: [.init(sku: "latte", quantity: 3)])
+        let atKiosk = service.orders.placeOrder.with(kiosk, true).report(latte)
+        #expect(atKiosk.value?.totalCents == 1050)
+        #expect(atKiosk.trace.ranPipes == ["validation", "pricing", "persistence", "loyalty"])
+        #expect(points.values == ["ada +10"])
+
+        // Without the side data (an order from the web), the condition skips the module.
+        let online = service.orders.placeOrder.report(latte)
+        #expect(online.value?.id == 2)
+        #expect(online.trace.skipReason(of: "loyalty") == .conditionFailed("ordered at the kiosk"))
+
+        // A refused request stores nothing, and no later pipe runs.
+        let empty = OrderRequest(customer: "bob", lines: [])
+        let refused = service.orders.placeOrder.with(kiosk, true).report(empty)
+        #expect(refused.error as? OrderError == .invalid("an order needs at least one line"))
+        #expect(refused.trace.skipReason(of: "loyalty") == .earlierHandlerThrew)
+        #expect(points.values == ["ada +10"])
+    }
+
+    /// A sticky event: the bus keeps the newest of its topic, and a subscriber that comes
+    /// later (a dashboard showing the last order) receives it at once, while subscribing.
+    @Test func aLateSubscriberReceivesTheStickyEventAtOnce() throws {
+        let (service, _) = try makeService()
+        let placed = BusTopic(OrderEvent.self, .placed)
+        service.bus.publishSticky(OrderEvent(.placed, orderID: 1, customer: "ada", totalCents: 350))
+        service.bus.publishSticky(OrderEvent(.placed, orderID: 2, customer: "bob", totalCents: 250))
+
+        let dashboard = BusRecorder(service.bus, placed)
+        #expect(dashboard.events.map(\.orderID) == [2])  // the newest, replayed on subscribing
+        #expect(service.bus.stickyEvent(for: placed)?.customer == "bob")
+        service.bus.publish(OrderEvent(.placed, orderID: 3, customer: "cy", totalCents: 220))
+        #expect(dashboard.events.map(\.orderID) == [2, 3])  // then every event, as usual
+
+        // A plain publish is delivered to the subscribers of the moment, and kept by no one.
+        let rejected = BusTopic(OrderEvent.self, .rejected)
+        service.bus.publish(OrderEvent(.rejected, orderID: nil, customer: "dee", reason: "closed"))
+        #expect(BusRecorder(service.bus, rejected).events.isEmpty)
+        #expect(service.audit.all.count == 4)  // subscribed from the start: it saw all four
     }
 
     @Test(arguments: ["0", "17", "many"])

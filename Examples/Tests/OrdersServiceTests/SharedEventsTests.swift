@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 // `--postgres` without a database: two services' buses bridged over an in-memory transport
-// (the one of Sources/ActionPipe/ActionPipe.docc/CrossProcessBus.md), the way main.swift
+// (the one of Docs/CrossProcessBus.md), the way main.swift
 // bridges them over PostgreSQL. The PostgreSQL transport's own tests are in
 // Integrations/Postgres.
 

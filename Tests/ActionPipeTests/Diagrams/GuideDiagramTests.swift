@@ -33,7 +33,7 @@ struct GuideDiagramTests {
         arguments: ["CoreActions.md", "PlumbingGuide.md", "OperationTree.md", "EventBusGuide.md"])
     func pictureMatchesExample(guide: String) throws {
         let markdown = try String(
-            contentsOf: Self.root.appending(path: "Sources/ActionPipe/ActionPipe.docc/\(guide)"),
+            contentsOf: Self.root.appending(path: "Docs/\(guide)"),
             encoding: .utf8)
         let blocks = Self.blocks(markdown)
         let pictures = blocks.indices.filter { blocks[$0].info == "mermaid" }

@@ -1,4 +1,4 @@
-/// The reference model of the event bus, written from Sources/ActionPipe/ActionPipe.docc/EventBusGuide.md: a plain list of
+/// The reference model of the event bus, written from Docs/EventBusGuide.md: a plain list of
 /// subscriptions in subscription order, and loops.
 struct ModelBusReference {
     enum Kind: Equatable, CustomStringConvertible {

@@ -1,7 +1,7 @@
 import ActionPipe
 
-/// The reference model of the core: plain arrays and loops, written from Sources/ActionPipe/ActionPipe.docc/CoreActions.md
-/// and Sources/ActionPipe/ActionPipe.docc/AsyncActions.md, with no snapshots, caches or locks.
+/// The reference model of the core: plain arrays and loops, written from Docs/CoreActions.md
+/// and Docs/AsyncActions.md, with no snapshots, caches or locks.
 struct ModelCoreReference {
     let names: [String]
     /// The chains, each an ordered list of pipe indices; every pipe is in exactly one.

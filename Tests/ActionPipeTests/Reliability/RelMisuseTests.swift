@@ -10,7 +10,7 @@ struct RelMisuseEvent: BusEvent {
 /// A subscriber or owner whose lifetime the misuse tests decide.
 final class RelMisuseObject: Sendable {}
 
-/// Rows of the misuse catalogue (Sources/ActionPipe/ActionPipe.docc/Reliability.md) that no part's own suite covers.
+/// Rows of the misuse catalogue (Docs/Reliability.md) that no part's own suite covers.
 @Suite("Reliability: misuse has a defined, harmless result", .hangBound)
 struct RelMisuseTests {
     // MARK: Operation tree
