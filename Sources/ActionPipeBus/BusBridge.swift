@@ -18,7 +18,7 @@ import ActionPipeShared
 ///   local, and is sent.
 /// - Only the bridged topics cross, in both directions; every instance bridges a type
 ///   under the same name (by default the type's name) and the same ``BusCoder``.
-/// - Feedback and `awaitAll` stay local: the subscribers that answer a publish's feedback
+/// - Feedback and `publishAndWait` stay local: the subscribers that answer a publish's feedback
 ///   are those of its own bus, and a remote publish's feedback is dropped.
 /// - Each sender's events are sent in publish order, one at a time; the bridge drops
 ///   duplicates (a sequence already seen from that sender). What else is guaranteed,
