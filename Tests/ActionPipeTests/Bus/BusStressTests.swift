@@ -6,7 +6,7 @@ import Testing
 /// subscribers, a fixed number of times each, with every delivery accounted for. The work
 /// is counted, not timed: a busy machine runs the same work more slowly.
 @Suite("Stress: event bus")
-struct StressBusTests {
+struct BusStressTests {
     static let publishesPerPublisher = 3_000
     static let stepsPerChurner = 1_500
 

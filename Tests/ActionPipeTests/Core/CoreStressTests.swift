@@ -6,7 +6,7 @@ import Testing
 /// with every call accounted for. The work is counted, not timed: a busy machine runs the
 /// same work more slowly, and the checks are the same.
 @Suite("Stress: core")
-struct StressCoreTests {
+struct CoreStressTests {
     static let callsPerCaller = 3_000
     static let changesPerChurner = 1_500
     static let tokenRounds = 400

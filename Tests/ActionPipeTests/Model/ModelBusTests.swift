@@ -275,7 +275,7 @@ struct ModelBusRunner {
 
     /// 0 to 3 keys, duplicates allowed, but no two different keys that one event matches
     /// both (`Alpha.1` and `Alpha.*`): what a union does then is not documented, and
-    /// `ModelBusOverlapTests` covers it on its own.
+    /// `BusUnionOverlapTests` covers it on its own.
     private mutating func randomUnionKeys() -> [ModelBusKey] {
         var keys: [ModelBusKey] = []
         for _ in 0..<random.pick([0, 1, 2, 2, 3, 3, 3]) {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The leaf of the model's state tree.
-final class RelLeafState: ObservableState {
+final class ModelStateLeaf: ObservableState {
     let id: Int
     let c: ObservedProperty<Int>
     init(id: Int, c: Int) {
@@ -13,11 +13,11 @@ final class RelLeafState: ObservableState {
 }
 
 /// The middle of the model's state tree: a value and a replaceable leaf.
-final class RelMidState: ObservableState {
+final class ModelStateMid: ObservableState {
     let id: Int
     let b: ObservedProperty<Int>
-    let leaf: ObservedProperty<RelLeafState>
-    init(id: Int, b: Int, leaf: RelLeafState) {
+    let leaf: ObservedProperty<ModelStateLeaf>
+    init(id: Int, b: Int, leaf: ModelStateLeaf) {
         self.id = id
         self.b = ObservedProperty(b, label: "mid\(id).b")
         self.leaf = ObservedProperty(leaf, label: "mid\(id).leaf")
@@ -25,18 +25,18 @@ final class RelMidState: ObservableState {
 }
 
 /// The root of the model's state tree: a value and a replaceable middle.
-final class RelRootState: ObservableState {
+final class ModelStateRoot: ObservableState {
     let a = ObservedProperty(0, label: "root.a")
-    let mid: ObservedProperty<RelMidState>
-    init(mid: RelMidState) { self.mid = ObservedProperty(mid, label: "root.mid") }
+    let mid: ObservedProperty<ModelStateMid>
+    init(mid: ModelStateMid) { self.mid = ObservedProperty(mid, label: "root.mid") }
 }
 
 /// An owner for `observe(by:)`; the test drops it to end observations.
-final class RelStateOwner: Sendable {}
+final class ModelStateOwner: Sendable {}
 
 /// Every delivery of one step, in the order the observers ran.
-final class RelStateDeliveries: Sendable {
-    private let log = RelLocked<[(observer: Int, value: String)]>([])
+final class ModelStateDeliveries: Sendable {
+    private let log = TestLock<[(observer: Int, value: String)]>([])
 
     func record(_ observer: Int, _ value: String) { log.withLock { $0.append((observer, value)) } }
 
@@ -49,7 +49,7 @@ final class RelStateDeliveries: Sendable {
 }
 
 /// What an observer of the model observes.
-enum RelStateTarget: Equatable, CustomStringConvertible {
+enum ModelStateTarget: Equatable, CustomStringConvertible {
     case a, rootMid
     case b(mid: Int)
     case midLeaf(mid: Int)
@@ -80,10 +80,10 @@ enum RelStateTarget: Equatable, CustomStringConvertible {
 }
 
 /// The reference: plain dictionaries, and a loop over the observers in registration order.
-struct RelStateModel {
+struct ModelStateReference {
     struct Observer {
         let id: Int
-        let target: RelStateTarget
+        let target: ModelStateTarget
         let skipEqual: Bool
         let owner: Int?
         var active = true
@@ -98,7 +98,7 @@ struct RelStateModel {
     var observers: [Observer] = []
     var delivered: [(observer: Int, value: String)] = []
 
-    func value(of target: RelStateTarget) -> String {
+    func value(of target: ModelStateTarget) -> String {
         switch target {
         case .a: "\(a)"
         case .rootMid: "m\(rootMid)"
@@ -112,7 +112,7 @@ struct RelStateModel {
     }
 
     /// Delivers to every active observer for which `affected` holds, in registration order.
-    mutating func deliver(_ affected: (RelStateTarget) -> Bool) {
+    mutating func deliver(_ affected: (ModelStateTarget) -> Bool) {
         for index in observers.indices where observers[index].active {
             let target = observers[index].target
             guard affected(target) else { continue }
@@ -171,8 +171,8 @@ struct RelStateModel {
     }
 }
 
-@Suite("Reliability: observable state against a reference model", .hangBound)
-struct RelStateModelTests {
+@Suite("Model: observable state", .hangBound)
+struct ModelStateTests {
     static let sequences = 300
     static let steps = 60
 
@@ -184,35 +184,35 @@ struct RelStateModelTests {
             deliveries += checkOneSequence(seed: seed, index: index)
         }
         print(
-            "RelStateModelTests: \(Self.sequences) sequences of \(Self.steps) steps, "
+            "ModelStateTests: \(Self.sequences) sequences of \(Self.steps) steps, "
                 + "\(deliveries) deliveries, seed \(seed)")
     }
 
     // One sequence: a state tree, random operations, a comparison after every step.
     private func checkOneSequence(seed: UInt64, index: Int) -> Int {
         var random = RelRandom(seed: RelRandom.sequenceSeed(seed, index))
-        let log = RelStateDeliveries()
-        var model = RelStateModel()
-        var leaves: [RelLeafState] = []
-        var mids: [RelMidState] = []
-        func newLeaf() -> RelLeafState {
-            let leaf = RelLeafState(id: leaves.count, c: random.int(0...3))
+        let log = ModelStateDeliveries()
+        var model = ModelStateReference()
+        var leaves: [ModelStateLeaf] = []
+        var mids: [ModelStateMid] = []
+        func newLeaf() -> ModelStateLeaf {
+            let leaf = ModelStateLeaf(id: leaves.count, c: random.int(0...3))
             leaves.append(leaf)
             model.c[leaf.id] = leaf.c.value
             return leaf
         }
-        func newMid() -> RelMidState {
+        func newMid() -> ModelStateMid {
             let leaf = random.chance(70) || leaves.isEmpty ? newLeaf() : random.pick(leaves)
-            let mid = RelMidState(id: mids.count, b: random.int(0...3), leaf: leaf)
+            let mid = ModelStateMid(id: mids.count, b: random.int(0...3), leaf: leaf)
             mids.append(mid)
             model.b[mid.id] = mid.b.value
             model.midLeaf[mid.id] = leaf.id
             return mid
         }
-        let root = RelRootState(mid: newMid())
+        let root = ModelStateRoot(mid: newMid())
         model.rootMid = 0
         var tokens: [Int: RegistrationToken] = [:]
-        var owners: [Int: RelStateOwner] = [:]
+        var owners: [Int: ModelStateOwner] = [:]
         var weakOwners: [Int: () -> Bool] = [:]  // owner index -> "is it gone?"
         var nextObserver = 0
         var total = 0
@@ -249,7 +249,7 @@ struct RelStateModelTests {
                 mid.leaf.value = leaf
                 model.setMidLeaf(mid: mid.id, leaf.id)
             case 12...15:
-                let target: RelStateTarget =
+                let target: ModelStateTarget =
                     switch random.int(0...7) {
                     case 0: .a
                     case 1: .rootMid
@@ -271,7 +271,7 @@ struct RelStateModelTests {
                         ownerIndex = random.pick(Array(owners.keys).sorted())
                     } else {
                         ownerIndex = id
-                        let owner = RelStateOwner()
+                        let owner = ModelStateOwner()
                         owners[id] = owner
                         weak let weakOwner = owner
                         weakOwners[id] = { weakOwner == nil }
@@ -355,8 +355,9 @@ struct RelStateModelTests {
     }
 
     private func observe(
-        _ target: RelStateTarget, _ options: ObservationOptions, owner: RelStateOwner?, id: Int,
-        root: RelRootState, mids: [RelMidState], leaves: [RelLeafState], log: RelStateDeliveries
+        _ target: ModelStateTarget, _ options: ObservationOptions, owner: ModelStateOwner?, id: Int,
+        root: ModelStateRoot, mids: [ModelStateMid], leaves: [ModelStateLeaf],
+        log: ModelStateDeliveries
     ) -> RegistrationToken {
         func on<Value>(
             _ property: ObservedProperty<Value>, _ show: @escaping @Sendable (Value) -> String

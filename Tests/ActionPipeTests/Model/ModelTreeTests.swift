@@ -5,7 +5,7 @@ import Testing
 /// The shape and the failure plan of one random tree (a DAG: a node may sit under several
 /// parents). Every decision is a pure function of the node, its input and the salt, so
 /// providers running concurrently decide the same way whatever the schedule.
-struct RelTreeSpec: Sendable {
+struct ModelTreeSpec: Sendable {
     var names: [String]
     var children: [[Int]]
     var nodeAttempts: [Int?]
@@ -40,7 +40,7 @@ struct RelTreeSpec: Sendable {
         "\(input)/\(names[node]).\(index)"
     }
 
-    static func random(_ random: inout RelRandom) -> RelTreeSpec {
+    static func random(_ random: inout RelRandom) -> ModelTreeSpec {
         let count = random.int(2...7)
         var children: [[Int]] = Array(repeating: [], count: count)
         for node in 1..<max(1, count) where count > 1 {
@@ -51,7 +51,7 @@ struct RelTreeSpec: Sendable {
                 if !children[second].contains(node) { children[second].append(node) }
             }
         }
-        return RelTreeSpec(
+        return ModelTreeSpec(
             names: (0..<count).map { "n\($0)" }, children: children,
             nodeAttempts: (0..<count).map { _ in random.chance(30) ? random.int(1...4) : nil },
             runAttempts: random.int(1...4), salt: random.next(), maxFanOut: random.int(1...4),
@@ -60,7 +60,7 @@ struct RelTreeSpec: Sendable {
 }
 
 /// What the model says happens to one item.
-struct RelTreeModelItem {
+struct ModelTreeReferenceItem {
     let key: String
     let node: String
     let parent: String?
@@ -70,8 +70,8 @@ struct RelTreeModelItem {
 }
 
 /// The obviously correct reference: plain recursion over the spec.
-struct RelTreeModel {
-    var items: [String: RelTreeModelItem] = [:]
+struct ModelTreeReference {
+    var items: [String: ModelTreeReferenceItem] = [:]
     /// Objects calls: "node|input" -> (attempts, gave up).
     var objectCalls: [String: (attempts: Int, gaveUp: Bool)] = [:]
     var succeeded = 0
@@ -81,7 +81,7 @@ struct RelTreeModel {
     /// With a limit of 1, the order in which items first start.
     var sequentialOrder: [String] = []
 
-    init(_ spec: RelTreeSpec, depthFirst: Bool) {
+    init(_ spec: ModelTreeSpec, depthFirst: Bool) {
         // A deque walk, as the runner's queue does with one worker.
         var queue: [(node: Int, key: String, parent: String?, index: Int)] = []
         queue = expand(spec, node: 0, input: "r", parent: nil)
@@ -93,7 +93,7 @@ struct RelTreeModel {
             let ok = planned < limit
             let attempts = ok ? planned + 1 : limit
             retries += attempts - 1
-            items[next.key] = RelTreeModelItem(
+            items[next.key] = ModelTreeReferenceItem(
                 key: next.key, node: spec.names[next.node], parent: next.parent,
                 index: next.index, attempts: attempts, succeeded: ok)
             guard ok else {
@@ -109,7 +109,7 @@ struct RelTreeModel {
         }
     }
 
-    private mutating func expand(_ spec: RelTreeSpec, node: Int, input: String, parent: String?)
+    private mutating func expand(_ spec: ModelTreeSpec, node: Int, input: String, parent: String?)
         -> [(node: Int, key: String, parent: String?, index: Int)]
     {
         let planned = spec.objectFailures(node, input)
@@ -129,8 +129,8 @@ struct RelTreeModel {
 }
 
 /// Counts provider calls by what they were called for.
-final class RelTreeCalls: Sendable {
-    private let counts = RelLocked<[String: Int]>([:])
+final class ModelTreeCalls: Sendable {
+    private let counts = TestLock<[String: Int]>([:])
 
     func bump(_ key: String) -> Int {
         counts.withLock { counts in
@@ -142,13 +142,13 @@ final class RelTreeCalls: Sendable {
     var all: [String: Int] { counts.withLock { $0 } }
 }
 
-struct RelTreeFailure: Error, CustomStringConvertible {
+struct ModelTreeFailure: Error, CustomStringConvertible {
     let what: String
     var description: String { "planned failure of \(what)" }
 }
 
 /// Builds the real tree of a spec; calls are counted in `calls`.
-func relBuildTree(_ spec: RelTreeSpec, calls: RelTreeCalls, yieldPercent: Int) throws
+func modelTreeBuild(_ spec: ModelTreeSpec, calls: ModelTreeCalls, yieldPercent: Int) throws
     -> OperationTreeNode<String, String>
 {
     let nodes = spec.names.indices.map { index in
@@ -159,7 +159,7 @@ func relBuildTree(_ spec: RelTreeSpec, calls: RelTreeCalls, yieldPercent: Int) t
             objects: { (input: String) in
                 let call = calls.bump("objects|\(name)|\(input)")
                 if call <= spec.objectFailures(index, input) {
-                    throw RelTreeFailure(what: "objects \(name) \(input) call \(call)")
+                    throw ModelTreeFailure(what: "objects \(name) \(input) call \(call)")
                 }
                 return (0..<spec.fanOut(index, input)).map { spec.itemKey(index, input, $0) }
             },
@@ -169,7 +169,7 @@ func relBuildTree(_ spec: RelTreeSpec, calls: RelTreeCalls, yieldPercent: Int) t
                     await Task.yield()
                 }
                 if call <= spec.workFailures(key) {
-                    throw RelTreeFailure(what: "work \(key) call \(call)")
+                    throw ModelTreeFailure(what: "work \(key) call \(call)")
                 }
                 return key
             })
@@ -180,8 +180,8 @@ func relBuildTree(_ spec: RelTreeSpec, calls: RelTreeCalls, yieldPercent: Int) t
     return nodes[0]
 }
 
-@Suite("Reliability: the operation tree against a reference model", .hangBound)
-struct RelTreeModelTests {
+@Suite("Model: the operation tree", .hangBound)
+struct ModelTreeTests {
     static let trees = 1000
     static let failFastTrees = 150
 
@@ -192,32 +192,32 @@ struct RelTreeModelTests {
         for index in 0..<Self.trees {
             items += try await checkOneTree(seed: seed, index: index)
         }
-        print("RelTreeModelTests: \(Self.trees) random trees, \(items) items, seed \(seed)")
+        print("ModelTreeTests: \(Self.trees) random trees, \(items) items, seed \(seed)")
     }
 
     /// Runs one random tree and compares everything with the model; returns its item count.
     private func checkOneTree(seed: UInt64, index: Int) async throws -> Int {
         var random = RelRandom(seed: RelRandom.sequenceSeed(seed, index))
-        var spec = RelTreeSpec.random(&random)
+        var spec = ModelTreeSpec.random(&random)
         let depthFirst = random.chance(50)
-        var model = RelTreeModel(spec, depthFirst: depthFirst)
+        var model = ModelTreeReference(spec, depthFirst: depthFirst)
         while model.items.count > 150 {  // keep each run small: fewer items, same variety
             spec.maxFanOut = max(0, spec.maxFanOut - 1)
-            model = RelTreeModel(spec, depthFirst: depthFirst)
+            model = ModelTreeReference(spec, depthFirst: depthFirst)
         }
         let limit = random.pick([1, 1, 2, 3, 4])
         let withEvents = random.chance(70)
-        let calls = RelTreeCalls()
-        let root = try relBuildTree(spec, calls: calls, yieldPercent: random.pick([0, 30]))
+        let calls = ModelTreeCalls()
+        let root = try modelTreeBuild(spec, calls: calls, yieldPercent: random.pick([0, 30]))
         let options = OperationTreeOptions(
             concurrencyLimit: limit, retry: OperationTreeRetryPolicy(maxAttempts: spec.runAttempts),
             order: depthFirst ? .depthFirst : .breadthFirst)
         let report: OperationTreeReport
         var events: [OperationTreeEvent] = []
         if withEvents {
-            let run = root.start("r", options: options)
-            for await event in run.events { events.append(event) }
-            report = await run.report
+            let treeRun = root.start("r", options: options)
+            for await event in treeRun.events { events.append(event) }
+            report = await treeRun.report
         } else {
             report = await root.run("r", options: options)
         }
@@ -258,7 +258,7 @@ struct RelTreeModelTests {
     /// Checks the event stream: per item, the table's order; children after the parent's
     /// `produced`; `finished` post-order; ids, parents and indexes.
     private func checkEvents(
-        _ events: [OperationTreeEvent], model: RelTreeModel, limit: Int, seed: UInt64,
+        _ events: [OperationTreeEvent], model: ModelTreeReference, limit: Int, seed: UInt64,
         _ context: String
     ) {
         var perItem: [String: [String]] = [:]
@@ -356,15 +356,15 @@ struct RelTreeModelTests {
         let seed = RelRandom.runSeed()
         for index in 0..<Self.failFastTrees {
             var random = RelRandom(seed: RelRandom.sequenceSeed(seed, index))
-            var spec = RelTreeSpec.random(&random)
+            var spec = ModelTreeSpec.random(&random)
             spec.failPercent = max(spec.failPercent, 10)
-            var model = RelTreeModel(spec, depthFirst: true)
+            var model = ModelTreeReference(spec, depthFirst: true)
             while model.items.count > 150 {
                 spec.maxFanOut = max(0, spec.maxFanOut - 1)
-                model = RelTreeModel(spec, depthFirst: true)
+                model = ModelTreeReference(spec, depthFirst: true)
             }
-            let calls = RelTreeCalls()
-            let root = try relBuildTree(spec, calls: calls, yieldPercent: 30)
+            let calls = ModelTreeCalls()
+            let root = try modelTreeBuild(spec, calls: calls, yieldPercent: 30)
             let limit = random.int(1...4)
             let report = await root.run(
                 "r",
@@ -400,6 +400,6 @@ struct RelTreeModelTests {
                     seed: seed)
             }
         }
-        print("RelTreeModelTests: \(Self.failFastTrees) fail-fast trees, seed \(seed)")
+        print("ModelTreeTests: \(Self.failFastTrees) fail-fast trees, seed \(seed)")
     }
 }

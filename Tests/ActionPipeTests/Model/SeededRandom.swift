@@ -80,19 +80,3 @@ func relExpect(
             "\(message()) [replay: ACTIONPIPE_SEED=\(seed)]", sourceLocation: sourceLocation)
     }
 }
-
-/// A value behind a lock that ThreadSanitizer sees (`NSLock` is a pthread mutex on Linux;
-/// `Synchronization.Mutex` is invisible to TSan there and makes it report false races).
-final class RelLocked<Value: Sendable>: @unchecked Sendable {
-    // @unchecked: `value` is only touched inside `withLock`, under `lock`.
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-}
