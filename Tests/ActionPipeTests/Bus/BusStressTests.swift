@@ -46,7 +46,7 @@ struct BusStressTests {
         let checks = Counter()
         let publishers = 2
         let finished = await runOnThreads(publishers + 2, timeout: 120) { thread in
-            var random = ModelRandom(seed: 0xB05_5EED + UInt64(thread))
+            var random = SeededRandom(seed: 0xB05_5EED + UInt64(thread))
             if thread < publishers {
                 var serial = thread * 10_000_000
                 for _ in 0..<Self.publishesPerPublisher {

@@ -39,7 +39,7 @@ struct CoreStressTests {
         let changes = Counter()
         let callers = 3
         let finished = await runOnThreads(callers + 2, timeout: 120) { thread in
-            var random = ModelRandom(seed: 0x5EED_0000 + UInt64(thread))
+            var random = SeededRandom(seed: 0x5EED_0000 + UInt64(thread))
             if thread < callers {
                 for _ in 0..<Self.callsPerCaller {
                     let pipe = stable[random.below(stable.count)]

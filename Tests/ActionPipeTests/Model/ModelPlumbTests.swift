@@ -26,11 +26,11 @@ struct ModelPlumbRule: Sendable {
     let add: Int
     let isAsync: Bool
 
-    static func random(_ random: inout RelRandom, name: String) -> ModelPlumbRule {
+    static func random(_ random: inout SeededRandom, name: String) -> ModelPlumbRule {
         ModelPlumbRule(
             name: name, kind: random.pick([.rewrite, .rewrite, .refuse, .fail, .replace]),
             modulus: random.int(2...6), remainder: random.int(0...1), add: random.int(1...9),
-            isAsync: random.chance(30))
+            isAsync: random.chance(30, in: 100))
     }
 
     /// The model's (and the real stage's) verdict; changes `packet` when it passes.
@@ -191,16 +191,23 @@ struct ModelPlumbTests {
 
     @Test("Random stages, ports and packets: every packet's outcome and every port's order match")
     func randomPlumbingMatchesTheModel() async throws {
-        let seed = RelRandom.runSeed()
+        let run = SeededRun(defaultSeed: 0x5EED_AC71_0B1E_0001, sequences: Self.sequences)
         var packets = 0
-        for index in 0..<Self.sequences {
-            packets += try await checkOneSequence(seed: seed, index: index)
+        for index in run.sequences {
+            do {
+                packets += try await checkOneSequence(run: run, index: index)
+            } catch {
+                run.record(error, sequence: index)
+                break
+            }
         }
-        print("ModelPlumbTests: \(Self.sequences) sequences, \(packets) packets, seed \(seed)")
+        print(
+            "ModelPlumbTests: \(run.sequences.count) sequences, \(packets) packets, seed \(run.seed)"
+        )
     }
 
-    private func checkOneSequence(seed: UInt64, index: Int) async throws -> Int {
-        var random = RelRandom(seed: RelRandom.sequenceSeed(seed, index))
+    private func checkOneSequence(run: SeededRun, index: Int) async throws -> Int {
+        var random = run.random(index)
         let seen = ModelPlumbSeen()
         var models = [ModelPlumbReference(name: "p0"), ModelPlumbReference(name: "p1")]
         let plumbers = models.map { PipelinePlumber<ModelPlumbPacket>(name: $0.name) }
@@ -228,7 +235,7 @@ struct ModelPlumbTests {
                     let rule = ModelPlumbRule.random(&random, name: "s\(nextStage)")
                     nextStage += 1
                     models[target].rules.append(rule)
-                    addStage(rule, to: plumbers[target], asObject: random.chance(50))
+                    addStage(rule, to: plumbers[target], asObject: random.chance(50, in: 100))
                 case 4...6:
                     let port = random.int(0...2)
                     let expectedError: PlumbingError? =
@@ -237,19 +244,21 @@ struct ModelPlumbTests {
                         }
                     do {
                         try plumbers[target].addPort(ports[port])
-                        relExpect(expectedError == nil, "\(context): addPort succeeded", seed: seed)
+                        run.expect(
+                            expectedError == nil, "\(context): addPort succeeded", sequence: index)
                         owner[port] = target
                     } catch {
-                        relExpect(
-                            error == expectedError, "\(context): addPort threw \(error)", seed: seed
+                        run.expect(
+                            error == expectedError, "\(context): addPort threw \(error)",
+                            sequence: index
                         )
                     }
                 case 7...8:
                     let port = random.int(0...2)
                     let removed = plumbers[target].removePort(ports[port])
-                    relExpect(
+                    run.expect(
                         removed == (owner[port] == target),
-                        "\(context): removePort returned \(removed)", seed: seed)
+                        "\(context): removePort returned \(removed)", sequence: index)
                     if owner[port] == target { owner[port] = nil }
                 default:
                     models[target].sinkGeneration += 1
@@ -259,13 +268,13 @@ struct ModelPlumbTests {
                 }
             }
             for (number, plumber) in plumbers.enumerated() {
-                relExpect(
+                run.expect(
                     plumber.stageNames == models[number].rules.map(\.name)
                         && Set(plumber.portNumbers)
                             == Set(ports.indices.filter { owner[$0] == number }.map { 10 + $0 })
                         && plumber.isSynchronous == !models[number].rules.contains(
                             where: \.isAsync),
-                    "\(context): configuration of \(plumber.name) differs", seed: seed)
+                    "\(context): configuration of \(plumber.name) differs", sequence: index)
             }
 
             // Packets.
@@ -347,17 +356,17 @@ struct ModelPlumbTests {
             // Emitted packets run on their ports' tasks: wait for every line, not for a time.
             await seen.wait(for: total)
             let (lines, order) = seen.take()
-            relExpect(
+            run.expect(
                 lines == expected,
                 "\(context): seen \(lines.sorted { $0.key < $1.key }), model "
-                    + "\(expected.sorted { $0.key < $1.key })", seed: seed)
-            relExpect(
+                    + "\(expected.sorted { $0.key < $1.key })", sequence: index)
+            run.expect(
                 order == expectedOrder, "\(context): order \(order), model \(expectedOrder)",
-                seed: seed)
-            relExpect(
+                sequence: index)
+            run.expect(
                 returned == modelReturned,
                 "\(context): returned \(returned), model \(modelReturned)",
-                seed: seed)
+                sequence: index)
         }
         return packetCount
     }

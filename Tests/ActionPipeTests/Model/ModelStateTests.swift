@@ -178,19 +178,19 @@ struct ModelStateTests {
 
     @Test("Random sets, observers, cancels, dropped owners and replaced sub-states match the model")
     func randomStateMatchesTheModel() throws {
-        let seed = RelRandom.runSeed()
+        let run = SeededRun(defaultSeed: 0x5EED_AC71_0B1E_0001, sequences: Self.sequences)
         var deliveries = 0
-        for index in 0..<Self.sequences {
-            deliveries += checkOneSequence(seed: seed, index: index)
+        for index in run.sequences {
+            deliveries += checkOneSequence(run: run, index: index)
         }
         print(
-            "ModelStateTests: \(Self.sequences) sequences of \(Self.steps) steps, "
-                + "\(deliveries) deliveries, seed \(seed)")
+            "ModelStateTests: \(run.sequences.count) sequences of \(Self.steps) steps, "
+                + "\(deliveries) deliveries, seed \(run.seed)")
     }
 
     // One sequence: a state tree, random operations, a comparison after every step.
-    private func checkOneSequence(seed: UInt64, index: Int) -> Int {
-        var random = RelRandom(seed: RelRandom.sequenceSeed(seed, index))
+    private func checkOneSequence(run: SeededRun, index: Int) -> Int {
+        var random = run.random(index)
         let log = ModelStateDeliveries()
         var model = ModelStateReference()
         var leaves: [ModelStateLeaf] = []
@@ -202,7 +202,8 @@ struct ModelStateTests {
             return leaf
         }
         func newMid() -> ModelStateMid {
-            let leaf = random.chance(70) || leaves.isEmpty ? newLeaf() : random.pick(leaves)
+            let leaf =
+                random.chance(70, in: 100) || leaves.isEmpty ? newLeaf() : random.pick(leaves)
             let mid = ModelStateMid(id: mids.count, b: random.int(0...3), leaf: leaf)
             mids.append(mid)
             model.b[mid.id] = mid.b.value
@@ -238,13 +239,13 @@ struct ModelStateTests {
                 leaf.c.value = value
                 model.setC(leaf: leaf.id, value)
             case 8...9:
-                let mid = random.chance(50) ? newMid() : random.pick(mids)
+                let mid = random.chance(50, in: 100) ? newMid() : random.pick(mids)
                 action = "root.mid = mid\(mid.id)"
                 root.mid.value = mid
                 model.setRootMid(mid.id)
             case 10...11:
                 let mid = random.pick(mids)
-                let leaf = random.chance(50) ? newLeaf() : random.pick(leaves)
+                let leaf = random.chance(50, in: 100) ? newLeaf() : random.pick(leaves)
                 action = "mid\(mid.id).leaf = leaf\(leaf.id)"
                 mid.leaf.value = leaf
                 model.setMidLeaf(mid: mid.id, leaf.id)
@@ -261,13 +262,13 @@ struct ModelStateTests {
                     default: .pathLeafC(mid: random.pick(mids).id)
                     }
                 var options: ObservationOptions = []
-                if random.chance(40) { options.insert(.initial) }
-                if random.chance(40) { options.insert(.skipEqual) }
+                if random.chance(40, in: 100) { options.insert(.initial) }
+                if random.chance(40, in: 100) { options.insert(.skipEqual) }
                 let id = nextObserver
                 nextObserver += 1
                 var ownerIndex: Int?
-                if random.chance(40) {
-                    if !owners.isEmpty && random.chance(50) {
+                if random.chance(40, in: 100) {
+                    if !owners.isEmpty && random.chance(50, in: 100) {
                         ownerIndex = random.pick(Array(owners.keys).sorted())
                     } else {
                         ownerIndex = id
@@ -295,18 +296,17 @@ struct ModelStateTests {
                 }
             case 16...17:
                 guard
-                    let observer = model.observers.filter({ $0.owner == nil }).randomElement(
-                        using: &random)
+                    let observer = random.pickIfAny(model.observers.filter { $0.owner == nil })
                 else { continue }
                 let cancelled = tokens[observer.id]!.cancel()
                 action = "cancel observer\(observer.id)"
-                relExpect(
+                run.expect(
                     cancelled == observer.active,
-                    "sequence \(index) step \(step): cancel returned \(cancelled)", seed: seed)
+                    "sequence \(index) step \(step): cancel returned \(cancelled)", sequence: index)
                 let position = model.observers.firstIndex { $0.id == observer.id }!
                 model.observers[position].active = false
             default:
-                guard let ownerIndex = owners.keys.sorted().randomElement(using: &random) else {
+                guard let ownerIndex = random.pickIfAny(owners.keys.sorted()) else {
                     continue
                 }
                 action = "drop owner\(ownerIndex)"
@@ -315,10 +315,10 @@ struct ModelStateTests {
                 where model.observers[position].owner == ownerIndex {
                     model.observers[position].active = false
                 }
-                relExpect(
+                run.expect(
                     weakOwners[ownerIndex]!(),
                     "sequence \(index) step \(step): owner\(ownerIndex) is still alive after "
-                        + "\(action): observing must not keep an owner", seed: seed)
+                        + "\(action): observing must not keep an owner", sequence: index)
             }
             let seen = log.take()
             let expected = model.delivered
@@ -335,22 +335,23 @@ struct ModelStateTests {
             let direct = Set(model.observers.filter { !$0.target.isPath }.map(\.id))
             let seenDirect = seen.filter { direct.contains($0.observer) }.map(\.observer)
             let expectedDirect = expected.filter { direct.contains($0.observer) }.map(\.observer)
-            relExpect(
+            run.expect(
                 seenBy == expectedBy && seenDirect == expectedDirect,
                 "sequence \(index) step \(step) (\(action)): delivered \(seen), model \(expected)",
-                seed: seed)
+                sequence: index)
             for observer in model.observers where observer.owner == nil {
-                relExpect(
+                run.expect(
                     tokens[observer.id]!.isActive == observer.active,
-                    "sequence \(index) step \(step): observer\(observer.id) isActive", seed: seed)
+                    "sequence \(index) step \(step): observer\(observer.id) isActive",
+                    sequence: index)
             }
         }
         // Values read back through the state and through paths match the model.
-        relExpect(
+        run.expect(
             root.a.value == model.a && root.mid.value.id == model.rootMid
                 && "\(root.mid.then(\.b).value)" == model.value(of: .pathB)
                 && "\(root.mid.then(\.leaf).then(\.c).value)" == model.value(of: .pathC),
-            "sequence \(index): values differ at the end", seed: seed)
+            "sequence \(index): values differ at the end", sequence: index)
         return total
     }
 
