@@ -67,7 +67,8 @@ let package = Package(
             name: "ActionPipeTests",
             dependencies: [
                 "ActionPipe", "ActionPipeTree", "ActionPipeTesting", "ActionPipeConcurrency",
-            ]),
+            ],
+            exclude: ["README.md"]),
         .testTarget(
             name: "ActionPipeDocTests",
             dependencies: ["ActionPipe", "ActionPipeTesting"],

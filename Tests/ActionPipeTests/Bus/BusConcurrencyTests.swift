@@ -9,7 +9,7 @@ struct BusConcurrencyTests {
         .hangBound)
     func stress() async {
         let bus = EventBus(name: "stress")
-        let counter = BusTestBox(0)
+        let counter = Box(0)
         let stable = (0..<4).map { BusTestSubscriber("stable\($0)") }
         for subscriber in stable {
             bus.subscribe(busTestPings, owner: subscriber) { _, _ in

@@ -144,7 +144,7 @@ struct BusDeliveryTests {
         let recorder = BusTestRecorder()
         let queue = BusTestManualQueue()
         var screen: BusTestSubscriber? = BusTestSubscriber("screen")
-        let doomed = BusTestBox<RegistrationToken?>(nil)
+        let doomed = Box<RegistrationToken?>(nil)
         let queries = BusTopic(BusTestQuery.self)
         bus.subscribe(queries, name: "plain") { query in
             recorder.record("plain \(query.question)")
@@ -180,7 +180,7 @@ struct BusDeliveryTests {
         queue.drain()
         #expect(recorder.take() == ["queued q1"])
 
-        let reports = BusTestBox<[BusFeedback<String>]>([])
+        let reports = Box<[BusFeedback<String>]>([])
         let second = bus.publish(BusTestQuery(question: "q2")) { feedback in
             reports.set(reports.value + [feedback])
         }

@@ -16,7 +16,7 @@ struct BusFeedbackTests {
             throw BusTestError(reason: "audit offline")
         }
         bus.subscribe(BusTopic(BusTestQuery.self)) { _ in "plain" }
-        let reports = BusTestBox<[BusFeedback<String>]>([])
+        let reports = Box<[BusFeedback<String>]>([])
         let result = bus.publish(BusTestQuery(question: "q")) { feedback in
             reports.set(reports.value + [feedback])
         }

@@ -106,16 +106,8 @@ struct BusLifetimeTests {
 
 /// Holds an object strongly until told to let go, from any thread.
 final class BusTestHolder: Sendable {
-    private let storage: BusTestBox<BusTestSubscriber?>
-    init(_ object: BusTestSubscriber) { storage = BusTestBox(object) }
+    private let storage: Box<BusTestSubscriber?>
+    init(_ object: BusTestSubscriber) { storage = Box(object) }
     var object: BusTestSubscriber? { storage.value }
     func release() { storage.set(nil) }
-}
-
-/// One value shared between a test and its handlers.
-final class BusTestBox<Value: Sendable>: Sendable {
-    private let storage: TestLock<Value>
-    init(_ value: Value) { storage = TestLock(value) }
-    var value: Value { storage.withLock { $0 } }
-    func set(_ value: Value) { storage.withLock { $0 = value } }
 }

@@ -27,7 +27,7 @@ struct BusReentrancyTests {
     func subscribeInHandler() {
         let bus = EventBus(name: "subscribeInside")
         let recorder = BusTestRecorder()
-        let once = BusTestBox(false)
+        let once = Box(false)
         bus.subscribe(busTestPings) { [unowned bus] _ in
             recorder.record("first")
             guard !once.value else { return }
@@ -45,7 +45,7 @@ struct BusReentrancyTests {
         let bus = EventBus(name: "unsubscribeInside")
         let recorder = BusTestRecorder()
         let screen = BusTestSubscriber("screen")
-        let tokens = BusTestBox<[RegistrationToken]>([])
+        let tokens = Box<[RegistrationToken]>([])
         let first = bus.subscribe(busTestPings) { _ in
             recorder.record("first")
             for token in tokens.value { token.cancel() }

@@ -97,7 +97,7 @@ struct BusRouteReclaimTests {
         captured = nil
         // Each level publishes the next, alternating between two buses (the slots are per
         // thread, shared by every bus), 20 levels deep; level 15 cancels the watcher.
-        let depth = BusTestBox(0)
+        let depth = Box(0)
         let nextLevel: @Sendable (Int) -> Void = { level in
             guard level < 20 else { return }
             let bus = level.isMultiple(of: 2) ? bus : other

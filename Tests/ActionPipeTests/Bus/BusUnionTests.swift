@@ -8,7 +8,7 @@ struct BusUnionTests {
     func allOf() {
         let bus = EventBus(name: "union")
         let recorder = BusTestRecorder()
-        let unions = BusTestBox<[BusUnion]>([])
+        let unions = Box<[BusUnion]>([])
         bus.subscribe(allOf: [busTestLogins.key, busTestPings.key]) { union in
             unions.set(unions.value + [union])
             recorder.record("fired")

@@ -8,33 +8,33 @@ import Testing
 /// retains would hide a mistake from the public API.
 @Suite("Concurrency module: SnapshotCell", .serialized)
 struct SnapshotCellTests {
-    final class Box: Sendable {
+    final class Item: Sendable {
         let value: Int
         init(_ value: Int) { self.value = value }
     }
 
-    /// The values of this suite's boxes among `freed`: one list of retired snapshots serves
+    /// The values of this suite's items among `freed`: one list of retired snapshots serves
     /// every slot of the process, so a store may also hand back other specs' snapshots.
     func values(_ freed: [AnyObject]) -> [Int] {
-        freed.compactMap { ($0 as? Box)?.value }
+        freed.compactMap { ($0 as? Item)?.value }
     }
 
     @Test("a replaced snapshot nobody reads is handed back at once")
     func freedAtOnce() {
-        let cell = SnapshotCell<Box>()
-        #expect(values(cell.store(Box(1))).isEmpty)  // nothing was there
-        let freed = cell.store(Box(2))
+        let cell = SnapshotCell<Item>()
+        #expect(values(cell.store(Item(1))).isEmpty)  // nothing was there
+        let freed = cell.store(Item(2))
         #expect(values(freed) == [1])
         #expect(cell.load()?.value == 2)
     }
 
     @Test("a snapshot a reader pinned waits, and the reader that unpins frees it")
     func readerFreesIt() async {
-        let cell = SnapshotCell<Box>()
-        _ = cell.store(Box(1))
+        let cell = SnapshotCell<Item>()
+        _ = cell.store(Item(1))
         let pin = cell.pin()
         weak let weakOld = pin.snapshot?.object
-        #expect(values(cell.store(Box(2))).isEmpty)  // still read: kept
+        #expect(values(cell.store(Item(2))).isEmpty)  // still read: kept
         #expect(weakOld != nil)
         #expect(pin.snapshot?.object.value == 1)  // the reader's view holds
         cell.unpin(pin)
@@ -46,11 +46,11 @@ struct SnapshotCellTests {
 
     @Test("nested pins keep the outer snapshot until the outermost unpin")
     func nestedPins() {
-        let cell = SnapshotCell<Box>()
-        _ = cell.store(Box(1))
+        let cell = SnapshotCell<Item>()
+        _ = cell.store(Item(1))
         let outer = cell.pin()
         weak let weakFirst = outer.snapshot?.object
-        _ = cell.store(Box(2))
+        _ = cell.store(Item(2))
         let inner = cell.pin()
         #expect(inner.snapshot?.object.value == 2)
         cell.unpin(inner)
@@ -61,8 +61,8 @@ struct SnapshotCellTests {
 
     @Test("a snapshot pinned on another thread outlives stores until that thread unpins")
     func otherThreadsPin() throws {
-        let cell = SnapshotCell<Box>()
-        _ = cell.store(Box(1))
+        let cell = SnapshotCell<Item>()
+        _ = cell.store(Item(1))
         let pinned = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)
@@ -75,23 +75,23 @@ struct SnapshotCellTests {
         }
         try #require(pinned.wait(timeout: .now() + 30) == .success)
         weak let weakFirst = cell.load()
-        #expect(values(cell.store(Box(2))).isEmpty)  // the first is pinned
+        #expect(values(cell.store(Item(2))).isEmpty)  // the first is pinned
         #expect(weakFirst != nil)
         // The second was stored after the pin: no reader of it can exist, yet the cell
         // cannot tell which snapshot a reader of the awaited phase holds, so it may wait too.
-        let second = values(cell.store(Box(3)))
+        let second = values(cell.store(Item(3)))
         #expect(second.allSatisfy { $0 == 2 })
         done.signal()
         try #require(finished.wait(timeout: .now() + 30) == .success)
         #expect(weakFirst == nil)
         // Everything retired has been handed back or freed: the next store frees at once.
-        #expect(values(cell.store(Box(4))) == [3])
+        #expect(values(cell.store(Item(4))) == [3])
     }
 
     @Test("readers that never stop overlapping cannot keep a retired snapshot alive")
     func overlappingReadersDrain() async {
-        let cell = SnapshotCell<Box>()
-        _ = cell.store(Box(0))
+        let cell = SnapshotCell<Item>()
+        _ = cell.store(Item(0))
         // Two threads take turns: each pins before the other unpins, so some reader is
         // always running; each retired snapshot is still freed when its own reader ends.
         let turns = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
@@ -102,7 +102,7 @@ struct SnapshotCellTests {
             for _ in 0..<4 {
                 let pin = cell.pin()
                 weak let held = pin.snapshot?.object
-                _ = cell.store(Box(index))
+                _ = cell.store(Item(index))
                 theirs.signal()  // the other thread pins now
                 mine.wait()
                 cell.unpin(pin)

@@ -9,7 +9,7 @@ import Testing
 @Suite("Concurrency module: thread records and hazard slots", .serialized)
 struct ThreadRecordTests {
     /// A snapshot that counts how many of its kind are alive (one counter per spec).
-    final class Tracked: Sendable {
+    final class AliveSnapshot: Sendable {
         let value: Int
         let alive: Counter
         init(_ value: Int, _ alive: Counter) {
@@ -23,8 +23,8 @@ struct ThreadRecordTests {
     @Test("a parked reader keeps alive only the snapshot it reads, not what is retired after it")
     func parkedReaderPinsOne() async throws {
         let alive = Counter()
-        let cell = SnapshotCell<Tracked>()
-        _ = cell.store(Tracked(-1, alive))
+        let cell = SnapshotCell<AliveSnapshot>()
+        _ = cell.store(AliveSnapshot(-1, alive))
         let pinned = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let finished = await runOnThreads(2) { index in
@@ -36,7 +36,7 @@ struct ThreadRecordTests {
                 cell.unpin(pin)
             } else {
                 pinned.wait()
-                for round in 0..<5_000 { _ = cell.store(Tracked(round, alive)) }
+                for round in 0..<5_000 { _ = cell.store(AliveSnapshot(round, alive)) }
                 // The current snapshot and the one the parked reader holds.
                 #expect(alive.value == 2)
                 release.signal()
@@ -52,10 +52,10 @@ struct ThreadRecordTests {
     @Test("pins nest past a record's first block; each lives until its own unpin")
     func deepNesting() async {
         let alive = Counter()
-        let cell = SnapshotCell<Tracked>()
-        var pins: [SnapshotCell<Tracked>.Pin] = []
+        let cell = SnapshotCell<AliveSnapshot>()
+        var pins: [SnapshotCell<AliveSnapshot>.Pin] = []
         for level in 0..<300 {
-            _ = cell.store(Tracked(level, alive))
+            _ = cell.store(AliveSnapshot(level, alive))
             pins.append(cell.pin())
         }
         // Every level still reads its own snapshot.
@@ -77,9 +77,9 @@ struct ThreadRecordTests {
 
     @Test("a thread's record serves the next thread: 2,000 threads in turn add few records")
     func recordsAreReused() async {
-        let cell = SnapshotCell<Tracked>()
+        let cell = SnapshotCell<AliveSnapshot>()
         let alive = Counter()
-        _ = cell.store(Tracked(0, alive))
+        _ = cell.store(AliveSnapshot(0, alive))
         let before = ThreadRecord.count
         let reads = Counter()
         let finished = await runOnThreads(1) { _ in
@@ -103,12 +103,12 @@ struct ThreadRecordTests {
     @Test("readers on many threads and a writer: every read sees a whole snapshot; all freed")
     func readersAndWriter() async {
         let alive = Counter()
-        let cell = SnapshotCell<Tracked>()
-        _ = cell.store(Tracked(0, alive))
+        let cell = SnapshotCell<AliveSnapshot>()
+        _ = cell.store(AliveSnapshot(0, alive))
         let wrong = Counter()
         let finished = await runOnThreads(4) { index in
             if index == 0 {
-                for round in 1...5_000 { _ = cell.store(Tracked(round, alive)) }
+                for round in 1...5_000 { _ = cell.store(AliveSnapshot(round, alive)) }
             } else {
                 for _ in 0..<20_000 {
                     let pin = cell.pin()
@@ -121,7 +121,7 @@ struct ThreadRecordTests {
         #expect(finished)
         #expect(wrong.value == 0)
         // No reader runs: the next store frees everything but the new snapshot.
-        _ = cell.store(Tracked(-1, alive))
+        _ = cell.store(AliveSnapshot(-1, alive))
         #expect(alive.value == 1)
         _ = cell.store(nil)
         #expect(alive.value == 0)

@@ -11,7 +11,7 @@ struct ModelBusTests {
 
     @Test("random operation sequences match the reference model", .hangBound)
     func randomSequences() {
-        let run = ModelRun(defaultSeed: 0xB05_0F1E_5EED_0002, sequences: Self.sequences)
+        let run = SeededRun(defaultSeed: 0xB05_0F1E_5EED_0002, sequences: Self.sequences)
         let clock = ContinuousClock()
         let start = clock.now
         var steps = 0
@@ -20,7 +20,7 @@ struct ModelBusTests {
         var deliveries = 0
         for sequence in run.sequences {
             var runner = ModelBusRunner(
-                seed: ModelRandom.sequenceSeed(base: run.seed, sequence: sequence),
+                seed: SeededRandom.sequenceSeed(base: run.seed, sequence: sequence),
                 context: run.replay(sequence))
             let passed = runner.run(steps: Self.stepsPerSequence)
             ran += 1
@@ -40,7 +40,7 @@ struct ModelBusTests {
 
 /// One random sequence: a bus and the model side by side.
 struct ModelBusRunner {
-    private var random: ModelRandom
+    private var random: SeededRandom
     private let context: String
     private var model = ModelBusReference()
     private let bus = EventBus(name: "model")
@@ -58,7 +58,7 @@ struct ModelBusRunner {
     private var history: [String] = []
 
     init(seed: UInt64, context: String) {
-        random = ModelRandom(seed: seed)
+        random = SeededRandom(seed: seed)
         self.context = context
     }
 
@@ -275,7 +275,7 @@ struct ModelBusRunner {
 
     /// 0 to 3 keys, duplicates allowed, but no two different keys that one event matches
     /// both (`Alpha.1` and `Alpha.*`): what a union does then is not documented, and
-    /// `ModelBusOverlapTests` covers it on its own.
+    /// `BusUnionOverlapTests` covers it on its own.
     private mutating func randomUnionKeys() -> [ModelBusKey] {
         var keys: [ModelBusKey] = []
         for _ in 0..<random.pick([0, 1, 2, 2, 3, 3, 3]) {

@@ -11,7 +11,7 @@ struct ModelCoreTests {
 
     @Test("random operation sequences match the reference model", .hangBound)
     func randomSequences() async {
-        let run = ModelRun(defaultSeed: 0xAC71_0F1E_5EED_0001, sequences: Self.sequences)
+        let run = SeededRun(defaultSeed: 0xAC71_0F1E_5EED_0001, sequences: Self.sequences)
         let clock = ContinuousClock()
         let start = clock.now
         var steps = 0
@@ -21,7 +21,7 @@ struct ModelCoreTests {
         var allPassed = true
         for sequence in run.sequences {
             var runner = ModelCoreRunner(
-                seed: ModelRandom.sequenceSeed(base: run.seed, sequence: sequence),
+                seed: SeededRandom.sequenceSeed(base: run.seed, sequence: sequence),
                 context: run.replay(sequence))
             let passed = await runner.run(steps: Self.stepsPerSequence)
             ran += 1
@@ -46,7 +46,7 @@ struct ModelCoreTests {
 
 /// One random sequence: the library's pipes and the model side by side.
 struct ModelCoreRunner {
-    private var random: ModelRandom
+    private var random: SeededRandom
     private let context: String
     private var model: ModelCoreReference
     private let pipes: [ActionPipe]
@@ -70,9 +70,9 @@ struct ModelCoreRunner {
     ]
 
     init(seed: UInt64, context: String) {
-        random = ModelRandom(seed: seed)
+        random = SeededRandom(seed: seed)
         self.context = context
-        var sizer = ModelRandom(seed: ~seed)
+        var sizer = SeededRandom(seed: ~seed)
         let count = 2 + sizer.below(4)  // 2...5 pipes
         model = ModelCoreReference(pipes: count)
         pipes = model.names.map { ActionPipe(name: $0) }

@@ -9,14 +9,14 @@ import Testing
 
 /// A state object written with compound assignments, as a new user writes it.
 final class CompoundState: ObservableState, @unchecked Sendable {
-    struct Size: Equatable, Sendable {
+    struct Dimensions: Equatable, Sendable {
         var width = 0
         var height = 0
     }
 
     @Observed("count") var count = 0
     @Observed("items") var items: [Int] = []
-    @Observed("size") var size = Size()
+    @Observed("size") var size = Dimensions()
     @Observed("title") var title = ""
 }
 
@@ -69,7 +69,7 @@ struct ObservCompoundWriteTests {
         }
         #expect(state.items.count == 4_000)
         #expect(Set(state.items) == Set(0..<4_000))
-        #expect(state.size == CompoundState.Size(width: 4_000, height: -4_000))
+        #expect(state.size == CompoundState.Dimensions(width: 4_000, height: -4_000))
         #expect(state.title.count == 4_000)
     }
 

@@ -6,7 +6,7 @@ import Testing
 /// delivery order or release changes for it.
 @Suite("Observable state: thousands of observers of one property")
 struct ObservManyObserversTests {
-    final class Capture: Sendable {
+    final class ManyObserversCapture: Sendable {
         static let alive = Atomic<Int>(0)
         init() { Self.alive.add(1, ordering: .relaxed) }
         deinit { Self.alive.subtract(1, ordering: .relaxed) }
@@ -16,12 +16,12 @@ struct ObservManyObserversTests {
         "Observers added and cancelled in bulk: the rest get every set, in order; the cancelled are released"
     )
     func bulkObserveAndCancel() {
-        let before = Capture.alive.load(ordering: .relaxed)
+        let before = ManyObserversCapture.alive.load(ordering: .relaxed)
         let property = ObservedProperty(0)
         let log = TestLock<[Int]>([])
         var tokens: [RegistrationToken] = []
         for index in 0..<3_000 {
-            let capture = Capture()
+            let capture = ManyObserversCapture()
             tokens.append(
                 property.observe { _ in
                     withExtendedLifetime(capture) { log.withLock { $0.append(index) } }
@@ -36,10 +36,10 @@ struct ObservManyObserversTests {
         property.value = 1
         #expect(log.withLock { $0 } == Array(stride(from: 0, to: 3_000, by: 100)))
         // Once a set has run, no cancelled observer (nor its capture) is kept.
-        #expect(Capture.alive.load(ordering: .relaxed) - before == 30)
+        #expect(ManyObserversCapture.alive.load(ordering: .relaxed) - before == 30)
         for token in tokens { token.cancel() }
         #expect(property.observerCount == 0)
-        #expect(Capture.alive.load(ordering: .relaxed) - before == 0)
+        #expect(ManyObserversCapture.alive.load(ordering: .relaxed) - before == 0)
     }
 
     @Test("An observer added between sets gets the next set; one cancelled does not")

@@ -7,19 +7,19 @@ import Testing
 /// set delivers or what a token reports. Serialized: the tests share one count of captures.
 @Suite("Observable state: observing and cancelling, with and without a published list", .serialized)
 struct ObservWritePathTests {
-    final class Capture: Sendable {
+    final class WritePathCapture: Sendable {
         static let alive = Atomic<Int>(0)
         init() { Self.alive.add(1, ordering: .relaxed) }
         deinit { Self.alive.subtract(1, ordering: .relaxed) }
     }
 
-    static var alive: Int { Capture.alive.load(ordering: .relaxed) }
+    static var alive: Int { WritePathCapture.alive.load(ordering: .relaxed) }
 
-    /// Observes `property` with a closure that keeps a new ``Capture`` and logs `name`.
+    /// Observes `property` with a closure that keeps a new ``WritePathCapture`` and logs `name`.
     static func observe(
         _ property: ObservedProperty<Int>, _ name: String, _ log: Log
     ) -> RegistrationToken {
-        let capture = Capture()
+        let capture = WritePathCapture()
         return property.observe { value in
             withExtendedLifetime(capture) { log.append("\(name) \(value)") }
         }

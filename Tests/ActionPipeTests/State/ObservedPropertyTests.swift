@@ -121,10 +121,10 @@ struct ObservedPropertyTests {
 
     @Test("A let ObservedProperty and the key path form behave like @Observed")
     func letPropertyAndKeyPath() {
-        final class Counter: ObservableState {
+        final class CounterState: ObservableState {
             let count = ObservedProperty(0, label: "count")
         }
-        let counter = Counter()
+        let counter = CounterState()
         let log = Log()
         counter.observe(\.count, .initial) { log.append("\($0)") }
         counter.count.value = 1

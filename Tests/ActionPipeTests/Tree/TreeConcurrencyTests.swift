@@ -22,7 +22,7 @@ struct TreeConcurrencyTests {
     @Test("the limit is reached when there is enough work")
     func limitIsUsed() async {
         let gauge = TreeConcurrencyGauge()
-        let arrived = TreeLog()
+        let arrived = Log()
         let gate = TreeGate()
         let node = OperationTreeNode(
             "wide", objects: { (n: Int) in Array(0..<n) },
@@ -68,7 +68,7 @@ struct TreeConcurrencyTests {
 
     @Test("pipelined: a child starts before a slow sibling of its parent finishes")
     func pipelined() async throws {
-        let log = TreeLog()
+        let log = Log()
         let slowGate = TreeGate()
         let root = OperationTreeNode(
             "recipe", objects: { (ids: [String]) in ids },
@@ -96,7 +96,7 @@ struct TreeConcurrencyTests {
 
     @Test("breadth first with limit 1: level by level, siblings in order")
     func limitOneIsSequentialFIFO() async {
-        let log = TreeLog()
+        let log = Log()
         let tree = treeMakeUniform(depth: 2, fanOut: 3) { level, value in
             log.append("\(level):\(value)")
             return value
@@ -113,7 +113,7 @@ struct TreeConcurrencyTests {
 
     @Test("depth first: an item's children go first, siblings still in order")
     func depthFirst() async {
-        let log = TreeLog()
+        let log = Log()
         let tree = treeMakeUniform(depth: 2, fanOut: 2) { level, value in
             log.append("\(level):\(value)")
             return value

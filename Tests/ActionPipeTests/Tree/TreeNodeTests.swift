@@ -12,7 +12,7 @@ struct TreeNodeTests {
     @Test("a provider type works like closures")
     func providerType() async throws {
         let node = OperationTreeNode("double", provider: TreeDoublingProvider())
-        let sums = TreeLog()
+        let sums = Log()
         let child = OperationTreeNode(
             "sink", objects: { (n: Int) in [n] }, work: { (n: Int) in sums.append("\(n)") })
         try node.addChild(child)
@@ -23,7 +23,7 @@ struct TreeNodeTests {
 
     @Test("children keep the order they were added in; siblings start in that order")
     func siblingOrder() async throws {
-        let log = TreeLog()
+        let log = Log()
         let root = OperationTreeNode("root", objects: { (n: Int) in [n] }, work: { $0 })
         for name in ["images", "ingredients", "notes"] {
             try root.addChild(
@@ -62,7 +62,7 @@ struct TreeNodeTests {
     @Test("a node shared by two parents runs under each; its own limit spans both")
     func sharedNode() async throws {
         let gauge = TreeConcurrencyGauge()
-        let log = TreeLog()
+        let log = Log()
         let root = OperationTreeNode("root", objects: { (n: Int) in [n] }, work: { $0 })
         let left = OperationTreeNode("left", objects: { (n: Int) in [n] }, work: { $0 + 100 })
         let right = OperationTreeNode("right", objects: { (n: Int) in [n] }, work: { $0 + 200 })
@@ -105,7 +105,7 @@ struct TreeNodeTests {
 
     @Test("re-entrant: a provider adds children, starts another run, and reads the tree")
     func reentrant() async throws {
-        let inner = TreeLog()
+        let inner = Log()
         let root = OperationTreeNode("root", objects: { (n: Int) in [n] }, work: { $0 })
         let late = OperationTreeNode(
             "late", objects: { (n: Int) in [n] }, work: { (n: Int) in inner.append("late \(n)") })

@@ -6,7 +6,7 @@ import Testing
 struct TreeOriginalTests {
     @Test("a single node runs its work for each object and completes")
     func singleNode() async {
-        let log = TreeLog()
+        let log = Log()
         let node = OperationTreeNode(
             "single", objects: { (text: String) in [text] },
             work: { (text: String) in
@@ -22,7 +22,7 @@ struct TreeOriginalTests {
 
     @Test("a nil object sent to a childless node completes without work")
     func nilObjectChildless() async {
-        let log = TreeLog()
+        let log = Log()
         let node = OperationTreeNode(
             "optional", objects: { (object: String?) in object.map { [$0] } ?? [] },
             work: { (text: String) in log.append(text) })
@@ -35,7 +35,7 @@ struct TreeOriginalTests {
 
     @Test("children and grandchildren all run, each on its parent's output")
     func childrenAndGrandchildren() async throws {
-        let log = TreeLog()
+        let log = Log()
         let root = OperationTreeNode(
             "root", objects: { (n: Int) in [n] },
             work: { (n: Int) in
@@ -65,8 +65,8 @@ struct TreeOriginalTests {
 
     @Test("an always-failing provider gets exactly 3 attempts; the run completes and reports it")
     func alwaysFailingProvider() async throws {
-        let attempts = TreeLog()
-        let ranBelow = TreeLog()
+        let attempts = Log()
+        let ranBelow = Log()
         let root = OperationTreeNode(
             "root", objects: { (n: Int) in [n] },
             work: { (n: Int) -> Int in

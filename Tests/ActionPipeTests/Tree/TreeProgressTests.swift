@@ -8,7 +8,7 @@ import Testing
 struct TreeProgressTests {
     @Test("the callback sees each event in step with the work: started before, produced after")
     func inStepWithWork() async throws {
-        let log = TreeLog()
+        let log = Log()
         let root = OperationTreeNode(
             "root", objects: { (n: Int) in [n] },
             work: { (n: Int) -> Int in
@@ -39,7 +39,7 @@ struct TreeProgressTests {
 
     @Test("with items running at once, each item's work lies between its started and produced")
     func inStepConcurrently() async throws {
-        let log = TreeLog()
+        let log = Log()
         let root = OperationTreeNode(
             "root", objects: { (n: Int) in Array(0..<n) },
             work: { (n: Int) -> Int in
@@ -99,7 +99,7 @@ struct TreeProgressTests {
     func cancelCallingTask() async throws {
         let started = Counter()
         let gate = TreeGate()
-        let events = TreeLog()
+        let events = Log()
         let node = OperationTreeNode(
             "work", objects: { (n: Int) in Array(0..<n) },
             work: { (n: Int) in
@@ -125,7 +125,7 @@ struct TreeProgressTests {
     @Test("work learns its attempt: 1, 2, 3 for a call that fails twice")
     func attemptNumbers() async throws {
         let clock = TestClock()
-        let seen = TreeLog()
+        let seen = Log()
         let node = OperationTreeNode(
             "flaky", objects: { (n: Int) in [n] },
             work: { (n: Int, context: OperationTreeWorkContext) -> Int in
@@ -153,7 +153,7 @@ struct TreeProgressTests {
     @Test("a provider's work(on:context:) learns its attempt; one with work(on:) still runs")
     func providerAttempts() async throws {
         struct Flaky: OperationTreeProvider {
-            let seen: TreeLog
+            let seen: Log
             func objects(for input: Int) async throws -> [Int] { [input] }
             func work(on item: Int) async throws -> Int { item }
             func work(on item: Int, context: OperationTreeWorkContext) async throws -> Int {
@@ -166,7 +166,7 @@ struct TreeProgressTests {
             func objects(for input: Int) async throws -> [Int] { [input, input + 1] }
             func work(on item: Int) async throws -> Int { item }
         }
-        let seen = TreeLog()
+        let seen = Log()
         let flaky = OperationTreeNode("flaky", provider: Flaky(seen: seen))
         let plain = OperationTreeNode("plain", provider: Plain())
         try flaky.addChild(plain)

@@ -18,15 +18,6 @@ final class TreeConcurrencyGauge: Sendable {
     var peak: Int { highest.load(ordering: .sequentiallyConsistent) }
 }
 
-/// A thread-safe, ordered record for the tree tests.
-final class TreeLog: Sendable {
-    private let entries = TestLock<[String]>([])
-
-    func append(_ entry: String) { entries.withLock { $0.append(entry) } }
-
-    var all: [String] { entries.withLock { $0 } }
-}
-
 /// A gate tasks wait at until it opens.
 final class TreeGate: Sendable {
     private let state = TestLock<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>(

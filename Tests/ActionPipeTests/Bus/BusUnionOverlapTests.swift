@@ -3,8 +3,8 @@ import Testing
 
 /// Unions whose keys overlap: one event matches two of their keys (`Alpha.1` and
 /// `Alpha.*`). The random model leaves them out; these pin down what happens.
-@Suite("Model: event bus unions with overlapping keys")
-struct ModelBusOverlapTests {
+@Suite("Bus: unions whose keys overlap")
+struct BusUnionOverlapTests {
     @Test(
         "anyOf fires once per event, even when the event matches two of its keys", )
     func anyOfFiresOncePerEvent() {

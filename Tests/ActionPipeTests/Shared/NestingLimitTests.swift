@@ -29,7 +29,7 @@ private struct NLEvent: BusEvent {
 /// Serialized: reports from other threads go to the process-wide handler, and these are the
 /// only specs that trigger it.
 @Suite("Reliability: nesting limit of calls and publishes", .serialized)
-struct RelNestingLimitTests {
+struct NestingLimitTests {
     /// The nesting-limit errors that `body` reports to ``Diagnostics`` (on any thread).
     func recordingReports(_ body: () throws -> Void) rethrows -> [NestingLimitError] {
         let before = TestDiagnostics.recorded(.nestingLimit).count
@@ -163,7 +163,7 @@ struct RelNestingLimitTests {
         #expect(results.withLock { $0.1 } == 1)
         #expect(reports.count == 2)
         print(
-            "RelNestingLimitTests: \(bytesPerNestedCall) stack bytes per nested call,",
+            "NestingLimitTests: \(bytesPerNestedCall) stack bytes per nested call,",
             "sanitizer: \(sanitizerIsActive)")
     }
 }

@@ -2,14 +2,8 @@ import ActionPipe
 import Foundation
 import Testing
 
-/// An object whose lifetime the leak tests watch.
-final class RelTracked: Sendable {
-    let name: String
-    init(_ name: String) { self.name = name }
-}
-
 /// A stage object whose lifetime the leak tests watch.
-final class RelTrackedStage: AsyncPlumbingStage {
+final class OwnerReleaseTrackedStage: AsyncPlumbingStage {
     func receive(_ packet: inout PlumbingPacket<Int>) async throws -> PlumbingVerdict {
         await Task.yield()
         return .pass
@@ -17,24 +11,24 @@ final class RelTrackedStage: AsyncPlumbingStage {
 }
 
 /// A provider object whose lifetime the leak tests watch.
-final class RelTrackedProvider: OperationTreeProvider {
+final class OwnerReleaseTrackedProvider: OperationTreeProvider {
     let fails: Bool
     init(fails: Bool) { self.fails = fails }
     func objects(for input: Int) async throws -> [Int] { Array(0..<input) }
     func work(on item: Int) async throws -> Int {
-        if fails { throw RelTreeFailure(what: "work \(item)") }
+        if fails { throw TreeTestError(what: "work \(item)") }
         return item
     }
 }
 
 /// Waits (bounded) until `gone` holds: tasks may wind down a moment after their result.
-func relEventually(_ gone: () -> Bool) async {
+func ownerReleaseEventually(_ gone: () -> Bool) async {
     _ = await eventually { gone() }
 }
 
 /// Leaks the parts' own suites do not cover: every object an owner drops must go away.
 @Suite("Reliability: dropped owners release everything", .hangBound)
-struct RelLeakTests {
+struct OwnerReleaseTests {
     @Test(
         "operation tree: nodes, providers and captures are freed after any kind of run",
         arguments: ["success", "failure", "cancel"])
@@ -42,12 +36,12 @@ struct RelLeakTests {
         weak var weakRoot: OperationTreeNode<Int, Int>?
         weak var weakChild: OperationTreeNode<Int, Int>?
         weak var weakGrandchild: OperationTreeNode<Int, String>?
-        weak var weakProvider: RelTrackedProvider?
-        weak var weakCaptured: RelTracked?
+        weak var weakProvider: OwnerReleaseTrackedProvider?
+        weak var weakCaptured: Tracked?
         weak var weakRun: OperationTreeRun?
         do {
-            let provider = RelTrackedProvider(fails: ending == "failure")
-            let captured = RelTracked("captured")
+            let provider = OwnerReleaseTrackedProvider(fails: ending == "failure")
+            let captured = Tracked("captured")
             let root = OperationTreeNode("root", objects: { (n: Int) in [n] }, work: { $0 })
             let child = OperationTreeNode("child", provider: provider)
             let grandchild = OperationTreeNode(
@@ -75,7 +69,7 @@ struct RelLeakTests {
                     == (ending == "cancel" ? .cancelled : .completed))
             #expect(report.failures.isEmpty == (ending != "failure"))
         }
-        await relEventually {
+        await ownerReleaseEventually {
             weakRoot == nil && weakChild == nil && weakGrandchild == nil && weakProvider == nil
                 && weakCaptured == nil && weakRun == nil
         }
@@ -106,11 +100,11 @@ struct RelLeakTests {
     func plumbQueueDrained() async throws {
         weak var weakPlumber: PipelinePlumber<Int>?
         weak var weakPort: PlumbingPort<Int>?
-        weak var weakStage: RelTrackedStage?
-        weak var weakCaptured: RelTracked?
+        weak var weakStage: OwnerReleaseTrackedStage?
+        weak var weakCaptured: Tracked?
         do {
-            let captured = RelTracked("sink")
-            let stage = RelTrackedStage()
+            let captured = Tracked("sink")
+            let stage = OwnerReleaseTrackedStage()
             let port = PlumbingPort<Int>(1)
             let (done, finish) = AsyncStream.makeStream(of: Void.self)
             let plumber = try PipelinePlumber<Int>().addPort(port)
@@ -126,7 +120,7 @@ struct RelLeakTests {
             _ = await iterator.next()
             #expect(await port.process(10).wasDelivered)
         }
-        await relEventually {
+        await ownerReleaseEventually {
             weakPlumber == nil && weakPort == nil && weakStage == nil && weakCaptured == nil
         }
         #expect(weakPlumber == nil)
@@ -138,9 +132,9 @@ struct RelLeakTests {
     @Test("plumbing: a cancelled process frees the plumber and its stages")
     func plumbCancelledProcess() async throws {
         weak var weakPlumber: PipelinePlumber<Int>?
-        weak var weakCaptured: RelTracked?
+        weak var weakCaptured: Tracked?
         do {
-            let captured = RelTracked("stage")
+            let captured = Tracked("stage")
             let (entered, enter) = AsyncStream.makeStream(of: Void.self)
             let plumber = PipelinePlumber<Int>()
             plumber.addStage("sleep") { _ in
@@ -156,22 +150,23 @@ struct RelLeakTests {
             call.cancel()
             #expect(await call.value.stop?.reason.error is CancellationError)
         }
-        await relEventually { weakPlumber == nil && weakCaptured == nil }
+        await ownerReleaseEventually { weakPlumber == nil && weakCaptured == nil }
         #expect(weakPlumber == nil)
         #expect(weakCaptured == nil)
     }
 
     @Test("observable state: a path does not keep replaced sub-states; dropping the root frees all")
     func statePathsFreeSubStates() {
-        weak var weakOldMid: RelMidState?
-        weak var weakOldLeaf: RelLeafState?
-        weak var weakRoot: RelRootState?
-        weak var weakCaptured: RelTracked?
-        weak var weakOwner: RelStateOwner?
+        weak var weakOldMid: ModelStateMid?
+        weak var weakOldLeaf: ModelStateLeaf?
+        weak var weakRoot: ModelStateRoot?
+        weak var weakCaptured: Tracked?
+        weak var weakOwner: ModelStateOwner?
         do {
-            let captured = RelTracked("handler")
-            let owner = RelStateOwner()
-            let root = RelRootState(mid: RelMidState(id: 0, b: 0, leaf: RelLeafState(id: 0, c: 0)))
+            let captured = Tracked("handler")
+            let owner = ModelStateOwner()
+            let root = ModelStateRoot(
+                mid: ModelStateMid(id: 0, b: 0, leaf: ModelStateLeaf(id: 0, c: 0)))
             weakRoot = root
             weakOwner = owner
             weakCaptured = captured
@@ -179,7 +174,7 @@ struct RelLeakTests {
             weakOldLeaf = root.mid.value.leaf.value
             root.mid.then(\.leaf).then(\.c).observe { _ in _ = captured.name }
             root.mid.then(\.b).observe(owner: owner) { _, _ in }
-            root.mid.value = RelMidState(id: 1, b: 1, leaf: RelLeafState(id: 1, c: 1))
+            root.mid.value = ModelStateMid(id: 1, b: 1, leaf: ModelStateLeaf(id: 1, c: 1))
             #expect(weakOldMid == nil)  // the path's links hold the old sub-state weakly
             #expect(weakOldLeaf == nil)
             #expect(weakOwner != nil)
@@ -191,19 +186,19 @@ struct RelLeakTests {
 
     @Test("observable state: an actor observer and a stream end with their property")
     func stateActorAndStreamFreed() async {
-        weak var weakState: RelCapturingState?
-        weak var weakLogger: RelLogActor?
+        weak var weakState: MisuseCapturingState?
+        weak var weakLogger: OwnerReleaseLog?
         var stream: AsyncStream<Int>?
         do {
-            let state = RelCapturingState()
-            let logger = RelLogActor()
+            let state = MisuseCapturingState()
+            let logger = OwnerReleaseLog()
             weakState = state
             weakLogger = logger
             state.count.observe(.initial, on: logger) { logger, value in logger.add(value) }
             stream = state.count.values()
             state.count.value = 1
         }
-        await relEventually { weakState == nil && weakLogger == nil }
+        await ownerReleaseEventually { weakState == nil && weakLogger == nil }
         #expect(weakState == nil)
         #expect(weakLogger == nil)  // the actor is held weakly, its queue drained
         var values: [Int] = []
@@ -214,21 +209,23 @@ struct RelLeakTests {
     @Test("event bus: a union subscription and an executor subscription free their captures")
     func busUnionAndExecutorFreed() async {
         weak var weakBus: EventBus?
-        weak var weakCaptured: RelTracked?
-        weak var weakSubscriber: RelMisuseObject?
+        weak var weakCaptured: Tracked?
+        weak var weakSubscriber: MisuseObject?
         do {
             let bus = EventBus(name: "leaks")
-            let captured = RelTracked("union")
-            let subscriber = RelMisuseObject()
+            let captured = Tracked("union")
+            let subscriber = MisuseObject()
             (weakBus, weakCaptured, weakSubscriber) = (bus, captured, subscriber)
-            let key = BusTopic(RelMisuseEvent.self).key
+            let key = BusTopic(MisuseEvent.self).key
             bus.subscribe(allOf: [key], owner: subscriber) { _, _ in _ = captured.name }
             bus.subscribe(
-                BusTopic(RelMisuseEvent.self), owner: subscriber, on: .task
+                BusTopic(MisuseEvent.self), owner: subscriber, on: .task
             ) { _, _ in _ = captured.name }
-            _ = await bus.publishAndWait(RelMisuseEvent(text: "x"))
+            _ = await bus.publishAndWait(MisuseEvent(text: "x"))
         }
-        await relEventually { weakBus == nil && weakCaptured == nil && weakSubscriber == nil }
+        await ownerReleaseEventually {
+            weakBus == nil && weakCaptured == nil && weakSubscriber == nil
+        }
         #expect(weakBus == nil)
         #expect(weakCaptured == nil)
         #expect(weakSubscriber == nil)
@@ -238,20 +235,20 @@ struct RelLeakTests {
     func coreAsyncChainFreed() async throws {
         weak var weakFirst: ActionPipe?
         weak var weakSecond: ActionPipe?
-        weak var weakCaptured: RelTracked?
+        weak var weakCaptured: Tracked?
         do {
-            let captured = RelTracked("handler")
+            let captured = Tracked("handler")
             let first = ActionPipe(name: "first")
             let second = ActionPipe(name: "second")
             try first.append(second)
-            first.on(\.relAsyncPing) { process in
+            first.on(\.sharedAsyncPing) { process in
                 await Task.yield()
                 _ = captured.name
                 return process.arguments + 1
             }
-            second.on(\.relAsyncPing) { process in process.upstream.map { $0 * 2 } }
+            second.on(\.sharedAsyncPing) { process in process.upstream.map { $0 * 2 } }
             (weakFirst, weakSecond, weakCaptured) = (first, second, captured)
-            #expect(try await second.relAsyncPing(1) == 4)
+            #expect(try await second.sharedAsyncPing(1) == 4)
         }
         #expect(weakFirst == nil)
         #expect(weakSecond == nil)
@@ -260,7 +257,7 @@ struct RelLeakTests {
 }
 
 /// An actor for the observation lifetime test.
-actor RelLogActor {
+actor OwnerReleaseLog {
     var values: [Int] = []
     func add(_ value: Int) { values.append(value) }
 }

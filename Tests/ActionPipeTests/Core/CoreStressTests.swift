@@ -6,7 +6,7 @@ import Testing
 /// with every call accounted for. The work is counted, not timed: a busy machine runs the
 /// same work more slowly, and the checks are the same.
 @Suite("Stress: core")
-struct StressCoreTests {
+struct CoreStressTests {
     static let callsPerCaller = 3_000
     static let changesPerChurner = 1_500
     static let tokenRounds = 400
@@ -39,7 +39,7 @@ struct StressCoreTests {
         let changes = Counter()
         let callers = 3
         let finished = await runOnThreads(callers + 2, timeout: 120) { thread in
-            var random = ModelRandom(seed: 0x5EED_0000 + UInt64(thread))
+            var random = SeededRandom(seed: 0x5EED_0000 + UInt64(thread))
             if thread < callers {
                 for _ in 0..<Self.callsPerCaller {
                     let pipe = stable[random.below(stable.count)]

@@ -2,7 +2,7 @@ import ActionPipe
 import Testing
 
 @Suite("States (SEMANTICS §1 Conditions: state, example 5)")
-struct StateTests {
+struct CoreStateTests {
     /// Example 5: pipe1's handler has state 1, pipe2's state 10.
     private func example5(log: Log) throws -> (ActionPipe, ActionPipe) {
         let pipe1 = ActionPipe(name: "pipe1")

@@ -2,7 +2,7 @@ import ActionPipe
 import Testing
 
 @Suite("Lifetimes and leaks")
-struct LeakTests {
+struct CoreLeakTests {
     @Test("Dropping every pipe of a chain frees the handlers' captured objects")
     func droppingAllPipesFreesCaptures() throws {
         weak var weakObject: Tracked?

@@ -42,7 +42,7 @@ private func sendBlockingTheMainActor(_ plumber: PipelinePlumber<Int>, _ payload
 
 /// `sink(on: .mainActor)`, `onStop(on: .mainActor)` and `port.process` from the main actor.
 @Suite("Plumbing: the sink and the stop observer on the main actor (on: .mainActor)")
-struct PlumbingMainActorTests {
+struct PlumbMainActorTests {
     @Test("1,000 packets sent from a background task reach the main-actor sink in order")
     @MainActor
     func backgroundSendsInOrder() async {

@@ -3,16 +3,16 @@ import Foundation
 import Testing
 
 /// An event for the misuse catalogue.
-struct RelMisuseEvent: BusEvent {
+struct MisuseEvent: BusEvent {
     let text: String
 }
 
 /// A subscriber or owner whose lifetime the misuse tests decide.
-final class RelMisuseObject: Sendable {}
+final class MisuseObject: Sendable {}
 
 /// Rows of the misuse catalogue (Docs/Reliability.md) that no part's own suite covers.
 @Suite("Reliability: misuse has a defined, harmless result", .hangBound)
-struct RelMisuseTests {
+struct MisuseCatalogueTests {
     // MARK: Operation tree
 
     @Test("a node added as its own child is a cycle: refused, the node unchanged")
@@ -27,7 +27,7 @@ struct RelMisuseTests {
 
     @Test("the same child added twice to one parent runs twice under it")
     func treeChildTwice() async throws {
-        let calls = RelLocked(0)
+        let calls = TestLock(0)
         let parent = OperationTreeNode("parent", objects: { (n: Int) in [n] }, work: { $0 })
         let child = OperationTreeNode(
             "child", objects: { (n: Int) in [n] },
@@ -92,7 +92,7 @@ struct RelMisuseTests {
         // up waiting for each other (before, the test only sometimes did, and then hung: a
         // cancelled caller's queued packet waited for the drain, which never came).
         let bothHeld = TAGate()
-        let inner = RelLocked<PlumbingOutcome<Int>?>(nil)
+        let inner = TestLock<PlumbingOutcome<Int>?>(nil)
         let one = try PipelinePlumber<Int>(name: "one").addPort(first)
         one.addStage("ask two") { [weak second] packet in
             if packet.payload == 0, let second {
@@ -137,7 +137,7 @@ struct RelMisuseTests {
     @Test("dropping a token does not end the observation")
     func stateDroppedToken() {
         let property = ObservedProperty(0)
-        let seen = RelLocked<[Int]>([])
+        let seen = TestLock<[Int]>([])
         do {
             _ = property.observe { value in seen.withLock { $0.append(value) } }
         }
@@ -148,10 +148,10 @@ struct RelMisuseTests {
 
     @Test("an observer capturing its own state strongly keeps it alive until cancelled")
     func stateStrongSelfCapture() {
-        weak var weakState: RelCapturingState?
+        weak var weakState: MisuseCapturingState?
         var token: RegistrationToken?
         do {
-            let state = RelCapturingState()
+            let state = MisuseCapturingState()
             weakState = state
             token = state.count.observe { _ in _ = state.count.label }
         }
@@ -165,7 +165,7 @@ struct RelMisuseTests {
     func stateCancelAfterStateGone() {
         var token: RegistrationToken?
         do {
-            let state = RelCapturingState()
+            let state = MisuseCapturingState()
             token = state.count.observe { _ in }
         }
         #expect(token?.isActive == false)
@@ -177,15 +177,15 @@ struct RelMisuseTests {
     @Test("publishing after every subscriber went away reaches no one and is not an error")
     func busPublishAfterSubscribersGone() {
         let bus = EventBus(name: "misuse")
-        let seen = RelLocked(0)
+        let seen = TestLock(0)
         do {
-            let subscriber = RelMisuseObject()
-            bus.subscribe(BusTopic(RelMisuseEvent.self), owner: subscriber) { _, _ in
+            let subscriber = MisuseObject()
+            bus.subscribe(BusTopic(MisuseEvent.self), owner: subscriber) { _, _ in
                 seen.withLock { $0 += 1 }
             }
-            #expect(bus.publish(RelMisuseEvent(text: "alive")).handledCount == 1)
+            #expect(bus.publish(MisuseEvent(text: "alive")).handledCount == 1)
         }
-        #expect(bus.publish(RelMisuseEvent(text: "gone")).isEmpty)
+        #expect(bus.publish(MisuseEvent(text: "gone")).isEmpty)
         #expect(seen.withLock { $0 } == 1)
     }
 
@@ -194,7 +194,7 @@ struct RelMisuseTests {
         var token: RegistrationToken?
         do {
             let bus = EventBus(name: "short-lived")
-            token = bus.subscribe(BusTopic(RelMisuseEvent.self)) { _ in }
+            token = bus.subscribe(BusTopic(MisuseEvent.self)) { _ in }
             #expect(token?.isActive == true)
         }
         #expect(token?.cancel() == false)
@@ -205,14 +205,14 @@ struct RelMisuseTests {
     @Test("an async call from a task that is already cancelled runs no handler and throws")
     func coreCallFromCancelledTask() async {
         let pipe = ActionPipe(name: "cancelled caller")
-        let ran = RelLocked(false)
-        pipe.on(\.relAsyncPing) { process in
+        let ran = TestLock(false)
+        pipe.on(\.sharedAsyncPing) { process in
             ran.withLock { $0 = true }
             return process.arguments
         }
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await pipe.relAsyncPing(1)
+            return try await pipe.sharedAsyncPing(1)
         }
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(!ran.withLock { $0 })
@@ -220,11 +220,11 @@ struct RelMisuseTests {
 }
 
 /// A state whose observer captures it strongly (the documented misuse).
-final class RelCapturingState: ObservableState {
+final class MisuseCapturingState: ObservableState {
     let count = ObservedProperty(0, label: "count")
 }
 
 extension Actions {
     /// The reliability suites' async action.
-    var relAsyncPing: AsyncAction<Int, Int> { .init() }
+    var sharedAsyncPing: AsyncAction<Int, Int> { .init() }
 }

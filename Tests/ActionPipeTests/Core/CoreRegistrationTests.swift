@@ -2,7 +2,7 @@ import ActionPipe
 import Testing
 
 @Suite("Registration: replace, remove, tokens")
-struct RegistrationTests {
+struct CoreRegistrationTests {
     @Test("Registering the same action twice on one pipe replaces: only the second runs")
     func registeringTwiceReplaces() {
         let log = Log()

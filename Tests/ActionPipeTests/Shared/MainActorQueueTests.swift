@@ -54,14 +54,14 @@ struct MainActorQueueTests {
 @Suite("Main actor: waiting for deliveries in tests")
 struct MainActorDeliveriesTests {
     @MainActor
-    final class Log {
+    final class MainLog {
         var entries: [String] = []
     }
 
     @Test("drain() returns after the deliveries queued before it, and those they queue")
     @MainActor
     func drainWaits() async {
-        let log = Log()
+        let log = MainLog()
         await Task.detached {
             _MainActorQueue.shared.enqueue {
                 log.entries.append("first")

@@ -5,7 +5,7 @@ import Testing
 /// produced through the API that really throws or reports it, where that can be done
 /// without global state.
 @Suite("Errors read well")
-struct NewcomerErrorTests {
+struct ErrorMessageTests {
     /// The failure the tree tests provoke.
     struct NewcomerOffline: Error, CustomStringConvertible {
         var description: String { "offline" }

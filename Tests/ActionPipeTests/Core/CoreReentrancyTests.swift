@@ -10,7 +10,7 @@ final class CancelsOnDeinit: Sendable {
 }
 
 @Suite("Re-entrancy: handlers that call, register and compose")
-struct ReentrancyTests {
+struct CoreReentrancyTests {
     @Test("A handler calls another action on the same chain", .hangBound)
     func handlerCallsAnotherAction() throws {
         let pipes = try makeChain("p1", "p2")

@@ -5,7 +5,7 @@ import Testing
 /// The shape and the failure plan of one random tree (a DAG: a node may sit under several
 /// parents). Every decision is a pure function of the node, its input and the salt, so
 /// providers running concurrently decide the same way whatever the schedule.
-struct RelTreeSpec: Sendable {
+struct ModelTreeSpec: Sendable {
     var names: [String]
     var children: [[Int]]
     var nodeAttempts: [Int?]
@@ -16,14 +16,14 @@ struct RelTreeSpec: Sendable {
 
     func fanOut(_ node: Int, _ input: String) -> Int {
         // The root item always has work below it; deeper items often fan out less.
-        let hash = RelRandom.hash("fan|\(names[node])|\(input)", salt)
+        let hash = SeededRandom.hash("fan|\(names[node])|\(input)", salt)
         let fan = Int(hash % UInt64(maxFanOut + 1))
         return input == "r" ? max(1, fan) : fan
     }
 
     /// How many times the call fails before it succeeds (0: never fails).
     func failures(_ what: String) -> Int {
-        let hash = RelRandom.hash("fail|\(what)", salt)
+        let hash = SeededRandom.hash("fail|\(what)", salt)
         guard Int(hash % 100) < failPercent else { return 0 }
         return 1 + Int((hash >> 8) % 4)
     }
@@ -40,27 +40,29 @@ struct RelTreeSpec: Sendable {
         "\(input)/\(names[node]).\(index)"
     }
 
-    static func random(_ random: inout RelRandom) -> RelTreeSpec {
+    static func random(_ random: inout SeededRandom) -> ModelTreeSpec {
         let count = random.int(2...7)
         var children: [[Int]] = Array(repeating: [], count: count)
         for node in 1..<max(1, count) where count > 1 {
             // Every node but the root gets a parent before it, sometimes two: a DAG.
             children[random.int(0...node - 1)].append(node)
-            if node > 1 && random.chance(15) {
+            if node > 1 && random.chance(15, in: 100) {
                 let second = random.int(0...node - 1)
                 if !children[second].contains(node) { children[second].append(node) }
             }
         }
-        return RelTreeSpec(
+        return ModelTreeSpec(
             names: (0..<count).map { "n\($0)" }, children: children,
-            nodeAttempts: (0..<count).map { _ in random.chance(30) ? random.int(1...4) : nil },
+            nodeAttempts: (0..<count).map { _ in
+                random.chance(30, in: 100) ? random.int(1...4) : nil
+            },
             runAttempts: random.int(1...4), salt: random.next(), maxFanOut: random.int(1...4),
             failPercent: random.pick([0, 10, 25, 50]))
     }
 }
 
 /// What the model says happens to one item.
-struct RelTreeModelItem {
+struct ModelTreeReferenceItem {
     let key: String
     let node: String
     let parent: String?
@@ -70,8 +72,8 @@ struct RelTreeModelItem {
 }
 
 /// The obviously correct reference: plain recursion over the spec.
-struct RelTreeModel {
-    var items: [String: RelTreeModelItem] = [:]
+struct ModelTreeReference {
+    var items: [String: ModelTreeReferenceItem] = [:]
     /// Objects calls: "node|input" -> (attempts, gave up).
     var objectCalls: [String: (attempts: Int, gaveUp: Bool)] = [:]
     var succeeded = 0
@@ -81,7 +83,7 @@ struct RelTreeModel {
     /// With a limit of 1, the order in which items first start.
     var sequentialOrder: [String] = []
 
-    init(_ spec: RelTreeSpec, depthFirst: Bool) {
+    init(_ spec: ModelTreeSpec, depthFirst: Bool) {
         // A deque walk, as the runner's queue does with one worker.
         var queue: [(node: Int, key: String, parent: String?, index: Int)] = []
         queue = expand(spec, node: 0, input: "r", parent: nil)
@@ -93,7 +95,7 @@ struct RelTreeModel {
             let ok = planned < limit
             let attempts = ok ? planned + 1 : limit
             retries += attempts - 1
-            items[next.key] = RelTreeModelItem(
+            items[next.key] = ModelTreeReferenceItem(
                 key: next.key, node: spec.names[next.node], parent: next.parent,
                 index: next.index, attempts: attempts, succeeded: ok)
             guard ok else {
@@ -109,7 +111,7 @@ struct RelTreeModel {
         }
     }
 
-    private mutating func expand(_ spec: RelTreeSpec, node: Int, input: String, parent: String?)
+    private mutating func expand(_ spec: ModelTreeSpec, node: Int, input: String, parent: String?)
         -> [(node: Int, key: String, parent: String?, index: Int)]
     {
         let planned = spec.objectFailures(node, input)
@@ -129,8 +131,8 @@ struct RelTreeModel {
 }
 
 /// Counts provider calls by what they were called for.
-final class RelTreeCalls: Sendable {
-    private let counts = RelLocked<[String: Int]>([:])
+final class ModelTreeCalls: Sendable {
+    private let counts = TestLock<[String: Int]>([:])
 
     func bump(_ key: String) -> Int {
         counts.withLock { counts in
@@ -142,13 +144,13 @@ final class RelTreeCalls: Sendable {
     var all: [String: Int] { counts.withLock { $0 } }
 }
 
-struct RelTreeFailure: Error, CustomStringConvertible {
+struct ModelTreeFailure: Error, CustomStringConvertible {
     let what: String
     var description: String { "planned failure of \(what)" }
 }
 
 /// Builds the real tree of a spec; calls are counted in `calls`.
-func relBuildTree(_ spec: RelTreeSpec, calls: RelTreeCalls, yieldPercent: Int) throws
+func modelTreeBuild(_ spec: ModelTreeSpec, calls: ModelTreeCalls, yieldPercent: Int) throws
     -> OperationTreeNode<String, String>
 {
     let nodes = spec.names.indices.map { index in
@@ -159,17 +161,17 @@ func relBuildTree(_ spec: RelTreeSpec, calls: RelTreeCalls, yieldPercent: Int) t
             objects: { (input: String) in
                 let call = calls.bump("objects|\(name)|\(input)")
                 if call <= spec.objectFailures(index, input) {
-                    throw RelTreeFailure(what: "objects \(name) \(input) call \(call)")
+                    throw ModelTreeFailure(what: "objects \(name) \(input) call \(call)")
                 }
                 return (0..<spec.fanOut(index, input)).map { spec.itemKey(index, input, $0) }
             },
             work: { (key: String) in
                 let call = calls.bump("work|\(key)")
-                if Int(RelRandom.hash("yield|\(key)|\(call)", spec.salt) % 100) < yieldPercent {
+                if Int(SeededRandom.hash("yield|\(key)|\(call)", spec.salt) % 100) < yieldPercent {
                     await Task.yield()
                 }
                 if call <= spec.workFailures(key) {
-                    throw RelTreeFailure(what: "work \(key) call \(call)")
+                    throw ModelTreeFailure(what: "work \(key) call \(call)")
                 }
                 return key
             })
@@ -180,44 +182,50 @@ func relBuildTree(_ spec: RelTreeSpec, calls: RelTreeCalls, yieldPercent: Int) t
     return nodes[0]
 }
 
-@Suite("Reliability: the operation tree against a reference model", .hangBound)
-struct RelTreeModelTests {
+@Suite("Model: the operation tree", .hangBound)
+struct ModelTreeTests {
     static let trees = 1000
     static let failFastTrees = 150
 
     @Test("Random trees with random failures and retries match the model item by item")
     func randomTreesMatchTheModel() async throws {
-        let seed = RelRandom.runSeed()
+        let run = SeededRun(defaultSeed: 0x5EED_AC71_0B1E_0001, sequences: Self.trees)
         var items = 0
-        for index in 0..<Self.trees {
-            items += try await checkOneTree(seed: seed, index: index)
+        for index in run.sequences {
+            do {
+                items += try await checkOneTree(run: run, index: index)
+            } catch {
+                run.record(error, sequence: index)
+                break
+            }
         }
-        print("RelTreeModelTests: \(Self.trees) random trees, \(items) items, seed \(seed)")
+        print(
+            "ModelTreeTests: \(run.sequences.count) random trees, \(items) items, seed \(run.seed)")
     }
 
     /// Runs one random tree and compares everything with the model; returns its item count.
-    private func checkOneTree(seed: UInt64, index: Int) async throws -> Int {
-        var random = RelRandom(seed: RelRandom.sequenceSeed(seed, index))
-        var spec = RelTreeSpec.random(&random)
-        let depthFirst = random.chance(50)
-        var model = RelTreeModel(spec, depthFirst: depthFirst)
+    private func checkOneTree(run: SeededRun, index: Int) async throws -> Int {
+        var random = run.random(index)
+        var spec = ModelTreeSpec.random(&random)
+        let depthFirst = random.chance(50, in: 100)
+        var model = ModelTreeReference(spec, depthFirst: depthFirst)
         while model.items.count > 150 {  // keep each run small: fewer items, same variety
             spec.maxFanOut = max(0, spec.maxFanOut - 1)
-            model = RelTreeModel(spec, depthFirst: depthFirst)
+            model = ModelTreeReference(spec, depthFirst: depthFirst)
         }
         let limit = random.pick([1, 1, 2, 3, 4])
-        let withEvents = random.chance(70)
-        let calls = RelTreeCalls()
-        let root = try relBuildTree(spec, calls: calls, yieldPercent: random.pick([0, 30]))
+        let withEvents = random.chance(70, in: 100)
+        let calls = ModelTreeCalls()
+        let root = try modelTreeBuild(spec, calls: calls, yieldPercent: random.pick([0, 30]))
         let options = OperationTreeOptions(
             concurrencyLimit: limit, retry: OperationTreeRetryPolicy(maxAttempts: spec.runAttempts),
             order: depthFirst ? .depthFirst : .breadthFirst)
         let report: OperationTreeReport
         var events: [OperationTreeEvent] = []
         if withEvents {
-            let run = root.start("r", options: options)
-            for await event in run.events { events.append(event) }
-            report = await run.report
+            let treeRun = root.start("r", options: options)
+            for await event in treeRun.events { events.append(event) }
+            report = await treeRun.report
         } else {
             report = await root.run("r", options: options)
         }
@@ -229,36 +237,41 @@ struct RelTreeModelTests {
         for (call, outcome) in model.objectCalls {
             expectedCalls["objects|\(call)"] = outcome.attempts
         }
-        relExpect(calls.all == expectedCalls, "\(context): calls differ", seed: seed)
+        run.expect(calls.all == expectedCalls, "\(context): calls differ", sequence: index)
 
         // The report.
-        relExpect(report.outcome == .completed, "\(context): outcome \(report.outcome)", seed: seed)
-        relExpect(
+        run.expect(
+            report.outcome == .completed, "\(context): outcome \(report.outcome)", sequence: index)
+        run.expect(
             report.succeededCount == model.succeeded,
-            "\(context): succeeded \(report.succeededCount), model \(model.succeeded)", seed: seed)
-        relExpect(
+            "\(context): succeeded \(report.succeededCount), model \(model.succeeded)",
+            sequence: index)
+        run.expect(
             report.retryCount == model.retries,
-            "\(context): retries \(report.retryCount), model \(model.retries)", seed: seed)
-        relExpect(
+            "\(context): retries \(report.retryCount), model \(model.retries)", sequence: index)
+        run.expect(
             report.notStartedCount == 0, "\(context): notStarted \(report.notStartedCount)",
-            seed: seed)
-        relExpect(
+            sequence: index)
+        run.expect(
             report.peakConcurrency <= limit,
-            "\(context): peak \(report.peakConcurrency) > \(limit)", seed: seed)
+            "\(context): peak \(report.peakConcurrency) > \(limit)", sequence: index)
         let failures = report.failures.map {
             "\($0.node) \($0.stage == .work ? "work" : "objects") \($0.object) \($0.attempts)"
         }
-        relExpect(
+        run.expect(
             failures.sorted() == model.failures.sorted(),
-            "\(context): failures \(failures), model \(model.failures)", seed: seed)
-        if withEvents { checkEvents(events, model: model, limit: limit, seed: seed, context) }
+            "\(context): failures \(failures), model \(model.failures)", sequence: index)
+        if withEvents {
+            checkEvents(events, model: model, limit: limit, run: run, index: index, context)
+        }
         return model.items.count
     }
 
     /// Checks the event stream: per item, the table's order; children after the parent's
     /// `produced`; `finished` post-order; ids, parents and indexes.
     private func checkEvents(
-        _ events: [OperationTreeEvent], model: RelTreeModel, limit: Int, seed: UInt64,
+        _ events: [OperationTreeEvent], model: ModelTreeReference, limit: Int, run: SeededRun,
+        index: Int,
         _ context: String
     ) {
         var perItem: [String: [String]] = [:]
@@ -278,7 +291,8 @@ struct RelTreeModelTests {
             }
             let key = item.object as? String ?? "?"
             if let known = keyOfID[item.id], known != key {
-                relExpect(false, "\(context): id \(item.id) is \(known) and \(key)", seed: seed)
+                run.expect(
+                    false, "\(context): id \(item.id) is \(known) and \(key)", sequence: index)
             }
             keyOfID[item.id] = key
             switch event {
@@ -300,17 +314,18 @@ struct RelTreeModelTests {
                 finishedAt[key] = position
             }
             if let expected = model.items[key] {
-                relExpect(
+                run.expect(
                     item.node == expected.node && item.index == expected.index,
                     "\(context): \(item) is not node \(expected.node) index \(expected.index)",
-                    seed: seed)
+                    sequence: index)
             } else {
-                relExpect(false, "\(context): an item the model does not have: \(item)", seed: seed)
+                run.expect(
+                    false, "\(context): an item the model does not have: \(item)", sequence: index)
             }
         }
-        relExpect(
+        run.expect(
             objectFailures.sorted() == model.failures.filter { $0.contains(" objects ") }.sorted(),
-            "\(context): objects failures \(objectFailures)", seed: seed)
+            "\(context): objects failures \(objectFailures)", sequence: index)
         for item in model.items.values {
             var expected: [String] = []
             for attempt in 1...item.attempts {
@@ -322,17 +337,17 @@ struct RelTreeModelTests {
             } else {
                 expected += ["failed \(item.attempts)", "finished nil"]
             }
-            relExpect(
+            run.expect(
                 perItem[item.key] == expected,
                 "\(context): events of \(item.key): \(perItem[item.key] ?? []), model \(expected)",
-                seed: seed)
+                sequence: index)
             guard let parent = item.parent else { continue }
-            relExpect(
+            run.expect(
                 (producedAt[parent] ?? .max) < (firstStartAt[item.key] ?? -1),
-                "\(context): \(item.key) started before its parent produced", seed: seed)
-            relExpect(
+                "\(context): \(item.key) started before its parent produced", sequence: index)
+            run.expect(
                 (finishedAt[item.key] ?? .max) < (finishedAt[parent] ?? -1),
-                "\(context): \(parent) finished before its child \(item.key)", seed: seed)
+                "\(context): \(parent) finished before its child \(item.key)", sequence: index)
         }
         let parentIDs = events.compactMap { event -> (String, Int?)? in
             guard case .started(let item, 1) = event else { return nil }
@@ -340,31 +355,38 @@ struct RelTreeModelTests {
         }
         for (key, parentID) in parentIDs {
             let expected = model.items[key]?.parent
-            relExpect(
+            run.expect(
                 parentID.flatMap { keyOfID[$0] } == expected,
-                "\(context): parent of \(key) is \(parentID.map(String.init) ?? "nil")", seed: seed)
+                "\(context): parent of \(key) is \(parentID.map(String.init) ?? "nil")",
+                sequence: index)
         }
         if limit == 1 {
-            relExpect(
+            run.expect(
                 firstStarts == model.sequentialOrder,
-                "\(context): order \(firstStarts), model \(model.sequentialOrder)", seed: seed)
+                "\(context): order \(firstStarts), model \(model.sequentialOrder)", sequence: index)
         }
     }
 
     @Test("Fail-fast: stops exactly when the model has a failure that survives its retries")
     func failFastMatchesTheModel() async throws {
-        let seed = RelRandom.runSeed()
-        for index in 0..<Self.failFastTrees {
-            var random = RelRandom(seed: RelRandom.sequenceSeed(seed, index))
-            var spec = RelTreeSpec.random(&random)
+        let run = SeededRun(defaultSeed: 0x5EED_AC71_0B1E_0001, sequences: Self.failFastTrees)
+        for index in run.sequences {
+            var random = run.random(index)
+            var spec = ModelTreeSpec.random(&random)
             spec.failPercent = max(spec.failPercent, 10)
-            var model = RelTreeModel(spec, depthFirst: true)
+            var model = ModelTreeReference(spec, depthFirst: true)
             while model.items.count > 150 {
                 spec.maxFanOut = max(0, spec.maxFanOut - 1)
-                model = RelTreeModel(spec, depthFirst: true)
+                model = ModelTreeReference(spec, depthFirst: true)
             }
-            let calls = RelTreeCalls()
-            let root = try relBuildTree(spec, calls: calls, yieldPercent: 30)
+            let calls = ModelTreeCalls()
+            let root: OperationTreeNode<String, String>
+            do {
+                root = try modelTreeBuild(spec, calls: calls, yieldPercent: 30)
+            } catch {
+                run.record(error, sequence: index)
+                break
+            }
             let limit = random.int(1...4)
             let report = await root.run(
                 "r",
@@ -376,30 +398,30 @@ struct RelTreeModelTests {
                 "\($0.node) \($0.stage == .work ? "work" : "objects") \($0.object) \($0.attempts)"
             }
             if model.failures.isEmpty {
-                relExpect(
+                run.expect(
                     report.outcome == .completed && report.succeededCount == model.succeeded
                         && failures.isEmpty,
-                    "\(context): \(report)", seed: seed)
+                    "\(context): \(report)", sequence: index)
             } else {
-                relExpect(
+                run.expect(
                     report.outcome == .stoppedByFailure && !failures.isEmpty,
-                    "\(context): \(report)", seed: seed)
-                relExpect(
+                    "\(context): \(report)", sequence: index)
+                run.expect(
                     Set(failures).isSubset(of: model.failures),
                     "\(context): failures \(failures) not in the model's \(model.failures)",
-                    seed: seed)
+                    sequence: index)
             }
             for (call, count) in calls.all {
                 let modelCount =
                     call.hasPrefix("work|")
                     ? model.items[String(call.dropFirst(5))]?.attempts
                     : model.objectCalls[String(call.dropFirst(8))]?.attempts
-                relExpect(
+                run.expect(
                     count <= (modelCount ?? 0),
                     "\(context): \(call) ran \(count) times, model \(modelCount ?? 0)",
-                    seed: seed)
+                    sequence: index)
             }
         }
-        print("RelTreeModelTests: \(Self.failFastTrees) fail-fast trees, seed \(seed)")
+        print("ModelTreeTests: \(run.sequences.count) fail-fast trees, seed \(run.seed)")
     }
 }

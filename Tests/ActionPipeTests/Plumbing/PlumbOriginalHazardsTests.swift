@@ -15,7 +15,7 @@ final class PlumbCountingCheck: PlumbingStage {
 
 /// Each hazard of the original (SEMANTICS.md §2) is fixed.
 @Suite("Plumbing: the original's hazards are fixed")
-struct PlumbHazardTests {
+struct PlumbOriginalHazardsTests {
     @Test("a port added after the sink is set is connected")
     func portAfterSink() async throws {
         let inbox = PlumbInbox<PlumbingPacket<Int>>()

@@ -2,7 +2,7 @@ import ActionPipe
 import Testing
 
 @Suite("Misuse: defined, harmless outcomes and readable errors")
-struct MisuseTests {
+struct CoreMisuseTests {
     @Test("Calling an action no one registered: nil, no handler ran, every step notRegistered")
     func callingAnUnregisteredAction() throws {
         let pipes = try makeChain("p1", "p2", "p3")

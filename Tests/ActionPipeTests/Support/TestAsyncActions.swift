@@ -2,7 +2,7 @@ import ActionPipe
 import Synchronization
 
 // The actions, errors and helpers of the throwing and async specs (ThrowingActionTests,
-// AsyncActionTests, CancellationTests, IsolationTests, AsyncLifetimeTests,
+// AsyncActionTests, CancellationTests, CoreIsolationTests, AsyncLifetimeTests,
 // ConcurrentAsyncCallsTests).
 
 /// The typed error of the throwing test actions.

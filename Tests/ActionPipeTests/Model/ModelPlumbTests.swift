@@ -4,20 +4,20 @@ import Testing
 
 /// The payload of the plumbing model: an id to follow it, a value the stages rewrite, and
 /// the trail of stages that passed it.
-struct RelPacket: Sendable, Equatable {
+struct ModelPlumbPacket: Sendable, Equatable {
     var id: Int
     var value: Int
     var trail: [String] = []
 }
 
-struct RelPlumbError: Error, Equatable, CustomStringConvertible {
+struct ModelPlumbError: Error, Equatable, CustomStringConvertible {
     let stage: String
     let id: Int
     var description: String { "stage \(stage) threw for packet \(id)" }
 }
 
 /// What one stage does: a pure function of the packet, so the model can run it too.
-struct RelStageRule: Sendable {
+struct ModelPlumbRule: Sendable {
     enum Kind: Sendable { case rewrite, refuse, fail, replace }
     let name: String
     let kind: Kind
@@ -26,19 +26,19 @@ struct RelStageRule: Sendable {
     let add: Int
     let isAsync: Bool
 
-    static func random(_ random: inout RelRandom, name: String) -> RelStageRule {
-        RelStageRule(
+    static func random(_ random: inout SeededRandom, name: String) -> ModelPlumbRule {
+        ModelPlumbRule(
             name: name, kind: random.pick([.rewrite, .rewrite, .refuse, .fail, .replace]),
             modulus: random.int(2...6), remainder: random.int(0...1), add: random.int(1...9),
-            isAsync: random.chance(30))
+            isAsync: random.chance(30, in: 100))
     }
 
     /// The model's (and the real stage's) verdict; changes `packet` when it passes.
-    func apply(_ packet: inout PlumbingPacket<RelPacket>) throws -> PlumbingVerdict {
+    func apply(_ packet: inout PlumbingPacket<ModelPlumbPacket>) throws -> PlumbingVerdict {
         let hit = packet.value % modulus == remainder
         switch kind {
         case .refuse where hit: return .stop("\(name) refuses \(packet.value)")
-        case .fail where hit: throw RelPlumbError(stage: name, id: packet.id)
+        case .fail where hit: throw ModelPlumbError(stage: name, id: packet.id)
         case .replace:
             var payload = packet.payload
             payload.value = (payload.value * 3 + add) % 1_000
@@ -53,18 +53,18 @@ struct RelStageRule: Sendable {
 }
 
 /// A stage object, for half of the rules (the other half are closures).
-struct RelRuleStage: PlumbingStage {
-    let rule: RelStageRule
+struct ModelPlumbRuleStage: PlumbingStage {
+    let rule: ModelPlumbRule
     var name: String { rule.name }
-    func receive(_ packet: inout PlumbingPacket<RelPacket>) throws -> PlumbingVerdict {
+    func receive(_ packet: inout PlumbingPacket<ModelPlumbPacket>) throws -> PlumbingVerdict {
         try rule.apply(&packet)
     }
 }
 
-struct RelAsyncRuleStage: AsyncPlumbingStage {
-    let rule: RelStageRule
+struct ModelPlumbAsyncRuleStage: AsyncPlumbingStage {
+    let rule: ModelPlumbRule
     var name: String { rule.name }
-    func receive(_ packet: inout PlumbingPacket<RelPacket>) async throws -> PlumbingVerdict {
+    func receive(_ packet: inout PlumbingPacket<ModelPlumbPacket>) async throws -> PlumbingVerdict {
         await Task.yield()
         return try rule.apply(&packet)
     }
@@ -72,7 +72,7 @@ struct RelAsyncRuleStage: AsyncPlumbingStage {
 
 /// Everything sinks and observers saw: one line per packet, keyed by packet id, plus the
 /// order per port number.
-final class RelPlumbSeen: Sendable {
+final class ModelPlumbSeen: Sendable {
     private struct State: Sendable {
         var lines: [Int: [String]] = [:]
         var order: [Int: [Int]] = [:]
@@ -80,7 +80,7 @@ final class RelPlumbSeen: Sendable {
         /// A test waiting for a count of lines.
         var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
-    private let state = RelLocked(State())
+    private let state = TestLock(State())
 
     func record(_ id: Int, port: Int, _ line: String) {
         let ready = state.withLock { state in
@@ -124,18 +124,18 @@ final class RelPlumbSeen: Sendable {
 }
 
 /// One line that describes an outcome, the same for the model and the library.
-func relDescribe(_ outcome: PlumbingOutcome<RelPacket>) -> String {
+func modelPlumbDescribe(_ outcome: PlumbingOutcome<ModelPlumbPacket>) -> String {
     switch outcome {
-    case .delivered(let packet): relDescribeDelivered(packet)
-    case .stopped(let stop): relDescribeStop(stop)
+    case .delivered(let packet): modelPlumbDescribeDelivered(packet)
+    case .stopped(let stop): modelPlumbDescribeStop(stop)
     }
 }
 
-func relDescribeDelivered(_ packet: PlumbingPacket<RelPacket>) -> String {
+func modelPlumbDescribeDelivered(_ packet: PlumbingPacket<ModelPlumbPacket>) -> String {
     "delivered #\(packet.id) port \(packet.port) value \(packet.value) trail \(packet.trail)"
 }
 
-func relDescribeStop(_ stop: PlumbingStop<RelPacket>) -> String {
+func modelPlumbDescribeStop(_ stop: PlumbingStop<ModelPlumbPacket>) -> String {
     let reason: String
     if let refusal = stop.reason.refusal {
         reason = "refused \(refusal)"
@@ -153,12 +153,13 @@ func relDescribeStop(_ stop: PlumbingStop<RelPacket>) -> String {
 }
 
 /// The reference: a plumber is a list of rules; a packet runs them in a loop.
-struct RelPlumberModel {
+struct ModelPlumbReference {
     let name: String
-    var rules: [RelStageRule] = []
+    var rules: [ModelPlumbRule] = []
     var sinkGeneration = 0
 
-    func run(_ payload: RelPacket, port: Int, synchronous: Bool) -> (String, delivered: Bool) {
+    func run(_ payload: ModelPlumbPacket, port: Int, synchronous: Bool) -> (String, delivered: Bool)
+    {
         var packet = PlumbingPacket(payload, port: port)
         for (index, rule) in rules.enumerated() {
             let before = packet
@@ -173,45 +174,52 @@ struct RelPlumberModel {
                 return (stopLine(packet, rule.name, index, "failed \(error)"), false)
             }
         }
-        return (relDescribeDelivered(packet), true)
+        return (modelPlumbDescribeDelivered(packet), true)
     }
 
     private func stopLine(
-        _ packet: PlumbingPacket<RelPacket>, _ stage: String, _ index: Int, _ reason: String
+        _ packet: PlumbingPacket<ModelPlumbPacket>, _ stage: String, _ index: Int, _ reason: String
     ) -> String {
         "stopped #\(packet.id) port \(packet.port) at \(stage) after \(index) of \(rules.count) "
             + "trail \(packet.trail): \(reason)"
     }
 }
 
-@Suite("Reliability: plumbing against a reference model", .hangBound)
-struct RelPlumbModelTests {
+@Suite("Model: plumbing", .hangBound)
+struct ModelPlumbTests {
     static let sequences = 400
 
     @Test("Random stages, ports and packets: every packet's outcome and every port's order match")
     func randomPlumbingMatchesTheModel() async throws {
-        let seed = RelRandom.runSeed()
+        let run = SeededRun(defaultSeed: 0x5EED_AC71_0B1E_0001, sequences: Self.sequences)
         var packets = 0
-        for index in 0..<Self.sequences {
-            packets += try await checkOneSequence(seed: seed, index: index)
+        for index in run.sequences {
+            do {
+                packets += try await checkOneSequence(run: run, index: index)
+            } catch {
+                run.record(error, sequence: index)
+                break
+            }
         }
-        print("RelPlumbModelTests: \(Self.sequences) sequences, \(packets) packets, seed \(seed)")
+        print(
+            "ModelPlumbTests: \(run.sequences.count) sequences, \(packets) packets, seed \(run.seed)"
+        )
     }
 
-    private func checkOneSequence(seed: UInt64, index: Int) async throws -> Int {
-        var random = RelRandom(seed: RelRandom.sequenceSeed(seed, index))
-        let seen = RelPlumbSeen()
-        var models = [RelPlumberModel(name: "p0"), RelPlumberModel(name: "p1")]
-        let plumbers = models.map { PipelinePlumber<RelPacket>(name: $0.name) }
+    private func checkOneSequence(run: SeededRun, index: Int) async throws -> Int {
+        var random = run.random(index)
+        let seen = ModelPlumbSeen()
+        var models = [ModelPlumbReference(name: "p0"), ModelPlumbReference(name: "p1")]
+        let plumbers = models.map { PipelinePlumber<ModelPlumbPacket>(name: $0.name) }
         for (number, plumber) in plumbers.enumerated() {
             plumber.onStop { stop in
-                seen.record(stop.packet.id, port: stop.packet.port, relDescribeStop(stop))
+                seen.record(stop.packet.id, port: stop.packet.port, modelPlumbDescribeStop(stop))
             }
             setSink(plumber, generation: 0, plumberIndex: number, seen)
         }
         // Port numbers are unique here so that per-port order can be read off the packets;
         // direct sends use numbers from 1000.
-        let ports = (0..<3).map { PlumbingPort<RelPacket>(10 + $0) }
+        let ports = (0..<3).map { PlumbingPort<ModelPlumbPacket>(10 + $0) }
         var owner: [Int?] = [nil, nil, nil]
         var nextID = 0
         var nextStage = 0
@@ -224,10 +232,10 @@ struct RelPlumbModelTests {
                 let target = random.int(0...1)
                 switch random.int(0...9) {
                 case 0...3:
-                    let rule = RelStageRule.random(&random, name: "s\(nextStage)")
+                    let rule = ModelPlumbRule.random(&random, name: "s\(nextStage)")
                     nextStage += 1
                     models[target].rules.append(rule)
-                    addStage(rule, to: plumbers[target], asObject: random.chance(50))
+                    addStage(rule, to: plumbers[target], asObject: random.chance(50, in: 100))
                 case 4...6:
                     let port = random.int(0...2)
                     let expectedError: PlumbingError? =
@@ -236,19 +244,21 @@ struct RelPlumbModelTests {
                         }
                     do {
                         try plumbers[target].addPort(ports[port])
-                        relExpect(expectedError == nil, "\(context): addPort succeeded", seed: seed)
+                        run.expect(
+                            expectedError == nil, "\(context): addPort succeeded", sequence: index)
                         owner[port] = target
                     } catch {
-                        relExpect(
-                            error == expectedError, "\(context): addPort threw \(error)", seed: seed
+                        run.expect(
+                            error == expectedError, "\(context): addPort threw \(error)",
+                            sequence: index
                         )
                     }
                 case 7...8:
                     let port = random.int(0...2)
                     let removed = plumbers[target].removePort(ports[port])
-                    relExpect(
+                    run.expect(
                         removed == (owner[port] == target),
-                        "\(context): removePort returned \(removed)", seed: seed)
+                        "\(context): removePort returned \(removed)", sequence: index)
                     if owner[port] == target { owner[port] = nil }
                 default:
                     models[target].sinkGeneration += 1
@@ -258,13 +268,13 @@ struct RelPlumbModelTests {
                 }
             }
             for (number, plumber) in plumbers.enumerated() {
-                relExpect(
+                run.expect(
                     plumber.stageNames == models[number].rules.map(\.name)
                         && Set(plumber.portNumbers)
                             == Set(ports.indices.filter { owner[$0] == number }.map { 10 + $0 })
                         && plumber.isSynchronous == !models[number].rules.contains(
                             where: \.isAsync),
-                    "\(context): configuration of \(plumber.name) differs", seed: seed)
+                    "\(context): configuration of \(plumber.name) differs", sequence: index)
             }
 
             // Packets.
@@ -274,7 +284,7 @@ struct RelPlumbModelTests {
             var modelReturned: [Int: String] = [:]
             func expect(_ id: Int, plumber: Int, port: Int, synchronous: Bool) -> String {
                 let (line, delivered) = models[plumber].run(
-                    RelPacket(id: id, value: id % 97), port: port, synchronous: synchronous)
+                    ModelPlumbPacket(id: id, value: id % 97), port: port, synchronous: synchronous)
                 let seenLine =
                     delivered ? "sink \(plumber).\(models[plumber].sinkGeneration) \(line)" : line
                 expected[id, default: []].append(seenLine)
@@ -284,7 +294,7 @@ struct RelPlumbModelTests {
             for _ in 0..<random.int(1...12) {
                 let id = nextID
                 nextID += 1
-                let payload = RelPacket(id: id, value: id % 97)
+                let payload = ModelPlumbPacket(id: id, value: id % 97)
                 switch random.int(0...9) {
                 case 0...3:
                     let port = random.int(0...2)
@@ -303,15 +313,16 @@ struct RelPlumbModelTests {
                             "stopped #\(id) port \(ports[port].number) at - after 0 of 0 trail []: "
                             + "not connected"
                     }
-                    returned[id] = relDescribe(await ports[port].process(payload))
+                    returned[id] = modelPlumbDescribe(await ports[port].process(payload))
                 case 6...7:
                     let target = random.int(0...1)
                     modelReturned[id] = expect(id, plumber: target, port: 1_000, synchronous: true)
-                    returned[id] = relDescribe(plumbers[target].send(payload, from: 1_000))
+                    returned[id] = modelPlumbDescribe(plumbers[target].send(payload, from: 1_000))
                 case 8:
                     let target = random.int(0...1)
                     modelReturned[id] = expect(id, plumber: target, port: 1_001, synchronous: false)
-                    returned[id] = relDescribe(await plumbers[target].process(payload, from: 1_001))
+                    returned[id] = modelPlumbDescribe(
+                        await plumbers[target].process(payload, from: 1_001))
                 default:
                     // A burst of direct sends from several tasks at once: each outcome is
                     // independent of the schedule.
@@ -328,9 +339,9 @@ struct RelPlumbModelTests {
                         for burstID in ids {
                             group.addTask {
                                 let outcome = await plumber.process(
-                                    RelPacket(id: burstID, value: burstID % 97),
+                                    ModelPlumbPacket(id: burstID, value: burstID % 97),
                                     from: 2_000 + burstID)
-                                return (burstID, relDescribe(outcome))
+                                return (burstID, modelPlumbDescribe(outcome))
                             }
                         }
                         var results: [Int: String] = [:]
@@ -345,27 +356,27 @@ struct RelPlumbModelTests {
             // Emitted packets run on their ports' tasks: wait for every line, not for a time.
             await seen.wait(for: total)
             let (lines, order) = seen.take()
-            relExpect(
+            run.expect(
                 lines == expected,
                 "\(context): seen \(lines.sorted { $0.key < $1.key }), model "
-                    + "\(expected.sorted { $0.key < $1.key })", seed: seed)
-            relExpect(
+                    + "\(expected.sorted { $0.key < $1.key })", sequence: index)
+            run.expect(
                 order == expectedOrder, "\(context): order \(order), model \(expectedOrder)",
-                seed: seed)
-            relExpect(
+                sequence: index)
+            run.expect(
                 returned == modelReturned,
                 "\(context): returned \(returned), model \(modelReturned)",
-                seed: seed)
+                sequence: index)
         }
         return packetCount
     }
 
     private func addStage(
-        _ rule: RelStageRule, to plumber: PipelinePlumber<RelPacket>, asObject: Bool
+        _ rule: ModelPlumbRule, to plumber: PipelinePlumber<ModelPlumbPacket>, asObject: Bool
     ) {
         switch (rule.isAsync, asObject) {
-        case (false, true): plumber.addStage(RelRuleStage(rule: rule))
-        case (true, true): plumber.addStage(RelAsyncRuleStage(rule: rule))
+        case (false, true): plumber.addStage(ModelPlumbRuleStage(rule: rule))
+        case (true, true): plumber.addStage(ModelPlumbAsyncRuleStage(rule: rule))
         case (false, false): plumber.addStage(rule.name) { packet in try rule.apply(&packet) }
         case (true, false):
             plumber.addStage(rule.name) { packet in
@@ -376,13 +387,13 @@ struct RelPlumbModelTests {
     }
 
     private func setSink(
-        _ plumber: PipelinePlumber<RelPacket>, generation: Int, plumberIndex: Int,
-        _ seen: RelPlumbSeen
+        _ plumber: PipelinePlumber<ModelPlumbPacket>, generation: Int, plumberIndex: Int,
+        _ seen: ModelPlumbSeen
     ) {
         plumber.sink { packet in
             seen.record(
                 packet.id, port: packet.port,
-                "sink \(plumberIndex).\(generation) \(relDescribeDelivered(packet))")
+                "sink \(plumberIndex).\(generation) \(modelPlumbDescribeDelivered(packet))")
         }
     }
 }

@@ -6,7 +6,7 @@ import Testing
 /// subscribers, a fixed number of times each, with every delivery accounted for. The work
 /// is counted, not timed: a busy machine runs the same work more slowly.
 @Suite("Stress: event bus")
-struct StressBusTests {
+struct BusStressTests {
     static let publishesPerPublisher = 3_000
     static let stepsPerChurner = 1_500
 
@@ -46,7 +46,7 @@ struct StressBusTests {
         let checks = Counter()
         let publishers = 2
         let finished = await runOnThreads(publishers + 2, timeout: 120) { thread in
-            var random = ModelRandom(seed: 0xB05_5EED + UInt64(thread))
+            var random = SeededRandom(seed: 0xB05_5EED + UInt64(thread))
             if thread < publishers {
                 var serial = thread * 10_000_000
                 for _ in 0..<Self.publishesPerPublisher {

@@ -9,7 +9,7 @@ import Testing
 /// `@MainActor` view model with no `MainActor.assumeIsolated`, in write order across
 /// properties, and nothing delivered after a cancel on the main actor.
 @Suite("Main actor: observing state")
-struct StateMainActorTests {
+struct ObservMainActorTests {
     /// An album screen's state: three properties written by a loader in the background.
     final class AlbumsState: ObservableState, @unchecked Sendable {
         @Observed("albums.isLoading") var isLoading = false

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The leaf of the model's state tree.
-final class RelLeafState: ObservableState {
+final class ModelStateLeaf: ObservableState {
     let id: Int
     let c: ObservedProperty<Int>
     init(id: Int, c: Int) {
@@ -13,11 +13,11 @@ final class RelLeafState: ObservableState {
 }
 
 /// The middle of the model's state tree: a value and a replaceable leaf.
-final class RelMidState: ObservableState {
+final class ModelStateMid: ObservableState {
     let id: Int
     let b: ObservedProperty<Int>
-    let leaf: ObservedProperty<RelLeafState>
-    init(id: Int, b: Int, leaf: RelLeafState) {
+    let leaf: ObservedProperty<ModelStateLeaf>
+    init(id: Int, b: Int, leaf: ModelStateLeaf) {
         self.id = id
         self.b = ObservedProperty(b, label: "mid\(id).b")
         self.leaf = ObservedProperty(leaf, label: "mid\(id).leaf")
@@ -25,18 +25,18 @@ final class RelMidState: ObservableState {
 }
 
 /// The root of the model's state tree: a value and a replaceable middle.
-final class RelRootState: ObservableState {
+final class ModelStateRoot: ObservableState {
     let a = ObservedProperty(0, label: "root.a")
-    let mid: ObservedProperty<RelMidState>
-    init(mid: RelMidState) { self.mid = ObservedProperty(mid, label: "root.mid") }
+    let mid: ObservedProperty<ModelStateMid>
+    init(mid: ModelStateMid) { self.mid = ObservedProperty(mid, label: "root.mid") }
 }
 
 /// An owner for `observe(by:)`; the test drops it to end observations.
-final class RelStateOwner: Sendable {}
+final class ModelStateOwner: Sendable {}
 
 /// Every delivery of one step, in the order the observers ran.
-final class RelStateDeliveries: Sendable {
-    private let log = RelLocked<[(observer: Int, value: String)]>([])
+final class ModelStateDeliveries: Sendable {
+    private let log = TestLock<[(observer: Int, value: String)]>([])
 
     func record(_ observer: Int, _ value: String) { log.withLock { $0.append((observer, value)) } }
 
@@ -49,7 +49,7 @@ final class RelStateDeliveries: Sendable {
 }
 
 /// What an observer of the model observes.
-enum RelStateTarget: Equatable, CustomStringConvertible {
+enum ModelStateTarget: Equatable, CustomStringConvertible {
     case a, rootMid
     case b(mid: Int)
     case midLeaf(mid: Int)
@@ -80,10 +80,10 @@ enum RelStateTarget: Equatable, CustomStringConvertible {
 }
 
 /// The reference: plain dictionaries, and a loop over the observers in registration order.
-struct RelStateModel {
+struct ModelStateReference {
     struct Observer {
         let id: Int
-        let target: RelStateTarget
+        let target: ModelStateTarget
         let skipEqual: Bool
         let owner: Int?
         var active = true
@@ -98,7 +98,7 @@ struct RelStateModel {
     var observers: [Observer] = []
     var delivered: [(observer: Int, value: String)] = []
 
-    func value(of target: RelStateTarget) -> String {
+    func value(of target: ModelStateTarget) -> String {
         switch target {
         case .a: "\(a)"
         case .rootMid: "m\(rootMid)"
@@ -112,7 +112,7 @@ struct RelStateModel {
     }
 
     /// Delivers to every active observer for which `affected` holds, in registration order.
-    mutating func deliver(_ affected: (RelStateTarget) -> Bool) {
+    mutating func deliver(_ affected: (ModelStateTarget) -> Bool) {
         for index in observers.indices where observers[index].active {
             let target = observers[index].target
             guard affected(target) else { continue }
@@ -171,48 +171,49 @@ struct RelStateModel {
     }
 }
 
-@Suite("Reliability: observable state against a reference model", .hangBound)
-struct RelStateModelTests {
+@Suite("Model: observable state", .hangBound)
+struct ModelStateTests {
     static let sequences = 300
     static let steps = 60
 
     @Test("Random sets, observers, cancels, dropped owners and replaced sub-states match the model")
     func randomStateMatchesTheModel() throws {
-        let seed = RelRandom.runSeed()
+        let run = SeededRun(defaultSeed: 0x5EED_AC71_0B1E_0001, sequences: Self.sequences)
         var deliveries = 0
-        for index in 0..<Self.sequences {
-            deliveries += checkOneSequence(seed: seed, index: index)
+        for index in run.sequences {
+            deliveries += checkOneSequence(run: run, index: index)
         }
         print(
-            "RelStateModelTests: \(Self.sequences) sequences of \(Self.steps) steps, "
-                + "\(deliveries) deliveries, seed \(seed)")
+            "ModelStateTests: \(run.sequences.count) sequences of \(Self.steps) steps, "
+                + "\(deliveries) deliveries, seed \(run.seed)")
     }
 
     // One sequence: a state tree, random operations, a comparison after every step.
-    private func checkOneSequence(seed: UInt64, index: Int) -> Int {
-        var random = RelRandom(seed: RelRandom.sequenceSeed(seed, index))
-        let log = RelStateDeliveries()
-        var model = RelStateModel()
-        var leaves: [RelLeafState] = []
-        var mids: [RelMidState] = []
-        func newLeaf() -> RelLeafState {
-            let leaf = RelLeafState(id: leaves.count, c: random.int(0...3))
+    private func checkOneSequence(run: SeededRun, index: Int) -> Int {
+        var random = run.random(index)
+        let log = ModelStateDeliveries()
+        var model = ModelStateReference()
+        var leaves: [ModelStateLeaf] = []
+        var mids: [ModelStateMid] = []
+        func newLeaf() -> ModelStateLeaf {
+            let leaf = ModelStateLeaf(id: leaves.count, c: random.int(0...3))
             leaves.append(leaf)
             model.c[leaf.id] = leaf.c.value
             return leaf
         }
-        func newMid() -> RelMidState {
-            let leaf = random.chance(70) || leaves.isEmpty ? newLeaf() : random.pick(leaves)
-            let mid = RelMidState(id: mids.count, b: random.int(0...3), leaf: leaf)
+        func newMid() -> ModelStateMid {
+            let leaf =
+                random.chance(70, in: 100) || leaves.isEmpty ? newLeaf() : random.pick(leaves)
+            let mid = ModelStateMid(id: mids.count, b: random.int(0...3), leaf: leaf)
             mids.append(mid)
             model.b[mid.id] = mid.b.value
             model.midLeaf[mid.id] = leaf.id
             return mid
         }
-        let root = RelRootState(mid: newMid())
+        let root = ModelStateRoot(mid: newMid())
         model.rootMid = 0
         var tokens: [Int: RegistrationToken] = [:]
-        var owners: [Int: RelStateOwner] = [:]
+        var owners: [Int: ModelStateOwner] = [:]
         var weakOwners: [Int: () -> Bool] = [:]  // owner index -> "is it gone?"
         var nextObserver = 0
         var total = 0
@@ -238,18 +239,18 @@ struct RelStateModelTests {
                 leaf.c.value = value
                 model.setC(leaf: leaf.id, value)
             case 8...9:
-                let mid = random.chance(50) ? newMid() : random.pick(mids)
+                let mid = random.chance(50, in: 100) ? newMid() : random.pick(mids)
                 action = "root.mid = mid\(mid.id)"
                 root.mid.value = mid
                 model.setRootMid(mid.id)
             case 10...11:
                 let mid = random.pick(mids)
-                let leaf = random.chance(50) ? newLeaf() : random.pick(leaves)
+                let leaf = random.chance(50, in: 100) ? newLeaf() : random.pick(leaves)
                 action = "mid\(mid.id).leaf = leaf\(leaf.id)"
                 mid.leaf.value = leaf
                 model.setMidLeaf(mid: mid.id, leaf.id)
             case 12...15:
-                let target: RelStateTarget =
+                let target: ModelStateTarget =
                     switch random.int(0...7) {
                     case 0: .a
                     case 1: .rootMid
@@ -261,17 +262,17 @@ struct RelStateModelTests {
                     default: .pathLeafC(mid: random.pick(mids).id)
                     }
                 var options: ObservationOptions = []
-                if random.chance(40) { options.insert(.initial) }
-                if random.chance(40) { options.insert(.skipEqual) }
+                if random.chance(40, in: 100) { options.insert(.initial) }
+                if random.chance(40, in: 100) { options.insert(.skipEqual) }
                 let id = nextObserver
                 nextObserver += 1
                 var ownerIndex: Int?
-                if random.chance(40) {
-                    if !owners.isEmpty && random.chance(50) {
+                if random.chance(40, in: 100) {
+                    if !owners.isEmpty && random.chance(50, in: 100) {
                         ownerIndex = random.pick(Array(owners.keys).sorted())
                     } else {
                         ownerIndex = id
-                        let owner = RelStateOwner()
+                        let owner = ModelStateOwner()
                         owners[id] = owner
                         weak let weakOwner = owner
                         weakOwners[id] = { weakOwner == nil }
@@ -295,18 +296,17 @@ struct RelStateModelTests {
                 }
             case 16...17:
                 guard
-                    let observer = model.observers.filter({ $0.owner == nil }).randomElement(
-                        using: &random)
+                    let observer = random.pickIfAny(model.observers.filter { $0.owner == nil })
                 else { continue }
                 let cancelled = tokens[observer.id]!.cancel()
                 action = "cancel observer\(observer.id)"
-                relExpect(
+                run.expect(
                     cancelled == observer.active,
-                    "sequence \(index) step \(step): cancel returned \(cancelled)", seed: seed)
+                    "sequence \(index) step \(step): cancel returned \(cancelled)", sequence: index)
                 let position = model.observers.firstIndex { $0.id == observer.id }!
                 model.observers[position].active = false
             default:
-                guard let ownerIndex = owners.keys.sorted().randomElement(using: &random) else {
+                guard let ownerIndex = random.pickIfAny(owners.keys.sorted()) else {
                     continue
                 }
                 action = "drop owner\(ownerIndex)"
@@ -315,10 +315,10 @@ struct RelStateModelTests {
                 where model.observers[position].owner == ownerIndex {
                     model.observers[position].active = false
                 }
-                relExpect(
+                run.expect(
                     weakOwners[ownerIndex]!(),
                     "sequence \(index) step \(step): owner\(ownerIndex) is still alive after "
-                        + "\(action): observing must not keep an owner", seed: seed)
+                        + "\(action): observing must not keep an owner", sequence: index)
             }
             let seen = log.take()
             let expected = model.delivered
@@ -335,28 +335,30 @@ struct RelStateModelTests {
             let direct = Set(model.observers.filter { !$0.target.isPath }.map(\.id))
             let seenDirect = seen.filter { direct.contains($0.observer) }.map(\.observer)
             let expectedDirect = expected.filter { direct.contains($0.observer) }.map(\.observer)
-            relExpect(
+            run.expect(
                 seenBy == expectedBy && seenDirect == expectedDirect,
                 "sequence \(index) step \(step) (\(action)): delivered \(seen), model \(expected)",
-                seed: seed)
+                sequence: index)
             for observer in model.observers where observer.owner == nil {
-                relExpect(
+                run.expect(
                     tokens[observer.id]!.isActive == observer.active,
-                    "sequence \(index) step \(step): observer\(observer.id) isActive", seed: seed)
+                    "sequence \(index) step \(step): observer\(observer.id) isActive",
+                    sequence: index)
             }
         }
         // Values read back through the state and through paths match the model.
-        relExpect(
+        run.expect(
             root.a.value == model.a && root.mid.value.id == model.rootMid
                 && "\(root.mid.then(\.b).value)" == model.value(of: .pathB)
                 && "\(root.mid.then(\.leaf).then(\.c).value)" == model.value(of: .pathC),
-            "sequence \(index): values differ at the end", seed: seed)
+            "sequence \(index): values differ at the end", sequence: index)
         return total
     }
 
     private func observe(
-        _ target: RelStateTarget, _ options: ObservationOptions, owner: RelStateOwner?, id: Int,
-        root: RelRootState, mids: [RelMidState], leaves: [RelLeafState], log: RelStateDeliveries
+        _ target: ModelStateTarget, _ options: ObservationOptions, owner: ModelStateOwner?, id: Int,
+        root: ModelStateRoot, mids: [ModelStateMid], leaves: [ModelStateLeaf],
+        log: ModelStateDeliveries
     ) -> RegistrationToken {
         func on<Value>(
             _ property: ObservedProperty<Value>, _ show: @escaping @Sendable (Value) -> String

@@ -41,7 +41,7 @@ private actor TitleCache {
 }
 
 @Suite("Isolation: handlers isolated to the main actor, to actors and to global actors")
-struct IsolationTests {
+struct CoreIsolationTests {
     @Test("A @MainActor handler runs on the main actor; the handlers around it do not need it")
     func mainActorHandler() async throws {
         let pipes = try makeChain("p1", "main", "p3")

@@ -6,7 +6,7 @@ import Testing
 /// Stress tests: many threads call, register and compose at once. Counts are exact where the
 /// outcome is determined; every thread must finish (a deadlock fails the test).
 @Suite("Concurrency", .serialized)
-struct ConcurrencyTests {
+struct CoreConcurrencyTests {
     /// A core handler: counts its runs and adds one to the upstream value.
     private static func registerCore(_ pipe: ActionPipe, counter: Counter) {
         pipe.on(\.tStress) { process in
