@@ -38,12 +38,13 @@ let package = Package(
         // a token's registry and the Mermaid writer of the parts' diagrams.
         .target(name: "ActionPipeShared", dependencies: ["ActionPipeConcurrency"]),
         // The five parts: each depends on the two modules above only, so the compiler keeps
-        // them independent of one another.
-        .target(name: "ActionPipeCore", dependencies: partDependencies),
-        .target(name: "ActionPipeBus", dependencies: partDependencies),
-        .target(name: "ActionPipeState", dependencies: partDependencies),
-        .target(name: "ActionPipeTree", dependencies: partDependencies),
-        .target(name: "ActionPipePlumbing", dependencies: partDependencies),
+        // them independent of one another. Each keeps a README of its invariants.
+        .target(name: "ActionPipeCore", dependencies: partDependencies, exclude: ["README.md"]),
+        .target(name: "ActionPipeBus", dependencies: partDependencies, exclude: ["README.md"]),
+        .target(name: "ActionPipeState", dependencies: partDependencies, exclude: ["README.md"]),
+        .target(name: "ActionPipeTree", dependencies: partDependencies, exclude: ["README.md"]),
+        .target(
+            name: "ActionPipePlumbing", dependencies: partDependencies, exclude: ["README.md"]),
         // The umbrella: re-exports the parts and the shared vocabulary.
         .target(
             name: "ActionPipe",
