@@ -1,9 +1,9 @@
-/// The error of ``BoundAction/answer(_:)`` (and its throwing and async forms): no handler of
+/// The error of `answer(_:)` of a bound action (sync, throwing or async): no handler of
 /// the chain answered the call.
 ///
 /// It happens when no pipe of the chain registered the action, when every handler was
 /// skipped (a condition, a released target, a state) or returned `nil`, or when the call
-/// was nested too deep. ``BoundAction/report(_:)`` tells which, pipe by pipe.
+/// was nested too deep. `report(_:)` tells which, pipe by pipe.
 ///
 /// ```swift
 /// do {
