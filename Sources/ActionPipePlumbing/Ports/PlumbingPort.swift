@@ -1,5 +1,4 @@
 import ActionPipeConcurrency
-import Synchronization
 
 /// Produces packets for a plumber: the original's port (`PortDelegate` and its
 /// `throwPacketBlock(packet, portNum)`).
@@ -184,7 +183,7 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
     ) async -> PlumbingOutcome<Payload> {
         let cancelled = _PlumbingCancelFlag()
         // The plumber the packet was queued into: the one that stops it if it is withdrawn.
-        let queuedInto = Mutex<PipelinePlumber<Payload>?>(nil)
+        let queuedInto = LockedValue<PipelinePlumber<Payload>?>(nil)
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let admission = _state.withLock { state -> _PlumbingAdmission<Payload>? in
