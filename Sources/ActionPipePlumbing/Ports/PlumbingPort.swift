@@ -120,7 +120,7 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
     ///     return packet.payload > 0 ? .pass : .stop("not positive")
     /// }
     /// #expect(await port.process(1).wasDelivered)
-    /// #expect(await port.process(0).stop?.reason.refusal == "not positive")
+    /// #expect(await port.process(0).reason?.refusal == "not positive")
     /// _ = plumber
     /// ```
     @discardableResult
@@ -300,10 +300,9 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
     }
 
     private func _notConnected(_ payload: Payload) -> PlumbingOutcome<Payload> {
-        .stopped(
-            PlumbingStop(
-                packet: PlumbingPacket(payload, port: number), stage: nil, stagesPassed: 0,
-                stageCount: 0, reason: .portNotConnected, plumber: ""))
+        PlumbingOutcome(
+            packet: PlumbingPacket(payload, port: number), stage: nil, stagesPassed: 0,
+            stageCount: 0, reason: .portNotConnected, plumber: "")
     }
 
     /// Connects to `plumber`; `false` when it already was. Throws when another live
