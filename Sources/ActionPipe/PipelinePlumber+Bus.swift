@@ -2,11 +2,11 @@ extension PipelinePlumber {
     /// Publishes an event on `bus` for every packet this plumber delivers or stops: the
     /// one-line connector from plumbing to the bus.
     ///
-    /// `transform` receives each outcome, `.delivered(packet)` for a packet every stage
-    /// passed and `.stopped(stop)` for one a stage stopped (however it was sent: `send`,
-    /// `process`, or a port), and returns the event to publish, or `nil` for none. It is
-    /// added beside the plumber's sink and stop observer and replaces neither: the app's
-    /// `sink` and `onStop` still run, before it, and setting them later does not remove it.
+    /// `transform` receives each packet's outcome, delivered or stopped (however it was
+    /// sent: `send`, `process`, or a port), and returns the event to publish, or `nil` for
+    /// none. It is added beside the plumber's sink and stop observer and replaces neither:
+    /// the app's `sink` and `onStop` still run, before it, and setting them later does not
+    /// remove it.
     ///
     /// ```swift
     /// struct Uploaded: BusEvent {
@@ -23,10 +23,7 @@ extension PipelinePlumber {
     /// }
     ///
     /// let link = plumber.publish(to: bus) { outcome in
-    ///     switch outcome {
-    ///     case .delivered(let packet): Uploaded(subtype: .sent, size: packet.payload)
-    ///     case .stopped(let stop): Uploaded(subtype: .refused, size: stop.packet.payload)
-    ///     }
+    ///     Uploaded(subtype: outcome.wasDelivered ? .sent : .refused, size: outcome.packet.payload)
     /// }
     /// plumber.send(10, from: 1)
     /// plumber.send(500, from: 1)
@@ -46,27 +43,24 @@ extension PipelinePlumber {
     ///   - bus: Where the events go.
     ///   - transform: The event for an outcome, or `nil` for none. Runs with no lock held.
     /// - Returns: The connector's token: cancelling it stops the publishing, and only it.
-    /// - Complexity: O(t) for the plumber's t sink and stop taps (test recorders and other
-    ///   connectors), and so is cancelling the token; each packet then costs one
-    ///   `transform` call and one publish.
+    /// - Complexity: O(t) for the plumber's t taps (test recorders and other connectors),
+    ///   and so is cancelling the token; each packet then costs one `transform` call and
+    ///   one publish.
     @discardableResult
     public func publish<Event: BusEvent>(
         to bus: EventBus, _ transform: @escaping @Sendable (PlumbingOutcome<Payload>) -> Event?
     ) -> RegistrationToken {
         let link = _BusLink(scope: name, label: "publish to \(bus.name)")
-        // The taps hold the link (so it lives while they do) and the bus weakly; the link
-        // holds the taps' tokens, which hold the plumber weakly: no cycle.
-        let forward: @Sendable (PlumbingOutcome<Payload>) -> Void = { [weak bus] outcome in
+        // The tap holds the link (so it lives while it does) and the bus weakly; the link
+        // holds the tap's token, which holds the plumber weakly: no cycle.
+        let tap = _addTap { [weak bus] outcome in
             guard let bus else {
                 link.end()
                 return
             }
             if let event = transform(outcome) { bus.publish(event) }
         }
-        let sinkTap = _addSinkTap { packet in forward(.delivered(packet)) }
-        link.add { sinkTap.cancel() }
-        let stopTap = _addStopTap { stop in forward(.stopped(stop)) }
-        link.add { stopTap.cancel() }
+        link.add { tap.cancel() }
         return link.token
     }
 }

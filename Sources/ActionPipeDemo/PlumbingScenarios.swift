@@ -125,16 +125,16 @@ private func makePlumbShareFlow(
 
 /// Prints what became of a packet.
 private func showPlumbing<Payload: Sendable>(_ outcome: PlumbingOutcome<Payload>) {
-    switch outcome {
-    case .delivered(let packet):
+    let packet = outcome.packet
+    guard let reason = outcome.reason else {
         print("  outcome: delivered from port \(packet.port): \(packet.payload)")
-    case .stopped(let stop):
-        let stage = stop.stage.map { "'\($0)'" } ?? "none"
-        print(
-            "  outcome: stopped at stage \(stage) after \(stop.stagesPassed) of \(stop.stageCount) passed"
-        )
-        print("  why:     \(stop.reason)")
+        return
     }
+    let stage = outcome.stage.map { "'\($0)'" } ?? "none"
+    print(
+        "  outcome: stopped at stage \(stage) after \(outcome.stagesPassed) of \(outcome.stageCount) passed"
+    )
+    print("  why:     \(reason)")
 }
 
 // MARK: - 40. share link

@@ -39,7 +39,9 @@ public final class PlumbingSinkRecorder<Payload: Sendable>: Sendable {
         let recorder = Recorder<PlumbingPacket<Payload>>()
         self.recorder = recorder
         // The sink holds the packets, not this object, so releasing it removes the sink.
-        token = plumber._addSinkTap { recorder.record($0) }
+        token = plumber._addTap { outcome in
+            if let packet = outcome.delivered { recorder.record(packet) }
+        }
     }
 
     deinit { token.cancel() }

@@ -28,7 +28,7 @@ public final class PlumbingStopRecorder<Payload: Sendable>: Sendable {
     /// ```swift
     /// let latest = stops.recorder.last
     /// ```
-    public let recorder: Recorder<PlumbingStop<Payload>>
+    public let recorder: Recorder<PlumbingOutcome<Payload>>
 
     /// Adds a recording stop observer to `plumber`, beside its `onStop`.
     ///
@@ -38,10 +38,12 @@ public final class PlumbingStopRecorder<Payload: Sendable>: Sendable {
     ///
     /// - Complexity: O(t) for the t recorders on the plumber.
     public init(_ plumber: PipelinePlumber<Payload>) {
-        let recorder = Recorder<PlumbingStop<Payload>>()
+        let recorder = Recorder<PlumbingOutcome<Payload>>()
         self.recorder = recorder
         // The observer holds the stops, not this object, so releasing it removes it.
-        token = plumber._addStopTap { recorder.record($0) }
+        token = plumber._addTap { outcome in
+            if !outcome.wasDelivered { recorder.record(outcome) }
+        }
     }
 
     deinit { token.cancel() }
@@ -53,7 +55,7 @@ public final class PlumbingStopRecorder<Payload: Sendable>: Sendable {
     /// ```
     ///
     /// - Complexity: O(1).
-    public var stops: [PlumbingStop<Payload>] { recorder.values }
+    public var stops: [PlumbingOutcome<Payload>] { recorder.values }
 
     /// Each stop as `stage: reason` (`sink: reason` for a stop after every stage), oldest
     /// first: which check refused what, in one comparable line each.
@@ -64,7 +66,7 @@ public final class PlumbingStopRecorder<Payload: Sendable>: Sendable {
     ///
     /// - Complexity: O(n) for n stops.
     public var summaries: [String] {
-        recorder.values.map { "\($0.stage ?? "sink"): \($0.reason)" }
+        recorder.values.map { "\($0.stage ?? "sink"): \($0.reason?.description ?? "")" }
     }
 
     /// How many stops were received.
@@ -84,7 +86,7 @@ public final class PlumbingStopRecorder<Payload: Sendable>: Sendable {
     ///
     /// - Complexity: O(1).
     @discardableResult
-    public func take() -> [PlumbingStop<Payload>] { recorder.take() }
+    public func take() -> [PlumbingOutcome<Payload>] { recorder.take() }
 
     /// Suspends until at least `count` stops are held, then returns them; returns early if
     /// the task is cancelled (see ``Recorder/waitForCount(_:)``).
@@ -96,7 +98,7 @@ public final class PlumbingStopRecorder<Payload: Sendable>: Sendable {
     ///
     /// - Complexity: O(w) for w waiting tasks, plus the wait.
     @discardableResult
-    public func waitForCount(_ count: Int) async -> [PlumbingStop<Payload>] {
+    public func waitForCount(_ count: Int) async -> [PlumbingOutcome<Payload>] {
         await recorder.waitForCount(count)
     }
 

@@ -113,11 +113,11 @@ public func buildRouter(_ service: OrdersService) -> Router<OrdersRequestContext
     router.post("webhooks/payments") { request, context -> EditedResponse<WebhookAnswer> in
         let notice = try await request.decode(as: PaymentNotice.self, context: context)
         let outcome = await service.payments.webhook.process(notice)
-        guard let stop = outcome.stop else {
+        guard let reason = outcome.reason else {
             return EditedResponse(status: .accepted, response: WebhookAnswer(accepted: true))
         }
         let answer = WebhookAnswer(
-            accepted: false, stage: stop.stage, reason: stop.reason.refusal ?? "\(stop.reason)")
+            accepted: false, stage: outcome.stage, reason: reason.refusal ?? "\(reason)")
         return EditedResponse(status: .unprocessableContent, response: answer)
     }
 

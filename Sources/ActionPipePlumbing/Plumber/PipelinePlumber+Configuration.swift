@@ -66,7 +66,7 @@ extension PipelinePlumber {
     /// }
     /// let small = plumber.addStage("small") { packet in packet.payload < 100 ? .pass : .stop("too big") }
     /// #expect(plumber.send(21, from: 1).delivered?.payload == 42)
-    /// #expect(plumber.send(60, from: 1).stop?.reason.refusal == "too big")
+    /// #expect(plumber.send(60, from: 1).reason?.refusal == "too big")
     /// small.cancel()
     /// #expect(plumber.send(60, from: 1).delivered?.payload == 120)
     /// ```
@@ -163,7 +163,7 @@ extension PipelinePlumber {
     ///
     /// With no sink (none set yet, or its token cancelled), a packet that every stage
     /// passes is still delivered: `send` and `process` return it as
-    /// ``PlumbingOutcome/delivered(_:)``, and a packet a port emitted goes nowhere (it did
+    /// ``PlumbingOutcome/delivered``, and a packet a port emitted goes nowhere (it did
     /// not stop, so `onStop` is not told).
     ///
     /// ```swift
@@ -207,15 +207,17 @@ extension PipelinePlumber {
     /// let reasons = Mutex<[String]>([])
     /// let plumber = PipelinePlumber<Int>()
     /// plumber.addStage("gate") { _ in .stop("closed") }
-    /// plumber.onStop { stop in reasons.withLock { $0.append("\(stop.stage ?? "?"): \(stop.reason)") } }
+    /// plumber.onStop { stop in
+    ///     reasons.withLock { $0.append("\(stop.stage ?? "?"): \(stop.reason?.refusal ?? "?")") }
+    /// }
     /// plumber.send(1, from: 1)
-    /// #expect(reasons.withLock { $0 } == ["gate: refused: closed"])
+    /// #expect(reasons.withLock { $0 } == ["gate: closed"])
     /// ```
     /// - Returns: The token that removes this observer. Once another observer replaces
     ///   it, the token is inactive and cancelling it removes nothing.
     /// - Complexity: O(1), and so is cancelling the token.
     @discardableResult
-    public func onStop(_ body: @escaping @Sendable (PlumbingStop<Payload>) -> Void)
+    public func onStop(_ body: @escaping @Sendable (PlumbingOutcome<Payload>) -> Void)
         -> RegistrationToken
     {
         _setStopObserver { _ in body }
@@ -224,7 +226,7 @@ extension PipelinePlumber {
     /// Installs the stop observer built from the registration's id, replacing the one
     /// before, and returns its token.
     func _setStopObserver(
-        withID makeBody: (UInt64) -> @Sendable (PlumbingStop<Payload>) -> Void
+        withID makeBody: (UInt64) -> @Sendable (PlumbingOutcome<Payload>) -> Void
     ) -> RegistrationToken {
         let id = RegistrationToken.nextID()
         let body = makeBody(id)
@@ -235,34 +237,20 @@ extension PipelinePlumber {
         return _token(id, .stopObserver, label: "onStop")
     }
 
-    /// Adds `body` beside the sink: it receives every packet the sink receives, after it,
-    /// and neither setting the sink nor cancelling the sink's token removes it. For the
-    /// test recorders (`PlumbingSinkRecorder`), which must not replace the app's sink.
+    /// Adds `body` beside the sink and the stop observer: it is told every packet's outcome,
+    /// after the sink (for a delivered packet) or the observer (for a stopped one), and
+    /// neither setting them nor cancelling their tokens removes it. For the test recorders
+    /// and the bus connector, which must not replace the app's sink and `onStop`.
     ///
     /// - Returns: The token that removes this tap only.
     /// - Complexity: O(t) for t taps, and so is cancelling the token.
     @discardableResult
-    package func _addSinkTap(_ body: @escaping @Sendable (PlumbingPacket<Payload>) -> Void)
+    package func _addTap(_ body: @escaping @Sendable (PlumbingOutcome<Payload>) -> Void)
         -> RegistrationToken
     {
         let id = RegistrationToken.nextID()
-        _update { configuration in configuration.sinkTaps.append((id, body)) }
-        return _token(id, .sinkTap, label: "sink tap")
-    }
-
-    /// Adds `body` beside the stop observer: it is told every stop, after the observer, and
-    /// setting the observer does not remove it. For `PlumbingStopRecorder`, which must not
-    /// replace the app's `onStop`.
-    ///
-    /// - Returns: The token that removes this tap only.
-    /// - Complexity: O(t) for t taps, and so is cancelling the token.
-    @discardableResult
-    package func _addStopTap(_ body: @escaping @Sendable (PlumbingStop<Payload>) -> Void)
-        -> RegistrationToken
-    {
-        let id = RegistrationToken.nextID()
-        _update { configuration in configuration.stopTaps.append((id, body)) }
-        return _token(id, .stopTap, label: "onStop tap")
+        _update { configuration in configuration.taps.append((id, body)) }
+        return _token(id, .tap, label: "tap")
     }
 
     private func _addStage(_ name: String, _ body: _PlumbingStageBody<Payload>)
@@ -313,10 +301,8 @@ extension PipelinePlumber: _Registry {
             return _update { $0.removeSink(id) } != nil
         case .stopObserver:
             return _update { $0.removeStopObserver(id) } != nil
-        case .sinkTap:
-            return _update { $0.removeSinkTap(id) } != nil
-        case .stopTap:
-            return _update { $0.removeStopTap(id) } != nil
+        case .tap:
+            return _update { $0.removeTap(id) } != nil
         }
     }
 

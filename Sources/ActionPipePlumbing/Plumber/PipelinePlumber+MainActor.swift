@@ -52,11 +52,11 @@ extension PipelinePlumber {
     ///
     /// ```swift
     /// @MainActor final class ShareErrors {
-    ///     var message = ""
+    ///     var message: String?
     ///
     ///     func bind(to plumber: PipelinePlumber<String>) -> RegistrationToken {
     ///         plumber.onStop(on: .mainActor) { stop in
-    ///             self.message = "\(stop.reason)"   // main-actor state
+    ///             self.message = stop.reason?.description   // main-actor state
     ///         }
     ///     }
     /// }
@@ -72,7 +72,7 @@ extension PipelinePlumber {
     @discardableResult
     public func onStop(
         on delivery: MainActorDelivery,
-        _ body: @escaping @MainActor @Sendable (PlumbingStop<Payload>) -> Void
+        _ body: @escaping @MainActor @Sendable (PlumbingOutcome<Payload>) -> Void
     ) -> RegistrationToken {
         _setStopObserver { id in _onMainActor(while: id, is: .stopObserver, body) }
     }
@@ -118,7 +118,7 @@ extension PipelinePlumber {
     ///
     ///     func bind(to plumber: PipelinePlumber<String>) -> RegistrationToken {
     ///         plumber.onStop(owner: self, on: .mainActor) { screen, stop in
-    ///             screen.hint = stop.reason.refusal
+    ///             screen.hint = stop.reason?.refusal
     ///         }
     ///     }
     /// }
@@ -129,7 +129,7 @@ extension PipelinePlumber {
     @discardableResult
     public func onStop<Owner: AnyObject & Sendable>(
         owner: Owner, on delivery: MainActorDelivery,
-        _ body: @escaping @MainActor @Sendable (Owner, PlumbingStop<Payload>) -> Void
+        _ body: @escaping @MainActor @Sendable (Owner, PlumbingOutcome<Payload>) -> Void
     ) -> RegistrationToken {
         let weakOwner = WeakBox(owner)
         return onStop(on: delivery) { stop in

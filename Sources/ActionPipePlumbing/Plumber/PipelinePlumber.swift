@@ -1,5 +1,4 @@
 import ActionPipeConcurrency
-import Synchronization
 
 /// Joins ports to one ordered list of stages and one sink: the Swift form of
 /// PipelinePlumber.

@@ -7,13 +7,12 @@ struct _PlumbingConfiguration<Payload: Sendable> {
     var sink: (@Sendable (PlumbingPacket<Payload>) -> Void)?
     /// The registration id of `sink`; a replaced sink's id is no longer here.
     var sinkID: UInt64?
-    var onStop: (@Sendable (PlumbingStop<Payload>) -> Void)?
+    var onStop: (@Sendable (PlumbingOutcome<Payload>) -> Void)?
     var onStopID: UInt64?
-    /// Sinks added beside `sink` (`_addSinkTap`), in the order they were added: each
-    /// receives every delivered packet after `sink`; setting the sink replaces none.
-    var sinkTaps: [(id: UInt64, body: @Sendable (PlumbingPacket<Payload>) -> Void)] = []
-    /// Stop observers added beside `onStop` (`_addStopTap`), told after it.
-    var stopTaps: [(id: UInt64, body: @Sendable (PlumbingStop<Payload>) -> Void)] = []
+    /// Observers added beside `sink` and `onStop` (`_addTap`), in the order they were added:
+    /// each is told every packet's outcome, after `sink` or `onStop`; setting either
+    /// replaces none.
+    var taps: [(id: UInt64, body: @Sendable (PlumbingOutcome<Payload>) -> Void)] = []
     var ports: [PlumbingPort<Payload>] = []
 
     /// Appends a stage, moving the stages to a bigger storage when full.
@@ -54,28 +53,21 @@ struct _PlumbingConfiguration<Payload: Sendable> {
     /// installed.
     ///
     /// - Complexity: O(1).
-    mutating func removeStopObserver(_ id: UInt64) -> (@Sendable (PlumbingStop<Payload>) -> Void)? {
+    mutating func removeStopObserver(_ id: UInt64)
+        -> (@Sendable (PlumbingOutcome<Payload>) -> Void)?
+    {
         guard onStopID == id else { return nil }
         defer { (onStop, onStopID) = (nil, nil) }
         return onStop
     }
 
-    /// Removes the sink tap `id` and returns it for the caller to release after unlocking;
-    /// `nil` when there is none.
+    /// Removes the tap `id` and returns it for the caller to release after unlocking; `nil`
+    /// when there is none.
     ///
     /// - Complexity: O(t) for t taps.
-    mutating func removeSinkTap(_ id: UInt64) -> (@Sendable (PlumbingPacket<Payload>) -> Void)? {
-        guard let index = sinkTaps.firstIndex(where: { $0.id == id }) else { return nil }
-        return sinkTaps.remove(at: index).body
-    }
-
-    /// Removes the stop tap `id` and returns it for the caller to release after unlocking;
-    /// `nil` when there is none.
-    ///
-    /// - Complexity: O(t) for t taps.
-    mutating func removeStopTap(_ id: UInt64) -> (@Sendable (PlumbingStop<Payload>) -> Void)? {
-        guard let index = stopTaps.firstIndex(where: { $0.id == id }) else { return nil }
-        return stopTaps.remove(at: index).body
+    mutating func removeTap(_ id: UInt64) -> (@Sendable (PlumbingOutcome<Payload>) -> Void)? {
+        guard let index = taps.firstIndex(where: { $0.id == id }) else { return nil }
+        return taps.remove(at: index).body
     }
 
     /// Whether the registration `id` of `kind` is still here.
@@ -86,8 +78,7 @@ struct _PlumbingConfiguration<Payload: Sendable> {
         case .stage: stageIDs.contains(id)
         case .sink: sinkID == id
         case .stopObserver: onStopID == id
-        case .sinkTap: sinkTaps.contains { $0.id == id }
-        case .stopTap: stopTaps.contains { $0.id == id }
+        case .tap: taps.contains { $0.id == id }
         }
     }
 
@@ -95,20 +86,24 @@ struct _PlumbingConfiguration<Payload: Sendable> {
     /// observer) is one closure that calls the sink, then each tap: a packet still makes one
     /// call, and with no tap nothing changes on the hot path.
     func snapshot(plumber: String) -> _PlumbingSnapshot<Payload> {
-        _PlumbingSnapshot(
-            storage: storage, count: storage.initialized, firstAsync: firstAsync,
-            sink: Self.joined(sink, sinkTaps.map(\.body)),
-            onStop: Self.joined(onStop, stopTaps.map(\.body)), plumber: plumber)
-    }
-
-    /// `first`, then each of `taps`, as one closure; `first` itself when there is no tap.
-    private static func joined<Value>(
-        _ first: (@Sendable (Value) -> Void)?, _ taps: [@Sendable (Value) -> Void]
-    ) -> (@Sendable (Value) -> Void)? {
-        if taps.isEmpty { return first }
-        return { value in
-            first?(value)
-            for tap in taps { tap(value) }
+        let count = storage.initialized
+        var (sink, onStop) = (self.sink, self.onStop)
+        if !taps.isEmpty {
+            let taps = taps.map(\.body)
+            sink = { [sink] packet in
+                sink?(packet)
+                let outcome = PlumbingOutcome(
+                    packet: packet, stage: nil, stagesPassed: count, stageCount: count,
+                    reason: nil, plumber: plumber)
+                for tap in taps { tap(outcome) }
+            }
+            onStop = { [onStop] stop in
+                onStop?(stop)
+                for tap in taps { tap(stop) }
+            }
         }
+        return _PlumbingSnapshot(
+            storage: storage, count: count, firstAsync: firstAsync, sink: sink, onStop: onStop,
+            plumber: plumber)
     }
 }

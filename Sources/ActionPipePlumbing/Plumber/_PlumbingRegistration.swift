@@ -3,8 +3,7 @@ enum _PlumbingRegistration: Int {
     case stage
     case sink
     case stopObserver
-    /// A sink added beside the sink (a test's recorder), not replacing it.
-    case sinkTap
-    /// A stop observer added beside the stop observer (a test's recorder).
-    case stopTap
+    /// An observer of every outcome beside the sink and the stop observer (a test's
+    /// recorder, a connector), replacing neither.
+    case tap
 }

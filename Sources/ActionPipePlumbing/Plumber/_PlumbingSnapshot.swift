@@ -34,7 +34,7 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
     /// `_instrumentationFlag`, copied here: a packet reads the snapshot anyway, and reading
     /// the global costs a call to its lazy-initialisation accessor.
     @usableFromInline let instrumentationFlag = UnsafePointer(_instrumentationFlag)
-    let onStop: (@Sendable (PlumbingStop<Payload>) -> Void)?
+    let onStop: (@Sendable (PlumbingOutcome<Payload>) -> Void)?
     /// `NestingDepth.key`, copied here for the same reason.
     @usableFromInline let depthKey = NestingDepth.key
     @usableFromInline let plumber: String
@@ -43,7 +43,7 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
     init(
         storage: _PlumbingStageStorage<Payload>, count: Int, firstAsync: Int?,
         sink: (@Sendable (PlumbingPacket<Payload>) -> Void)?,
-        onStop: (@Sendable (PlumbingStop<Payload>) -> Void)?,
+        onStop: (@Sendable (PlumbingOutcome<Payload>) -> Void)?,
         plumber: String
     ) {
         self.storage = storage
@@ -86,7 +86,7 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
     func refusedNested(_ packet: PlumbingPacket<Payload>) -> PlumbingOutcome<Payload> {
         let depth = NestingDepth.counter(.call, key: depthKey)
         let error = NestingLimitError(refused: .packet(plumber: plumber), depth: depth.pointee + 1)
-        let stop = PlumbingStop(
+        let stop = PlumbingOutcome(
             packet: packet, stage: nil, stagesPassed: 0, stageCount: count,
             reason: .nestingLimit(error), plumber: plumber)
         if depth.pointee == NestingDepth.callLimit {
@@ -95,7 +95,7 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
             onStop?(stop)
             depth.pointee &-= 1
         }
-        return .stopped(stop)
+        return stop
     }
 
     /// `runSync` with an instrument installed. Never inlined, so a plain packet pays only
@@ -133,7 +133,7 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
             index &+= 1
         }
         sink?(packet)
-        return .delivered(packet)
+        return delivered(packet)
     }
 
     /// Runs `packet` through every stage, awaiting async ones, then into the sink. Before
@@ -180,7 +180,15 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
             return stopped(packet, at: count, .cancelled)
         }
         sink?(packet)
-        return .delivered(packet)
+        return delivered(packet)
+    }
+
+    /// The outcome of a packet every stage passed.
+    @inlinable @inline(__always)
+    func delivered(_ packet: consuming PlumbingPacket<Payload>) -> PlumbingOutcome<Payload> {
+        PlumbingOutcome(
+            packet: packet, stage: nil, stagesPassed: count, stageCount: count, reason: nil,
+            plumber: plumber)
     }
 
     /// The slow path of a stop: builds the record and tells the observer.
@@ -188,18 +196,18 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
     func stopped(
         _ packet: PlumbingPacket<Payload>, at index: Int, _ reason: PlumbingStopReason
     ) -> PlumbingOutcome<Payload> {
-        let stop = PlumbingStop(
+        let stop = PlumbingOutcome(
             packet: packet, stage: index < count ? storage.names[index] : nil,
             stagesPassed: index, stageCount: count, reason: reason, plumber: plumber)
         onStop?(stop)
-        return .stopped(stop)
+        return stop
     }
 
     /// How an instrument sees `outcome`: delivered, failed (a stage threw) or stopped.
     @usableFromInline
     static func instrumentedOutcome(_ outcome: PlumbingOutcome<Payload>) -> InstrumentedOutcome {
-        guard let stop = outcome.stop else { return .succeeded }
-        if let error = stop.reason.error { return .failed(error) }
-        return .stopped("\(stop.reason)")
+        guard let reason = outcome.reason else { return .succeeded }
+        if let error = reason.error { return .failed(error) }
+        return .stopped("\(reason)")
     }
 }

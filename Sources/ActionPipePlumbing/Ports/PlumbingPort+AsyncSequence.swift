@@ -16,13 +16,15 @@ extension PlumbingPort {
     /// #expect(counts.deliveredCount + counts.stoppedCount == 2)
     /// ```
     ///
-    /// - Returns: How many packets were delivered and how many stopped.
+    /// - Returns: How many packets every stage passed (and reached the sink, if there is
+    ///   one), and how many stopped (refused, threw, cancelled, or the port not connected).
     /// - Complexity: O(n) packets, each costing what `process` costs.
     @discardableResult
     public nonisolated(nonsending) func consume<Source: AsyncSequence>(
         _ source: Source
-    ) async throws(Source.Failure) -> PlumbingConsumption where Source.Element == Payload {
-        var counts = PlumbingConsumption()
+    ) async throws(Source.Failure) -> (deliveredCount: Int, stoppedCount: Int)
+    where Source.Element == Payload {
+        var counts = (deliveredCount: 0, stoppedCount: 0)
         var iterator = source.makeAsyncIterator()
         while !Task.isCancelled, let payload = try await iterator.next(isolation: #isolation) {
             if await process(payload).wasDelivered {

@@ -1,5 +1,4 @@
 import ActionPipeConcurrency
-import Synchronization
 
 /// Produces packets for a plumber: the original's port (`PortDelegate` and its
 /// `throwPacketBlock(packet, portNum)`).
@@ -121,7 +120,7 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
     ///     return packet.payload > 0 ? .pass : .stop("not positive")
     /// }
     /// #expect(await port.process(1).wasDelivered)
-    /// #expect(await port.process(0).stop?.reason.refusal == "not positive")
+    /// #expect(await port.process(0).reason?.refusal == "not positive")
     /// _ = plumber
     /// ```
     @discardableResult
@@ -184,7 +183,7 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
     ) async -> PlumbingOutcome<Payload> {
         let cancelled = _PlumbingCancelFlag()
         // The plumber the packet was queued into: the one that stops it if it is withdrawn.
-        let queuedInto = Mutex<PipelinePlumber<Payload>?>(nil)
+        let queuedInto = LockedValue<PipelinePlumber<Payload>?>(nil)
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let admission = _state.withLock { state -> _PlumbingAdmission<Payload>? in
@@ -301,10 +300,9 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
     }
 
     private func _notConnected(_ payload: Payload) -> PlumbingOutcome<Payload> {
-        .stopped(
-            PlumbingStop(
-                packet: PlumbingPacket(payload, port: number), stage: nil, stagesPassed: 0,
-                stageCount: 0, reason: .portNotConnected, plumber: ""))
+        PlumbingOutcome(
+            packet: PlumbingPacket(payload, port: number), stage: nil, stagesPassed: 0,
+            stageCount: 0, reason: .portNotConnected, plumber: "")
     }
 
     /// Connects to `plumber`; `false` when it already was. Throws when another live

@@ -1,5 +1,4 @@
 import ActionPipeConcurrency
-import Synchronization
 
 /// What a port's lock guards.
 @usableFromInline

@@ -1,5 +1,4 @@
 import ActionPipeConcurrency
-import Synchronization
 
 /// A packet waiting for its port to be free.
 ///

@@ -5,7 +5,7 @@
 /// plumber.addStage("even") { packet in
 ///     packet.payload.isMultiple(of: 2) ? .pass : .stop("odd")
 /// }
-/// let reason = plumber.send(3, from: 1).stop?.reason
+/// let reason = plumber.send(3, from: 1).reason
 /// #expect(reason?.refusal == "odd")
 /// #expect(reason?.description == "refused: odd")
 /// ```
@@ -38,7 +38,7 @@ public enum PlumbingStopReason: Sendable, CustomStringConvertible {
     ///     await Task.yield()
     ///     return .pass
     /// }
-    /// #expect(plumber.send(1, from: 1).stop?.reason.isStageAsync == true)
+    /// #expect(plumber.send(1, from: 1).reason?.isStageAsync == true)
     /// ```
     case stageIsAsync
     /// The port that emitted the packet belongs to no plumber (never added, removed, or
@@ -46,7 +46,7 @@ public enum PlumbingStopReason: Sendable, CustomStringConvertible {
     ///
     /// ```swift
     /// let port = PlumbingPort<Int>(1)
-    /// #expect(await port.process(5).stop?.reason.isPortNotConnected == true)
+    /// #expect(await port.process(5).reason?.isPortNotConnected == true)
     /// ```
     case portNotConnected
     /// A synchronous `send` (or a port's packet run on the emitting thread) would have
@@ -62,7 +62,7 @@ public enum PlumbingStopReason: Sendable, CustomStringConvertible {
     ///     return .pass
     /// }
     /// let refused = Mutex<NestingLimitError?>(nil)
-    /// plumber.onStop { stop in refused.withLock { $0 = stop.reason.nestingError } }
+    /// plumber.onStop { stop in refused.withLock { $0 = stop.reason?.nestingError } }
     /// #expect(plumber.send(0, from: 1).wasDelivered)
     /// #expect(refused.withLock { $0 }?.depth == NestingLimitError.depthLimit + 1)
     /// ```

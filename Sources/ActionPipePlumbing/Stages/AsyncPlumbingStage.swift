@@ -45,7 +45,7 @@ public protocol AsyncPlumbingStage<Payload>: Sendable {
     /// }
     /// let plumber = PipelinePlumber<Int>()
     /// plumber.addStage(PlumbAsyncGate())
-    /// #expect(await plumber.process(0, from: 1).stop?.reason.refusal == "closed")
+    /// #expect(await plumber.process(0, from: 1).reason?.refusal == "closed")
     /// ```
     func receive(_ packet: inout PlumbingPacket<Payload>) async throws -> PlumbingVerdict
 }

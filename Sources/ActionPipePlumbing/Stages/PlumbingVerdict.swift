@@ -9,7 +9,7 @@
 /// let plumber = PipelinePlumber<Int>()
 /// plumber.addStage("positive") { packet in packet.payload > 0 ? .pass : .stop("not positive") }
 /// #expect(plumber.send(3, from: 1).wasDelivered)
-/// #expect(plumber.send(-3, from: 1).stop?.reason.refusal == "not positive")
+/// #expect(plumber.send(-3, from: 1).reason?.refusal == "not positive")
 /// ```
 public enum PlumbingVerdict: Sendable, Equatable, CustomStringConvertible {
     /// Pass the packet, as the stage left it, to the next stage (or to the sink).

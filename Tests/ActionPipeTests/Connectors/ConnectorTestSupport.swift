@@ -18,10 +18,7 @@ struct LinkOutcome: BusEvent, Equatable {
 
     /// The event for an outcome of a plumber of `Int`.
     static func of(_ outcome: PlumbingOutcome<Int>) -> LinkOutcome {
-        switch outcome {
-        case .delivered(let packet): LinkOutcome(.delivered, packet.payload)
-        case .stopped(let stop): LinkOutcome(.stopped, stop.packet.payload)
-        }
+        LinkOutcome(outcome.wasDelivered ? .delivered : .stopped, outcome.packet.payload)
     }
 }
 

@@ -125,28 +125,26 @@ final class ModelPlumbSeen: Sendable {
 
 /// One line that describes an outcome, the same for the model and the library.
 func modelPlumbDescribe(_ outcome: PlumbingOutcome<ModelPlumbPacket>) -> String {
-    switch outcome {
-    case .delivered(let packet): modelPlumbDescribeDelivered(packet)
-    case .stopped(let stop): modelPlumbDescribeStop(stop)
-    }
+    outcome.wasDelivered
+        ? modelPlumbDescribeDelivered(outcome.packet) : modelPlumbDescribeStop(outcome)
 }
 
 func modelPlumbDescribeDelivered(_ packet: PlumbingPacket<ModelPlumbPacket>) -> String {
     "delivered #\(packet.id) port \(packet.port) value \(packet.value) trail \(packet.trail)"
 }
 
-func modelPlumbDescribeStop(_ stop: PlumbingStop<ModelPlumbPacket>) -> String {
+func modelPlumbDescribeStop(_ stop: PlumbingOutcome<ModelPlumbPacket>) -> String {
     let reason: String
-    if let refusal = stop.reason.refusal {
+    if let refusal = stop.reason?.refusal {
         reason = "refused \(refusal)"
-    } else if let error = stop.reason.error {
+    } else if let error = stop.reason?.error {
         reason = "failed \(error)"
-    } else if stop.reason.isStageAsync {
+    } else if stop.reason?.isStageAsync == true {
         reason = "async"
-    } else if stop.reason.isPortNotConnected {
+    } else if stop.reason?.isPortNotConnected == true {
         reason = "not connected"
     } else {
-        reason = "\(stop.reason)"
+        reason = stop.reason?.description ?? "delivered"
     }
     return "stopped #\(stop.packet.id) port \(stop.packet.port) at \(stop.stage ?? "-") "
         + "after \(stop.stagesPassed) of \(stop.stageCount) trail \(stop.packet.trail): \(reason)"

@@ -31,7 +31,7 @@ struct PlumbConsumeTests {
                 for value in 1...10 { continuation.yield(value) }
                 continuation.finish()
             })
-        #expect(counts == PlumbingConsumption(deliveredCount: 5, stoppedCount: 5))
+        #expect(counts == (deliveredCount: 5, stoppedCount: 5))
         #expect(seen.all == ["4", "8", "12", "16", "20"])
         withExtendedLifetime(plumber) {}
     }
@@ -82,6 +82,6 @@ struct PlumbConsumeTests {
                 continuation.yield(2)
                 continuation.finish()
             })
-        #expect(counts == PlumbingConsumption(deliveredCount: 0, stoppedCount: 2))
+        #expect(counts == (deliveredCount: 0, stoppedCount: 2))
     }
 }

@@ -141,7 +141,7 @@ struct PlumbOriginalHazardsTests {
         let stops = PlumbingStopRecorder(plumber)
 
         port.emit(2)  // fire-and-forget: only the observer can tell
-        #expect(plumber.send(4, from: 9).stop?.reason.refusal == "even")
+        #expect(plumber.send(4, from: 9).stop?.reason?.refusal == "even")
         port.emit(5)
         #expect(
             stops.stops.map(\.packet) == [PlumbingPacket(2, port: 3), PlumbingPacket(4, port: 9)])

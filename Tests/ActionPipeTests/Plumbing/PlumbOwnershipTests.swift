@@ -99,7 +99,7 @@ struct PlumbOwnershipTests {
             return .pass
         }
         plumber.onStop { stop in
-            if let error = stop.reason.nestingError { refusals.withLock { $0.append(error) } }
+            if let error = stop.reason?.nestingError { refusals.withLock { $0.append(error) } }
         }
         #expect(plumber.send(0, from: 1).wasDelivered)  // the calls above the refusal go on
         let errors = refusals.withLock { $0 }

@@ -82,7 +82,7 @@ struct PlumbStageTests {
         #expect(stop?.stage == "gate")
         #expect(stop?.stagesPassed == 1)
         #expect(stop?.stageCount == 3)
-        #expect(stop?.reason.refusal == "over 10: 12")
+        #expect(stop?.reason?.refusal == "over 10: 12")
         #expect(
             stop?.description
                 == "p: port 4's packet stopped by stage 'gate' (2 of 3): refused: over 10: 12")
@@ -101,10 +101,10 @@ struct PlumbStageTests {
         }
         let stop = plumber.send(-3, from: 1).stop
         #expect(stop?.stage == "parse")
-        #expect(stop?.reason.error as? PlumbStageError == .broken(-3))
-        #expect(stop?.reason.refusal == nil)
+        #expect(stop?.reason?.error as? PlumbStageError == .broken(-3))
+        #expect(stop?.reason?.refusal == nil)
         let asyncStop = await plumber.process(-4, from: 1).stop
-        #expect(asyncStop?.reason.error as? PlumbStageError == .broken(-4))
+        #expect(asyncStop?.reason?.error as? PlumbStageError == .broken(-4))
         #expect(plumber.send(3, from: 1).wasDelivered)
     }
 
@@ -117,7 +117,7 @@ struct PlumbStageTests {
         }
         let stop = await plumber.process(8, from: 2).stop
         #expect(stop?.stage == "remote")
-        #expect(stop?.reason.error as? PlumbStageError == .broken(8))
+        #expect(stop?.reason?.error as? PlumbStageError == .broken(8))
         #expect(stop?.description.hasSuffix("threw broken(8)") == true)
     }
 
@@ -155,7 +155,7 @@ struct PlumbStageTests {
         }
         let stop = plumber.send(1, from: 1).stop
         #expect(stop?.stage == "async")
-        #expect(stop?.reason.isStageAsync == true)
+        #expect(stop?.reason?.isStageAsync == true)
         #expect(log.all == ["sync"])
     }
 

@@ -75,7 +75,7 @@ struct PlumbShareFlow {
     let port = PlumbingPort<PlumbSharePacket>(100)
     let log = Log()
     let sink = PlumbInbox<PlumbingPacket<PlumbSharePacket>>()
-    let stops = PlumbInbox<PlumbingStop<PlumbSharePacket>>()
+    let stops = PlumbInbox<PlumbingOutcome<PlumbSharePacket>>()
 
     static let stageNames = ["check-login", "check-document", "check-permission", "request-link"]
 

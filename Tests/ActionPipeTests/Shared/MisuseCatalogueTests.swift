@@ -125,9 +125,9 @@ struct MisuseCatalogueTests {
         let outcomeA = await a.value
         let outcomeB = await b.value
         #expect(outcomeB.wasDelivered)
-        #expect(outcomeA.stop?.reason.isCancelled == true)
+        #expect(outcomeA.stop?.reason?.isCancelled == true)
         let innerOutcome = try #require(inner.withLock { $0 })
-        #expect(innerOutcome.stop?.reason.isCancelled == true)
+        #expect(innerOutcome.stop?.reason?.isCancelled == true)
         #expect(innerOutcome.stop?.stagesPassed == 0)
         _ = (one, two)
     }

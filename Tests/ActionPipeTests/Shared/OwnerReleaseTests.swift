@@ -148,7 +148,7 @@ struct OwnerReleaseTests {
             var iterator = entered.makeAsyncIterator()
             _ = await iterator.next()
             call.cancel()
-            #expect(await call.value.stop?.reason.error is CancellationError)
+            #expect(await call.value.stop?.reason?.error is CancellationError)
         }
         await ownerReleaseEventually { weakPlumber == nil && weakCaptured == nil }
         #expect(weakPlumber == nil)

@@ -62,7 +62,7 @@ struct RecorderLifetimeTests {
         weak var releasedStops: PlumbingStopRecorder<Int>?
         var tokens: [RegistrationToken] = []
         var sunk: Recorder<PlumbingPacket<Int>>?
-        var stopped: Recorder<PlumbingStop<Int>>?
+        var stopped: Recorder<PlumbingOutcome<Int>>?
         do {
             let sink = PlumbingSinkRecorder(plumber)
             let stops = PlumbingStopRecorder(plumber)

@@ -91,7 +91,7 @@ final class PhotoAlbumsViewModel {
             })
         registrations.insert(
             search.onStop(owner: self, on: .mainActor) { model, stop in
-                model.view.showSearchHint(stop.reason.refusal)
+                model.view.showSearchHint(stop.reason?.refusal)
             })
     }
 
