@@ -1,4 +1,4 @@
-// Names this part had before 0.2, kept one release for migration (CHANGELOG.md).
+// Names before 0.2, kept one release for migration (CHANGELOG.md).
 
 /// Renamed: every part now returns RegistrationToken.
 @available(*, deprecated, renamed: "RegistrationToken")

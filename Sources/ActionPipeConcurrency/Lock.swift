@@ -6,20 +6,13 @@
     import Musl
 #endif
 
-/// The one lock of the package: a `pthread_mutex_t`, which the sanitizers intercept, so
-/// `--sanitize=thread` sees every happens-before edge it makes.
-///
-/// Why not `Synchronization.Mutex`: on Linux, ThreadSanitizer does not see its edges and
-/// reports every access it guards as a race. Why not a spin lock: a preempted holder makes
-/// its waiters burn their time slice, and the benchmarks show no target that needs one.
-///
-/// The rule of every lock in the package: no user code runs while it is held. See
-/// `Docs/Internals.md`.
+/// The package's mutex: a `pthread_mutex_t`, whose edges ThreadSanitizer sees (on Linux it
+/// does not see `Synchronization.Mutex`'s, and reports every access it guards as a race).
+/// Not a spin lock: a preempted holder makes waiters burn their time slice; ``SpinLock``
+/// serves the one section short enough to need one. No user code runs while it is held.
 @usableFromInline package enum _LockOperations {
-    /// The platform mutex.
     @usableFromInline package typealias Primitive = pthread_mutex_t
 
-    /// Initialises the mutex at `mutex`.
     @inlinable
     package static func create(_ mutex: UnsafeMutablePointer<Primitive>) {
         mutex.initialize(to: Primitive())
@@ -27,31 +20,27 @@
         precondition(status == 0, "ActionPipe: pthread_mutex_init failed (\(status))")
     }
 
-    /// Destroys the mutex at `mutex`; nobody may hold it.
+    /// Nobody may hold it.
     @inlinable
     package static func destroy(_ mutex: UnsafeMutablePointer<Primitive>) {
         pthread_mutex_destroy(mutex)
         mutex.deinitialize(count: 1)
     }
 
-    /// Takes the mutex, waiting while another thread holds it.
     @inlinable @inline(__always)
     package static func lock(_ mutex: UnsafeMutablePointer<Primitive>) {
         pthread_mutex_lock(mutex)
     }
 
-    /// Releases the mutex, which the calling thread holds.
     @inlinable @inline(__always)
     package static func unlock(_ mutex: UnsafeMutablePointer<Primitive>) {
         pthread_mutex_unlock(mutex)
     }
 }
 
-/// A value and its lock in one allocation (the value is the header of a `ManagedBuffer`
-/// whose one element is the mutex, so the mutex never moves).
+/// A value and its mutex in one `ManagedBuffer` (the mutex is the element, so it never moves).
 @usableFromInline
 package final class _LockStorage<Value>: ManagedBuffer<Value, _LockOperations.Primitive> {
-    /// Storage holding `value`, with its mutex initialised.
     @inlinable
     package static func make(_ value: Value) -> _LockStorage<Value> {
         let buffer = create(minimumCapacity: 1) { _ in value }
@@ -66,36 +55,26 @@ package final class _LockStorage<Value>: ManagedBuffer<Value, _LockOperations.Pr
     }
 }
 
-/// A value that is only reached with its lock held: the package's one lock-protected box.
+/// A value that is only reached with its lock held.
 ///
-/// ```swift
-/// let count = LockedValue(0)
-/// count.withLock { $0 += 1 }
-/// ```
-///
-/// The body of ``withLock(_:)`` must be library code that neither blocks nor calls out: no
-/// handler, observer, stage, sink or executor, and no release of anything a user handed
-/// in (a user `deinit` could re-enter and deadlock). Take such objects out of the value and
-/// return them; they are released by the caller, after unlocking.
+/// The body of ``withLock(_:)`` must be library code that neither blocks nor calls out, and
+/// releases nothing a user handed in (a user `deinit` could re-enter and deadlock): return
+/// such objects, for the caller to release after unlocking.
 ///
 /// `@unchecked Sendable`: the value is only reached inside `withLock`, with the lock held.
 @usableFromInline package struct LockedValue<Value>: @unchecked Sendable {
-    /// Owns the value and the mutex.
     @usableFromInline let storage: _LockStorage<Value>
-    // The addresses inside `storage`, taken once: a `ManagedBuffer`'s memory never moves,
-    // and reaching it through `withUnsafeMutablePointers` on every lock cost a retain and
-    // a release of the storage.
+    // Addresses taken once (the buffer never moves): reaching them per lock retains the storage.
     @usableFromInline let value: UnsafeMutablePointer<Value>
     @usableFromInline let mutex: UnsafeMutablePointer<_LockOperations.Primitive>
 
-    /// A box holding `value`.
     @inlinable
     package init(_ value: Value) {
         storage = .make(value)
         (self.value, mutex) = storage.withUnsafeMutablePointers { ($0, $1) }
     }
 
-    /// Runs `body` with exclusive access to the value.
+    /// Runs `body` with the lock held.
     ///
     /// - Complexity: O(1) plus `body`.
     @inlinable @inline(__always)

@@ -11,38 +11,29 @@ import Dispatch
 #endif
 
 /// The main dispatch queue, the main actor's executor: whether the caller runs on it, and
-/// running main-actor code there without the runtime's check.
-///
-/// The main queue is not a thread: on Linux, once the program's main function suspends,
-/// a pool thread drains it, so the test is the queue's own specific value, never the
-/// thread's identity.
+/// running main-actor code there without the runtime's check. The test is the queue's, never
+/// the thread's: on Linux a pool thread drains the main queue once `main` suspends.
 @usableFromInline
 package enum MainQueue {
-    /// Marks the main queue. Made once and never released, so its address stays a valid,
-    /// unique key.
+    /// Made once and never released, so its address stays a valid, unique key.
     private static let key: DispatchSpecificKey<Bool> = {
         let key = DispatchSpecificKey<Bool>()
         DispatchQueue.main.setSpecific(key: key, value: true)
         return key
     }()
 
-    /// The key as the C call takes it where the C module can be imported (Linux):
-    /// `DispatchQueue.getSpecific` is generic and not inlinable, and opens its value's box on
-    /// every call.
+    /// For the C call (Linux): `DispatchQueue.getSpecific` is generic, not inlinable, and
+    /// opens its value's box on every call.
     nonisolated(unsafe) private static let keyAddress = UnsafeRawPointer(
         Unmanaged.passUnretained(key).toOpaque())
 
-    /// Whether the caller runs on the main queue, the main actor's executor. (`false` on
-    /// the main thread outside the main queue, such as top-level code before the main
-    /// queue runs, and on a queue that targets the main queue: treating those as elsewhere
-    /// is never wrong.)
+    /// Whether the caller runs on the main queue. `false` on the main thread outside it
+    /// (top-level code before it runs) and on a queue targeting it: never wrong to treat so.
     ///
-    /// - Complexity: O(1): on Linux, a read of the current queue's label, compared with
-    ///   the main queue's, which is learnt the first time the main queue asks.
+    /// - Complexity: O(1); on Linux a read of the current queue's label.
     package static var isCurrent: Bool {
         #if canImport(CDispatch)
-            // `dispatch_get_specific` takes the queue's lock for its look-up: a third of a
-            // main-actor delivery's cost. The current queue's label is a plain read.
+            // `dispatch_get_specific` takes the queue's lock; the label is a plain read.
             let label = UInt(bitPattern: CDispatch.dispatch_queue_get_label(nil))
             let main = mainLabel.load(ordering: .relaxed)
             if main != 0 { return label == main }
@@ -53,11 +44,11 @@ package enum MainQueue {
     }
 
     #if canImport(CDispatch)
-        /// The main queue's label, as an address (a constant of libdispatch), once known.
+        /// An address (a constant of libdispatch), once known.
         private static let mainLabel = Atomic<UInt>(0)
 
-        /// Whether the current queue, labelled `label`, is the main queue itself, by the
-        /// queue's label and its specific value; remembers the label once it is.
+        /// Whether the queue labelled `label` is the main queue (by label and specific
+        /// value); remembers the label once it is.
         private static func learnMainLabel(_ label: UInt) -> Bool {
             guard let text = UnsafePointer<CChar>(bitPattern: label),
                 strcmp(text, "com.apple.main-thread") == 0,
@@ -68,11 +59,9 @@ package enum MainQueue {
         }
     #endif
 
-    /// `function`, callable from code the compiler does not know to be on the main actor:
-    /// for a caller that calls it only where ``isCurrent`` holds. Made once, when the
-    /// function is registered, so a delivery on the main actor costs one test of the queue
-    /// and no allocation (`MainActor.assumeIsolated` checks again through the runtime and
-    /// allocates a context for its closure).
+    /// `function`, callable where the compiler does not know it is on the main actor: only
+    /// where ``isCurrent`` holds. Made once, at registration, unlike `MainActor.assumeIsolated`,
+    /// which checks through the runtime and allocates a context per call.
     @inlinable
     package static func uncheckedIsolation<Argument, Result>(
         _ function: @escaping @MainActor @Sendable (Argument) -> Result

@@ -7,25 +7,19 @@
 #endif
 
 extension NestingDepth {
-    /// How many synchronous calls and publishes may nest on one thread (the `.call`
-    /// counter); the next one is refused. The public API names it
-    /// `NestingLimitError.depthLimit`, which is defined as this constant.
-    ///
-    /// A constant of this module, so that ``_enterCall(on:)``, inlined into a part's call,
-    /// compares with a literal (no global to initialise and load).
+    /// The `.call` counter's limit, published as `NestingLimitError.depthLimit`. A
+    /// constant here so an inlined ``_enterCall(on:)`` compares with a literal.
     @inlinable @inline(__always)
     package static var callLimit: Int { 100 }
 }
 
-/// Enters one more level of synchronous calls and publishes on this thread; `nil`, and no
-/// change, when that would pass ``NestingDepth/callLimit``. The caller decrements the
-/// returned word when its call ends.
+/// Enters one more level of synchronous calls and publishes; `nil`, and no change, at
+/// ``NestingDepth/callLimit``. The caller decrements the returned word when its call ends.
 ///
-/// Not inlined, and it reads the global itself: a call's loop is inlined into its caller,
-/// where reading the counters through a reference cost a retain and a release per call.
+/// Out of line, reading the key itself: inlined into a call's loop, it would reach the
+/// counters through a retained reference.
 ///
-/// - Parameter key: `NestingDepth.key`, which a hot path keeps a copy of: reading the global
-///   costs a lazy-initialisation check per call.
+/// - Parameter key: `NestingDepth.key`, copied by a hot path to skip the global's check.
 @usableFromInline @inline(never)
 package func _enterCall(_ key: pthread_key_t) -> UnsafeMutablePointer<Int>? {
     let depth = NestingDepth.counter(.call, key: key)
@@ -34,10 +28,7 @@ package func _enterCall(_ key: pthread_key_t) -> UnsafeMutablePointer<Int>? {
     return depth
 }
 
-/// ``_enterCall(_:)`` for a caller that has its thread's record at hand (from the pin of its
-/// snapshot): no thread-specific-data lookup.
-///
-/// - Complexity: O(1).
+/// ``_enterCall(_:)`` with the thread's record at hand (from its pin): no key lookup.
 @inlinable @inline(__always)
 package func _enterCall(on thread: ThreadRecord) -> UnsafeMutablePointer<Int>? {
     let depth = thread.counter(.call)

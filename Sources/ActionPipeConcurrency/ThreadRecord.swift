@@ -8,45 +8,34 @@ import Synchronization
     import Musl
 #endif
 
-/// What one thread owns of the read side: its hazard slots (the snapshots it is reading,
-/// see ``SnapshotSlot``) and its nesting counters (``NestingDepth``), in memory no other
-/// thread writes.
-///
-/// A record is two blocks of 128 bytes, aligned to 128, so that no other thread's record
-/// (nor an adjacent line a prefetcher pairs with it) shares a cache line with it:
+/// What one thread owns of the read side: its hazard slots (``SnapshotSlot``) and nesting
+/// counters (``NestingDepth``), in two 128-byte blocks aligned to 128, so no other thread's
+/// record shares (or is prefetched with) its cache lines:
 ///
 /// | block | words | written by |
 /// |---|---|---|
 /// | A: slots | 0–13 hazard slots, 14 next slot chunk, 15 the record's address | the owner |
 /// | B: own | 0–1 nesting counters, 2 slots in use, 3 next record, 4 in use | the owner; 3 once |
 ///
-/// A thread that pins deeper than 14 snapshots at once gets chunks laid out like block A
-/// (14 slots, the next chunk, the record's address). Records and their chunks are never
-/// freed: a thread's exit hands its record (slots all clear) to the next new thread, so
-/// the list grows to the largest number of threads that ever read at once, never with the
-/// number of threads that have existed. Writers scan the slots of records in use.
-///
-/// This type is a view of one record; it holds no reference.
+/// Pins deeper than 14 get chunks laid out like block A. Records and chunks are never
+/// freed: a thread's exit hands its record to the next new thread, so there are as many as
+/// threads that ever read at once. This type is a view of one record; it holds no reference.
 @usableFromInline package struct ThreadRecord {
-    /// Where the record starts: block A.
     @usableFromInline let base: UnsafeMutableRawPointer
 
     @inlinable init(base: UnsafeMutableRawPointer) { self.base = base }
 
-    /// Bytes in a block (a record is two); also the alignment of blocks and chunks.
+    /// Bytes in a block; also the alignment of blocks and chunks.
     @inlinable static var blockBytes: Int { 128 }
-    /// Hazard slots in block A and in each chunk.
     @inlinable static var slotsPerChunk: Int { 14 }
-    /// Words in a block; the platform's word is 8 bytes (4 on 32-bit platforms, where a
-    /// block uses the first half and is still 128 bytes apart from the next).
+    /// 4 of them unused on 32-bit platforms, where blocks stay 128 bytes apart.
     @inlinable static var blockWords: Int { 16 }
 
-    /// The first hazard slot (block A, word 0).
     @inlinable var slots: UnsafeMutablePointer<Atomic<UInt>> {
         base.assumingMemoryBound(to: Atomic<UInt>.self)
     }
 
-    /// Block B's owner-only words: the nesting counters (0, 1) and the slots in use (2).
+    /// Block B's owner-only words.
     @inlinable var own: UnsafeMutablePointer<Int> {
         (base + Self.blockBytes).assumingMemoryBound(to: Int.self)
     }
@@ -57,19 +46,16 @@ import Synchronization
             .assumingMemoryBound(to: Atomic<UInt>.self)
     }
 
-    /// The thread's word for `counter` (see ``NestingDepth``); valid on this thread only.
-    ///
-    /// - Complexity: O(1).
+    /// Valid on this thread only.
     @inlinable @inline(__always)
     package func counter(_ counter: NestingDepth.Counter) -> UnsafeMutablePointer<Int> {
         own + counter.rawValue
     }
 
-    /// The number of hazard slots the owner is using: the next pin takes slot `top`.
+    /// The next pin takes slot `top`.
     @inlinable var top: UnsafeMutablePointer<Int> { own + 2 }
 
-    /// The record a hazard slot belongs to: slots live in 128-byte-aligned blocks whose
-    /// word 15 is their record's address.
+    /// Word 15 of a slot's 128-byte-aligned block is its record's address.
     @inlinable @inline(__always)
     static func owner(of slot: UnsafeMutablePointer<Atomic<UInt>>) -> ThreadRecord {
         let chunk = UInt(bitPattern: slot) & ~UInt(blockBytes &- 1)
@@ -78,15 +64,12 @@ import Synchronization
         return ThreadRecord(base: UnsafeMutableRawPointer(bitPattern: address).unsafelyUnwrapped)
     }
 
-    /// The calling thread's hazard slot number `index`, made on first use.
-    ///
-    /// - Complexity: O(1) for the first 14; O(index / 14) beyond.
+    /// Made on first use.
     @inlinable @inline(__always)
     func slot(_ index: Int) -> UnsafeMutablePointer<Atomic<UInt>> {
         index < Self.slotsPerChunk ? slots + index : overflowSlot(index)
     }
 
-    /// A slot past block A: found (or made) in the chain of chunks.
     @usableFromInline @inline(never)
     func overflowSlot(_ index: Int) -> UnsafeMutablePointer<Atomic<UInt>> {
         var chunk = slots
@@ -99,8 +82,8 @@ import Synchronization
                 let made = Self.makeBlock()
                 made[Self.blockWords &- 1].store(
                     UInt(bitPattern: base), ordering: .relaxed)
-                // Sequentially consistent, like the pins: a writer's scan that misses the
-                // chunk came before it, so before any pin in it.
+                // Sequentially consistent, like pins: a scan that misses the chunk came
+                // before any pin in it.
                 chunk[Self.slotsPerChunk].store(
                     UInt(bitPattern: made), ordering: .sequentiallyConsistent)
                 chunk = made
@@ -110,7 +93,6 @@ import Synchronization
         return chunk + index
     }
 
-    /// A block of 16 atomic words, all zero.
     @usableFromInline
     static func makeBlock() -> UnsafeMutablePointer<Atomic<UInt>> {
         let raw = UnsafeMutableRawPointer.allocate(byteCount: blockBytes, alignment: blockBytes)
@@ -121,13 +103,11 @@ import Synchronization
 }
 
 extension ThreadRecord {
-    /// The thread-specific-data key whose value is the calling thread's record. A plain
-    /// integer, so code that keeps a copy (a hot path that wants to skip the global's
-    /// addressor) holds no reference.
+    /// A plain integer, so a hot path can keep a copy and skip the global's addressor.
     @usableFromInline package static let key: pthread_key_t = {
         var created = pthread_key_t()
         let status = pthread_key_create(&created) { base in
-            // Optional on Glibc, not on Darwin: the same code for both.
+            // Optional on Glibc, not on Darwin.
             let base: UnsafeMutableRawPointer? = base
             if let base { ThreadRecord(base: base).detach() }
         }
@@ -135,16 +115,13 @@ extension ThreadRecord {
         return created
     }()
 
-    /// The first record of the list every record ever made is on (newest first).
+    /// Every record ever made, newest first.
     @usableFromInline static let head = Atomic<UInt>(0)
-    /// How many records were ever made.
     @usableFromInline static let made = Atomic<Int>(0)
 
     /// The calling thread's record, taken (or made) on its first use.
     ///
-    /// - Parameter key: ``key``, or a copy of it.
-    /// - Complexity: O(1): one `pthread_getspecific`; a thread's first use also walks the
-    ///   list for a free record, O(r) for r records.
+    /// - Complexity: O(1); a thread's first use walks the records, O(r).
     @inlinable @inline(__always)
     package static func current(key: pthread_key_t = key) -> ThreadRecord {
         if let base = pthread_getspecific(key) {
@@ -153,7 +130,6 @@ extension ThreadRecord {
         return attach(key)
     }
 
-    /// Gives the calling thread a record: a free one from the list, else a new one.
     @usableFromInline @inline(never)
     static func attach(_ key: pthread_key_t) -> ThreadRecord {
         var next = head.load(ordering: .acquiring)
@@ -182,7 +158,7 @@ extension ThreadRecord {
         return record
     }
 
-    /// A new record, owned by the calling thread (in use), on no list yet.
+    /// In use by the calling thread, on no list yet.
     @usableFromInline
     static func make() -> ThreadRecord {
         let base = UnsafeMutableRawPointer.allocate(
@@ -200,13 +176,10 @@ extension ThreadRecord {
         return record
     }
 
-    /// Hands the record back when its thread ends: its slots are clear (pins never outlive
-    /// the synchronous code that took them), its counters are reset, and it is free for the
-    /// next thread.
+    /// Called when the thread ends: clears its counters and slots, for the next thread.
     func detach() {
         for index in 0..<3 { own[index] = 0 }
-        // Clear already, unless the thread ended inside a read (a pin it never ended): no
-        // code of that thread runs any more, so what it held is no longer read.
+        // Slots are clear unless the thread ended inside a pin; none of its code runs now.
         var chunk = slots
         while true {
             for index in 0..<Self.slotsPerChunk {
@@ -221,16 +194,12 @@ extension ThreadRecord {
 }
 
 extension ThreadRecord {
-    /// How many records were ever made: the largest number of threads that held one at
-    /// once (a record outlives its thread and serves the next).
-    ///
-    /// - Complexity: O(1).
+    /// How many records were ever made: the most threads that held one at once.
     package static var count: Int { made.load(ordering: .relaxed) }
 
-    /// Whether some thread is reading the snapshot whose bits are `bits` now: a hazard slot
-    /// of a record in use holds it. Sequentially consistent, as ``collectHazards(into:)``.
+    /// Whether a hazard slot of a record in use holds `bits`.
     ///
-    /// - Complexity: O(r + s) for r records and s slots in use or once used; no allocation.
+    /// - Complexity: O(r + s) for r records and s slots in use or once used.
     @usableFromInline
     static func isRead(_ bits: UInt) -> Bool {
         var found = false
@@ -238,17 +207,13 @@ extension ThreadRecord {
         return found
     }
 
-    /// Adds to `hazards` every snapshot some thread is reading now (the non-zero slots of
-    /// the records in use). Sequentially consistent: a writer that swapped a snapshot out
-    /// before calling this sees every reader that may still hold it (see ``SnapshotSlot``).
-    ///
-    /// - Complexity: O(r + s) for r records and s slots in use or once used.
+    /// Adds every non-zero slot of the records in use. Sequentially consistent: a writer
+    /// that swapped a snapshot out before calling this sees every reader that may hold it.
     @usableFromInline
     static func collectHazards(into hazards: inout [UInt]) {
         forEachHazard { hazards.append($0) }
     }
 
-    /// Calls `body` with the bits of every non-zero hazard slot of the records in use.
     @inline(__always)
     static func forEachHazard(_ body: (UInt) -> Void) {
         var next = head.load(ordering: .sequentiallyConsistent)

@@ -1,6 +1,5 @@
 /// Something the library noticed and could not report through a return value or a thrown
-/// error: a misuse, or an error that nobody was there to receive. It never stops the
-/// program; it goes to ``Diagnostics``.
+/// error: a misuse, or an error nobody was there to receive. It goes to ``Diagnostics``.
 ///
 /// ```swift
 /// Diagnostics.handler = { diagnostic in
@@ -10,28 +9,25 @@
 public struct Diagnostic: Sendable, CustomStringConvertible {
     /// What kind of problem it is.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
-        /// A synchronous call or publish was refused: it would have nested deeper than
-        /// ``NestingLimitError/depthLimit``. ``Diagnostic/error`` is the `NestingLimitError`.
+        /// A synchronous call or publish nested deeper than ``NestingLimitError/depthLimit``
+        /// was refused; ``Diagnostic/error`` is the `NestingLimitError`.
         case nestingLimit
-        /// A set of an observed property was not delivered: observers set each other in a
-        /// cycle. ``Diagnostic/error`` is the `ObservationCycleError`.
+        /// Observers set each other in a cycle; ``Diagnostic/error`` is the
+        /// `ObservationCycleError`.
         case observationCycle
-        /// Two properties of `Actions` create their descriptors at the same place with the
-        /// same name, so they are one action.
+        /// Two properties of `Actions` create descriptors at one place with one name (and
+        /// type), so they are one action.
         case actionIdentityClash
-        /// An action has the name of a member of `ActionPipe` (`name`, `on`, `append`, ...):
-        /// `pipe.name` is the member, never the action. Call it as
-        /// `pipe[action: \.name]`, or rename it.
+        /// An action has the name of a member of `ActionPipe` (`name`, `on`, ...), so
+        /// `pipe.name` is the member; call it as `pipe[action: \.name]`, or rename it.
         case actionShadowed
-        /// A handler that ran on an executor threw, and no caller was waiting for its
-        /// result. ``Diagnostic/error`` is what it threw.
+        /// A handler run on an executor threw with no caller waiting; ``Diagnostic/error``
+        /// is what it threw.
         case handlerErrorDropped
-        /// A bus bridge dropped an event: one that arrived malformed or could not be decoded,
-        /// one its transport could not send, or one its outbox had no room for.
-        /// ``Diagnostic/error`` is the error behind it, if any.
+        /// A bus bridge dropped an event: malformed, undecodable, unsendable, or no room in
+        /// its outbox. ``Diagnostic/error`` is the error behind it, if any.
         case bridgeEventDropped
-        /// A bus bridge's transport connected, lost its connection or is reconnecting: not a
-        /// fault in itself, reported so an app can log it.
+        /// A bus bridge's transport connected, lost its connection or is reconnecting.
         case bridgeConnection
     }
 
@@ -42,12 +38,7 @@ public struct Diagnostic: Sendable, CustomStringConvertible {
     /// The error behind it, when there is one.
     public let error: (any Error)?
 
-    /// A diagnostic of `kind`.
-    ///
-    /// - Parameters:
-    ///   - kind: What kind of problem it is.
-    ///   - message: What happened, and what to do about it.
-    ///   - error: The error behind it, if any.
+    /// A diagnostic of `kind`, saying what happened and what to do.
     public init(_ kind: Kind, _ message: String, error: (any Error)? = nil) {
         self.kind = kind
         self.message = message

@@ -1,10 +1,8 @@
 /// Observes ActionPipe's work: every call, publish, packet and tree item begins and ends
-/// through it. Install one with ``Instrumentation/install(_:)`` to feed a logger, signposts
-/// or distributed tracing, from outside the library.
+/// through it. Install one with ``Instrumentation/install(_:)``.
 ///
-/// `begin` returns whatever the instrument wants back at `end` (a span, a start time, a
-/// signpost id); `end` receives it with the measured duration and the outcome. Both run on
-/// the thread or task doing the work, with no library lock held: keep them short.
+/// `begin` returns what the instrument wants back at `end` (a span, a signpost id). Both
+/// run on the thread or task doing the work, with no library lock held: keep them short.
 ///
 /// ```swift
 /// struct LogInstrument: Instrument {
@@ -21,22 +19,17 @@
 public protocol Instrument: Sendable {
     /// An operation begins; the result is handed back to ``end(_:context:duration:outcome:)``.
     func begin(_ operation: InstrumentedOperation) -> (any Sendable)?
-    /// The operation begun with `context` ended after `duration`, with `outcome`.
+    /// The operation begun with `context` ended after `duration`.
     func end(
         _ operation: InstrumentedOperation, context: (any Sendable)?, duration: Duration,
         outcome: InstrumentedOutcome)
 }
 
-/// One unit of work an ``Instrument`` sees.
-///
-/// ```swift
-/// // A call of `login` on the pipe "auth":
-/// // InstrumentedOperation(kind: .call, name: "login", detail: "auth")
-/// ```
+/// One unit of work an ``Instrument`` sees, such as `call login on auth`.
 public struct InstrumentedOperation: Sendable, CustomStringConvertible {
     /// What kind of work this is.
     public enum Kind: String, Sendable {
-        /// A call of an action on a pipe (synchronous, throwing or async).
+        /// A call of an action on a pipe.
         case call
         /// A publish on an event bus.
         case publish
@@ -50,8 +43,7 @@ public struct InstrumentedOperation: Sendable, CustomStringConvertible {
     public let kind: Kind
     /// The action's name, the event's type, the plumber's name, or the tree node's name.
     public let name: String
-    /// Where: the pipe called, the bus, the port (`port 100`), or the item
-    /// (`fetch#3(…)`).
+    /// Where: the pipe, the bus, the port (`port 100`), or the item (`fetch#3(…)`).
     public let detail: String
 
     /// An operation; the parts make these, tests may too.
@@ -75,14 +67,12 @@ public struct InstrumentedOperation: Sendable, CustomStringConvertible {
 /// }
 /// ```
 public enum InstrumentedOutcome: Sendable, CustomStringConvertible {
-    /// It did its work: a call returned (a value or `nil`), a publish reached its
-    /// subscribers, a packet was delivered, an item produced its output.
+    /// It did its work (a call returned, even `nil`; a packet was delivered).
     case succeeded
-    /// It ended with an error: a throwing call threw, a call or publish nested too deep, a
-    /// stage threw, an item failed after its retries.
+    /// A throwing call threw, a call or publish nested too deep, a stage threw, an item
+    /// failed after its retries.
     case failed(any Error)
-    /// It was stopped on purpose, with the reason: a stage refused a packet, an item was
-    /// cancelled.
+    /// Stopped on purpose: a stage refused a packet, an item was cancelled.
     case stopped(String)
 
     /// `succeeded`, `failed: <error>`, `stopped: <reason>`.

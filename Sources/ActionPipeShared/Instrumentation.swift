@@ -2,7 +2,7 @@ import ActionPipeConcurrency
 import Synchronization
 
 /// Where the process's ``Instrument`` is installed. With none (the default), the parts pay
-/// one relaxed atomic load per call, publish, packet or item, and nothing else.
+/// one relaxed atomic load per operation.
 ///
 /// ```swift
 /// Instrumentation.install(LogInstrument())
@@ -14,8 +14,8 @@ public enum Instrumentation {
     ///
     /// - Complexity: O(1).
     public static func install(_ instrument: some Instrument) {
-        // The flag is stored under the lock, with the instrument: stored after unlocking, a
-        // racing uninstall could end with the flag on and no instrument, or the reverse.
+        // The flag is stored with the instrument, under the lock: after unlocking, a racing
+        // uninstall could leave the flag and the instrument disagreeing.
         let old = _installed.withLock { installed in
             defer {
                 installed = instrument
@@ -26,8 +26,7 @@ public enum Instrumentation {
         withExtendedLifetime(old) {}  // released after unlocking
     }
 
-    /// Removes the installed instrument, if any: operations that begin from now on are not
-    /// observed.
+    /// Removes the installed instrument: operations that begin from now on are not observed.
     ///
     /// - Complexity: O(1).
     public static func uninstall() {
@@ -44,14 +43,12 @@ public enum Instrumentation {
     /// The installed instrument, if any.
     public static var instrument: (any Instrument)? { _installed.withLock { $0 } }
 
-    /// Whether an instrument is installed. Hot paths read ``_instrumentationFlag`` through
-    /// a copy of its address kept in the snapshot they read anyway: reading the global
-    /// itself costs a call to its lazy-initialisation accessor.
+    /// Hot paths read ``_instrumentationFlag`` through a copy of its address in their
+    /// snapshot: the global costs a call to its lazy-initialisation accessor.
     @inlinable @inline(__always)
     package static var isOn: Bool { _instrumentationFlag.pointee.load(ordering: .relaxed) }
 
-    /// Begins `operation` with the installed instrument; `nil` when none is installed.
-    /// The parts call this on their instrumented (slow) path only.
+    /// `nil` when no instrument is installed. Only the parts' instrumented (slow) path.
     @usableFromInline
     package static func begin(
         _ kind: InstrumentedOperation.Kind, name: String, detail: String
@@ -65,7 +62,7 @@ public enum Instrumentation {
     }
 }
 
-/// An operation under way: what ``Instrumentation/begin(_:name:detail:)`` handed out.
+/// An operation under way.
 @usableFromInline
 package struct _InstrumentedSpan: Sendable {
     let instrument: any Instrument
@@ -73,7 +70,6 @@ package struct _InstrumentedSpan: Sendable {
     let context: (any Sendable)?
     let start: ContinuousClock.Instant
 
-    /// Ends the operation with `outcome`.
     @usableFromInline
     package func end(_ outcome: InstrumentedOutcome) {
         instrument.end(
@@ -82,9 +78,8 @@ package struct _InstrumentedSpan: Sendable {
     }
 }
 
-/// Set while an instrument is installed. Allocated once and never freed, so its address
-/// can be copied into snapshots, which then read it with one load. `nonisolated(unsafe)`:
-/// the pointer never changes, and the flag it points to is atomic.
+/// Allocated once and never freed, so snapshots can copy its address. `nonisolated(unsafe)`:
+/// the pointer never changes, and the flag is atomic.
 @usableFromInline nonisolated(unsafe) package let _instrumentationFlag:
     UnsafeMutablePointer<Atomic<Bool>> = {
         let flag = UnsafeMutablePointer<Atomic<Bool>>.allocate(capacity: 1)

@@ -1,12 +1,9 @@
 /// Where a handler given with `on: .mainActor` runs: on the main actor, as a `@MainActor`
-/// closure the compiler checks, so it touches `@MainActor` state (a view model, a view)
-/// with no `MainActor.assumeIsolated`.
+/// closure the compiler checks.
 ///
-/// Deliveries to the main actor keep the order of the writes that caused them, across
-/// properties, state objects and buses: one queue serves them all. A write made on the main
-/// actor, with nothing queued before it, is delivered at once, before the write returns; a
-/// write from any other thread or task is delivered later, on the main actor. A delivery
-/// whose registration was cancelled before it ran is dropped.
+/// One queue serves every delivery to the main actor, so they keep the order of the writes
+/// that caused them. A write on the main actor with nothing queued is delivered before it
+/// returns; any other later. A delivery whose registration was cancelled is dropped.
 ///
 /// ```swift
 /// @MainActor final class ProfileViewModel {

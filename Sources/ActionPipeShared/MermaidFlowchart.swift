@@ -1,19 +1,7 @@
-/// The Mermaid `flowchart` text every part's `mermaidDiagram` renders: one shared writer,
-/// so the four diagrams share ids, escaping and layout.
-///
-/// Nodes are declared first, one a line, in the order added; then the edges, one a line.
-/// Ids are made by the caller from a prefix and a number (`pipe0`, `stage1`), so they are
-/// always valid Mermaid ids; labels are quoted and escaped here.
-///
-/// ```swift
-/// var chart = MermaidFlowchart(direction: "LR")
-/// chart.node("pipe0", "screen")
-/// chart.node("pipe1", "controller")
-/// chart.edge("pipe0", "pipe1")
-/// chart.text  // "flowchart LR\n    pipe0[\"screen\"]\n    pipe1[\"controller\"]\n    pipe0 --> pipe1\n"
-/// ```
+/// The Mermaid `flowchart` writer every part's `mermaidDiagram` shares: nodes first, then
+/// edges, one a line. Callers make ids from a prefix and a number (`pipe0`); labels are
+/// quoted and escaped here.
 package struct MermaidFlowchart: Sendable {
-    /// A node's outline.
     package enum Shape: Sendable {
         /// `id["label"]`.
         case box
@@ -29,10 +17,9 @@ package struct MermaidFlowchart: Sendable {
     private var edges: [String] = []
     private let direction: String
 
-    /// An empty flowchart laid out in `direction` (`LR`, `TD`).
+    /// Laid out in `direction` (`LR`, `TD`).
     package init(direction: String) { self.direction = direction }
 
-    /// Declares a node.
     package mutating func node(_ id: String, _ label: String, shape: Shape = .box) {
         let quoted = "\"" + Self.escape(label) + "\""
         let body =
@@ -45,21 +32,18 @@ package struct MermaidFlowchart: Sendable {
         nodes.append("    " + id + body)
     }
 
-    /// Adds an arrow from `from` to `to`, with an optional label on it.
+    /// An arrow, optionally labelled.
     package mutating func edge(_ from: String, _ to: String, label: String? = nil) {
         let arrow = label.map { "-- \"\(Self.escape($0))\" -->" } ?? "-->"
         edges.append("    \(from) \(arrow) \(to)")
     }
 
-    /// The diagram: the `flowchart` line, the nodes, then the edges, each line ending in a
-    /// newline.
     package var text: String {
         (["flowchart " + direction] + nodes + edges).map { $0 + "\n" }.joined()
     }
 
-    /// `label` made safe inside a quoted Mermaid label: quotes, brackets, braces, angle
-    /// brackets, `#` and `|` become entity codes (`#quot;`, `#91;`, …), line breaks spaces.
-    /// Parentheses stay: inside quotes they are text.
+    /// Quotes, brackets, braces, angle brackets, `#` and `|` become entity codes, line
+    /// breaks spaces; parentheses are text inside quotes.
     package static func escape(_ label: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(label.utf8.count)

@@ -1,17 +1,12 @@
 import ActionPipeConcurrency
 
 /// A synchronous call or publish refused because it would nest deeper than ``depthLimit``
-/// on one thread: a handler that calls actions or publishes events which, through other
-/// handlers, come back to it without end.
+/// on one thread: handlers that call or publish back into each other without end.
 ///
-/// The refused call runs no handler and returns `nil` (a publish reaches no subscriber);
-/// the error is in `ActionReport.error` when the call was made with `report`, in
-/// `BusPublishResult.nestingError` for a publish, and always goes to ``Diagnostics`` (kind
-/// ``Diagnostic/Kind/nestingLimit``). The calls above it carry on, so the thread unwinds
-/// normally instead of overflowing its stack.
-///
-/// Synchronous core calls and bus publishes count together, on one counter per thread:
-/// both grow the same stack. Async calls do not count (their frames live on the heap).
+/// The refused call runs no handler and returns `nil`; the error is in
+/// `ActionReport.error` (with `report`) or `BusPublishResult.nestingError`, and always goes
+/// to ``Diagnostics``. The calls above it carry on, so the thread unwinds normally. Sync
+/// calls and publishes share one counter per thread; async calls do not count.
 ///
 /// ```swift
 /// pipe.on(\.countDown) { [weak pipe] process in
@@ -21,15 +16,8 @@ import ActionPipeConcurrency
 /// report.error as? NestingLimitError   // depth 101, at the 100th nested call
 /// ```
 public struct NestingLimitError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// How many synchronous calls and publishes may nest on one thread; the next one is
-    /// refused.
-    ///
-    /// Chosen so that even a debug build, whose frames are several times larger, stays
-    /// within a 512 KiB stack (the default of secondary threads on Apple platforms).
-    ///
-    /// ```swift
-    /// NestingLimitError.depthLimit   // 100
-    /// ```
+    /// How many synchronous calls and publishes may nest on one thread; the next is refused.
+    /// Small enough for a debug build within a 512 KiB stack (Apple's secondary threads).
     public static var depthLimit: Int { NestingDepth.callLimit }
 
     /// What was refused.
@@ -38,40 +26,23 @@ public struct NestingLimitError: Error, Sendable, Hashable, CustomStringConverti
         case call(action: String)
         /// A publish of an event of this type.
         case publish(eventType: String)
-        /// A synchronous run of a packet through the plumber of this name (`send`, or a
-        /// port's packet run on the emitting thread).
+        /// A synchronous run of a packet through the plumber of this name.
         case packet(plumber: String)
     }
 
     /// The call or publish that was refused.
-    ///
-    /// ```swift
-    /// if case .call(let action) = error.refused { print(action) }
-    /// ```
     public let refused: Refused
 
     /// The nesting depth it would have had.
-    ///
-    /// ```swift
-    /// error.depth   // 101
-    /// ```
     public let depth: Int
 
     /// Creates a report.
-    ///
-    /// ```swift
-    /// let error = NestingLimitError(refused: .call(action: "countDown"), depth: 101)
-    /// ```
     public init(refused: Refused, depth: Int) {
         self.refused = refused
         self.depth = depth
     }
 
     /// What went wrong and what to do.
-    ///
-    /// ```swift
-    /// print(error)
-    /// ```
     public var description: String {
         let what =
             switch refused {
@@ -86,7 +57,6 @@ public struct NestingLimitError: Error, Sendable, Hashable, CustomStringConverti
             + "case, or make the recursion a loop."
     }
 
-    /// Sends the error to ``Diagnostics``.
     @usableFromInline @inline(never)
     package static func _report(_ error: NestingLimitError) {
         Diagnostics.report(Diagnostic(.nestingLimit, error.description, error: error))

@@ -1,8 +1,7 @@
 import ActionPipeConcurrency
 
-/// Tokens kept together and cancelled together: when the bag is released, or on
-/// ``cancelAll()``. An object that registers handlers, subscriptions or observations keeps
-/// one bag, and its registrations end with it.
+/// Tokens cancelled together: when the bag is released, or on ``cancelAll()``. An object
+/// keeps one bag, and its registrations end with it.
 ///
 /// ```swift
 /// final class LoginScreen {
@@ -13,13 +12,11 @@ import ActionPipeConcurrency
 /// }   // a released LoginScreen cancels its observation
 /// ```
 ///
-/// Thread-safe. Cancelling runs no user code under the bag's lock. Tokens already cancelled
-/// some other way are dropped from time to time, so a long-lived bag into which tokens are
-/// stored and cancelled one by one stays as large as its live tokens.
+/// Thread-safe; cancelling runs no user code under the bag's lock. Tokens cancelled some
+/// other way are pruned, so the bag stays as large as its live tokens.
 public final class RegistrationBag: Sendable {
     private struct State {
         var tokens: [RegistrationToken] = []
-        /// The count past which ``insert(_:)`` next drops cancelled tokens.
         var pruneAt = 32
     }
 
@@ -28,20 +25,19 @@ public final class RegistrationBag: Sendable {
     /// An empty bag.
     public init() {}
 
-    /// Cancels every token still in the bag.
     deinit {
         for token in state.withLock({ $0.tokens }) { token.cancel() }
     }
 
-    /// The tokens in the bag (including any cancelled some other way and not yet dropped).
+    /// The tokens in the bag, including cancelled ones not yet pruned.
     ///
     /// - Complexity: O(1).
     public var count: Int { state.withLock { $0.tokens.count } }
 
     /// Adds `token`; ``RegistrationToken/store(in:)`` reads better at a registration.
     ///
-    /// - Complexity: Amortised O(1): past twice the live tokens of the last pruning, the
-    ///   tokens already cancelled are dropped, in one O(n) pass.
+    /// - Complexity: Amortised O(1): past twice the live tokens of the last pruning, one
+    ///   O(n) pass drops the cancelled ones.
     public func insert(_ token: RegistrationToken) {
         let toCheck = state.withLock { state -> [RegistrationToken]? in
             state.tokens.append(token)
@@ -56,8 +52,7 @@ public final class RegistrationBag: Sendable {
         }
     }
 
-    /// Cancels every token in the bag and empties it. Tokens stored afterwards are kept
-    /// as usual.
+    /// Cancels every token in the bag and empties it; the bag stays usable.
     ///
     /// - Complexity: O(n) for n tokens, plus what each cancellation costs.
     public func cancelAll() {

@@ -1,18 +1,11 @@
 import ActionPipeConcurrency
 import Synchronization
 
-/// The one queue of deliveries to the main actor (see ``MainActorDelivery``): a FIFO of
-/// work items, drained in order by one main-actor task at a time.
-///
-/// - A delivery enqueued on the main thread with nothing queued and no drain running runs
-///   at once (the caller is on the main actor); any other is appended, and the first
-///   append after the queue emptied schedules a drain.
-/// - The drain takes the whole queue, runs it with no lock held, and repeats until the queue
-///   is empty; a delivery that writes again appends behind what is queued.
-/// - ``idle()`` waits until everything enqueued before it has run.
+/// The one FIFO of deliveries to the main actor (see ``MainActorDelivery``), drained by one
+/// main-actor task at a time, with no lock held; a delivery enqueued on the main actor with
+/// nothing queued runs at once. ``idle()`` waits until everything enqueued before has run.
 @usableFromInline
 package final class _MainActorQueue: Sendable {
-    /// The process's queue.
     @usableFromInline package static let shared = _MainActorQueue()
 
     private struct State {
@@ -25,28 +18,18 @@ package final class _MainActorQueue: Sendable {
 
     private init() {}
 
-    /// Whether the caller runs on the main queue, the main actor's executor: then a delivery
-    /// may run at once.
-    ///
-    /// - Complexity: O(1).
     package static var isOnMainActor: Bool { MainQueue.isCurrent }
 
-    /// Whether something is queued or a drain runs; stored with the state, under its lock,
-    /// so the main actor can check for "nothing queued" with one load.
+    /// Stored under the state's lock, so the main actor checks "nothing queued" in one load.
     private let busy = Atomic<Bool>(false)
 
-    /// Whether the caller is on the main actor with nothing queued for it: then a delivery
-    /// may run at once, before everything enqueued later. A delivery that may be made often
-    /// tests this first, and allocates a queued closure only when it is `false`.
-    ///
-    /// - Complexity: O(1): one look-up of the current queue, one load.
+    /// On the main actor with nothing queued: a delivery may run at once. Frequent
+    /// deliveries test this first, and allocate a queued closure only when it is `false`.
     @usableFromInline package var isIdleOnMainActor: Bool {
         MainQueue.isCurrent && !busy.load(ordering: .acquiring)
     }
 
     /// Runs `work` on the main actor after every delivery enqueued before it.
-    ///
-    /// - Complexity: O(1) amortised, plus `work` when it runs at once.
     package func enqueue(_ work: @escaping @MainActor @Sendable () -> Void) {
         if isIdleOnMainActor {
             MainActor.assumeIsolated { work() }
@@ -62,8 +45,6 @@ package final class _MainActorQueue: Sendable {
         if schedule { Task { @MainActor in self.drain() } }
     }
 
-    /// Runs the queued deliveries in order until none is left, then wakes ``idle()``'s
-    /// waiters.
     @MainActor
     private func drain() {
         while true {
@@ -85,10 +66,7 @@ package final class _MainActorQueue: Sendable {
         }
     }
 
-    /// Returns once every delivery enqueued before the call has run (at once when none is
-    /// queued): for tests, and for code that must see the main actor caught up.
-    ///
-    /// - Complexity: O(1) to wait; the wait lasts as long as the queued deliveries.
+    /// Returns once every delivery enqueued before the call has run.
     package func idle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now = state.withLock { state in

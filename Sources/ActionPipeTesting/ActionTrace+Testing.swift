@@ -3,29 +3,16 @@ import ActionPipe
 extension ActionTrace {
     /// The names of the chain's pipes, in chain order, whatever they did.
     ///
-    /// ```swift
-    /// #expect(report.trace.pipeNames == ["cache", "server"])
-    /// ```
-    ///
     /// - Complexity: O(p) for p pipes.
     public var pipeNames: [String] { steps.map(\.pipe) }
 
-    /// The names of the pipes whose handlers ran (also those that stopped the call or
-    /// threw), in chain order: the same as `ran`, named to pair with ``skippedPipes``.
-    ///
-    /// ```swift
-    /// #expect(report.trace.ranPipes == ["cache"])
-    /// ```
+    /// The pipes whose handlers ran (also those that stopped or threw), in chain order:
+    /// `ran`, named to pair with ``skippedPipes``.
     ///
     /// - Complexity: O(p) for p pipes.
     public var ranPipes: [String] { ran }
 
-    /// The names of the pipes that did not run their handler, for whatever reason, in
-    /// chain order.
-    ///
-    /// ```swift
-    /// #expect(report.trace.skippedPipes == ["server"])
-    /// ```
+    /// The pipes that did not run their handler, in chain order.
     ///
     /// - Complexity: O(p) for p pipes.
     public var skippedPipes: [String] {
@@ -35,8 +22,7 @@ extension ActionTrace {
         }
     }
 
-    /// What the pipe named `pipe` did, or `nil` when no pipe of the chain has that name
-    /// (the first one, if several do).
+    /// What the pipe named `pipe` (the first, if several) did; `nil` when none is.
     ///
     /// ```swift
     /// #expect(report.trace.outcome(of: "server") == .skipped(.stoppedEarlier))
@@ -47,11 +33,7 @@ extension ActionTrace {
         steps.first { $0.pipe == pipe }?.outcome
     }
 
-    /// Why the pipe named `pipe` did not run, or `nil` when it ran or is not in the chain.
-    ///
-    /// ```swift
-    /// #expect(report.trace.skipReason(of: "server") == .stoppedEarlier)
-    /// ```
+    /// Why the pipe named `pipe` did not run; `nil` when it ran or is not in the chain.
     ///
     /// - Complexity: O(p) for p pipes.
     public func skipReason(of pipe: String) -> SkipReason? {
@@ -59,9 +41,8 @@ extension ActionTrace {
         return reason
     }
 
-    /// The trace in one short, comparable line: each pipe with one word for what it did
-    /// (`ran`, `stopped`, `skipped`, `threw`), without the reasons, which
-    /// `description` and ``skipReason(of:)`` give.
+    /// The trace in one comparable line: each pipe with `ran`, `stopped`, `skipped` or
+    /// `threw`, without the reasons.
     ///
     /// ```swift
     /// #expect(report.trace.summary == "cache stopped, server skipped")

@@ -1,7 +1,7 @@
 import ActionPipeShared
 
-/// Waits for the deliveries to the main actor (`on: .mainActor` observers, subscribers and
-/// handlers) that are queued: a test of UI code awaits this instead of sleeping or polling.
+/// Waits for the queued deliveries to the main actor (`on: .mainActor` observers,
+/// subscribers and handlers): a UI test awaits this instead of sleeping or polling.
 ///
 /// ```swift
 /// @Test @MainActor func showsTheLastAlbum() async {
@@ -12,9 +12,8 @@ import ActionPipeShared
 /// }
 /// ```
 public enum MainActorDeliveries {
-    /// Returns once every delivery to the main actor queued before the call has run (at
-    /// once when none is queued). Deliveries those deliveries cause are queued behind them
-    /// and run before this returns too.
+    /// Returns once every delivery to the main actor queued before the call has run,
+    /// including those they queue in turn.
     ///
     /// - Complexity: O(1) to wait; the wait lasts as long as the queued deliveries.
     public static func drain() async {

@@ -1,13 +1,9 @@
 import ActionPipe
 import ActionPipeConcurrency
 
-/// A bus executor whose jobs wait in a queue until the test runs them: when a handler runs
-/// is the test's decision, not a scheduler's.
-///
-/// Subscribe or publish ``executor``; each handler call (or publish) it is given is queued,
-/// in order, and runs on the thread that calls ``runNext()`` or ``runAll()``. Jobs run
-/// after the queue's lock is released, so a job may publish, and so enqueue more jobs,
-/// without deadlocking.
+/// A bus executor whose jobs wait in a queue until the test runs them, in order, on the
+/// thread that calls ``runNext()`` or ``runAll()``; jobs run with no lock held, so a job
+/// may publish and enqueue more.
 ///
 /// ```swift
 /// let manual = ManualExecutor()
@@ -17,21 +13,17 @@ import ActionPipeConcurrency
 /// manual.runAll()              // prints "handled"
 /// ```
 ///
-/// A job must run exactly once (the contract of `BusExecutor.custom`): a test that ends
-/// with jobs still queued leaves a `publishAndWait` on this executor waiting, and releases
-/// the jobs unrun when the executor goes.
+/// A job must run exactly once (`BusExecutor.custom`'s contract): jobs left queued leave a
+/// `publishAndWait` waiting, and are released unrun with the executor.
 public final class ManualExecutor: Sendable {
     private struct State {
-        /// The queue; a job taken to run is replaced by `nil`, so compacting the array
-        /// (when the queue empties) releases no job under the lock.
+        /// A job taken to run becomes `nil`, so compacting releases no job under the lock.
         var jobs: [(@Sendable () -> Void)?] = []
-        /// Index of the next job to run.
         var head = 0
         var enqueued = 0
         var ran = 0
         var nextID: UInt64 = 0
         var waiters: [Waiter] = []
-        /// Ids of waits whose task was cancelled before they were registered.
         var cancelledEarly: Set<UInt64> = []
     }
 
@@ -45,21 +37,10 @@ public final class ManualExecutor: Sendable {
 
     /// An executor with an empty queue.
     ///
-    /// ```swift
-    /// let manual = ManualExecutor()
-    /// ```
-    ///
     /// - Complexity: O(1).
     public init() {}
 
-    /// The executor to give the bus: each job it gets is queued here.
-    ///
-    /// ```swift
-    /// bus.subscribe(topic, on: manual.executor) { event in }
-    /// bus.publish(Ping(), on: manual.executor)
-    /// ```
-    ///
-    /// The executor holds the queue, not this object.
+    /// The executor to give the bus; it holds the queue, not this object.
     ///
     /// - Complexity: O(1); enqueuing a job through it is amortised O(1), plus O(w) for w
     ///   tasks in ``waitForPending(_:)``.
@@ -81,36 +62,20 @@ public final class ManualExecutor: Sendable {
 
     /// How many jobs are queued and not yet run.
     ///
-    /// ```swift
-    /// #expect(manual.pendingCount == 0)
-    /// ```
-    ///
     /// - Complexity: O(1).
     public var pendingCount: Int { state.withLock { $0.jobs.count - $0.head } }
 
     /// How many jobs were ever queued.
-    ///
-    /// ```swift
-    /// #expect(manual.enqueuedCount == 3)
-    /// ```
     ///
     /// - Complexity: O(1).
     public var enqueuedCount: Int { state.withLock { $0.enqueued } }
 
     /// How many jobs have run (or are running now).
     ///
-    /// ```swift
-    /// #expect(manual.ranCount == 3)
-    /// ```
-    ///
     /// - Complexity: O(1).
     public var ranCount: Int { state.withLock { $0.ran } }
 
     /// Runs the oldest queued job, on this thread, and returns whether there was one.
-    ///
-    /// ```swift
-    /// while manual.runNext() {}   // the same as runAll()
-    /// ```
     ///
     /// - Complexity: Amortised O(1), plus the job.
     @discardableResult
@@ -132,13 +97,8 @@ public final class ManualExecutor: Sendable {
         return true
     }
 
-    /// Runs queued jobs, oldest first, until none is left, including the jobs they queue,
-    /// and returns how many ran. A job that always queues another never lets it return.
-    ///
-    /// ```swift
-    /// bus.publish(Ping())
-    /// #expect(manual.runAll() == 1)
-    /// ```
+    /// Runs queued jobs, oldest first, including those they queue, until none is left;
+    /// returns how many ran.
     ///
     /// - Complexity: O(j) for the j jobs run, plus the jobs.
     @discardableResult
@@ -149,17 +109,8 @@ public final class ManualExecutor: Sendable {
     }
 
     /// Suspends until at least `count` jobs are queued and not yet run: for a job queued
-    /// from another task (as `publishAndWait` does), before ``runAll()``.
-    ///
-    /// ```swift
-    /// async let summary = bus.publishAndWait(Ping())
-    /// await manual.waitForPending(1)
-    /// manual.runAll()
-    /// _ = await summary
-    /// ```
-    ///
-    /// There is no timeout: a test bounds its waits with `.timeLimit`. When the waiting task
-    /// is cancelled the wait returns early, so a test fails instead of hanging.
+    /// from another task (`publishAndWait`), before ``runAll()``. No timeout: a cancelled
+    /// wait returns early, so a test fails instead of hanging.
     ///
     /// - Complexity: O(w) for w waiting tasks, plus the wait.
     public func waitForPending(_ count: Int = 1) async {
@@ -187,7 +138,7 @@ public final class ManualExecutor: Sendable {
             }
             waiter?.continuation.resume()
         }
-        // A wait that ended normally leaves no early-cancellation mark behind.
+        // Drop a mark left by a cancellation that came after the wait ended.
         state.withLock { _ = $0.cancelledEarly.remove(id) }
     }
 }

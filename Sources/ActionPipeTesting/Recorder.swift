@@ -1,11 +1,8 @@
 import ActionPipeConcurrency
 
-/// A thread-safe, ordered record of values, which a test can wait on: the box behind every
-/// recorder of this module, and a handy one for any handler a test installs itself.
-///
-/// ``record(_:)`` may be called from any thread; ``values`` are in the order the calls
-/// took the recorder's lock. ``waitForCount(_:)`` suspends until enough values are there,
-/// without sleeping or polling: it is resumed by the ``record(_:)`` that reaches the count.
+/// A thread-safe, ordered record of values that a test can wait on: the box behind every
+/// recorder of this module. ``waitForCount(_:)`` is resumed by the ``record(_:)`` that
+/// reaches the count, with no sleeping or polling.
 ///
 /// ```swift
 /// let seen = Recorder<Int>()
@@ -29,7 +26,6 @@ public final class Recorder<Value: Sendable>: @unchecked Sendable {
         var values: [Value] = []
         var nextID: UInt64 = 0
         var waiters: [Waiter] = []
-        /// Ids of waits whose task was cancelled before they were registered.
         var cancelledEarly: Set<UInt64> = []
     }
 
@@ -37,18 +33,10 @@ public final class Recorder<Value: Sendable>: @unchecked Sendable {
 
     /// An empty recorder.
     ///
-    /// ```swift
-    /// let recorder = Recorder<String>()
-    /// ```
-    ///
     /// - Complexity: O(1).
     public init() {}
 
-    /// Appends `value`, and resumes every ``waitForCount(_:)`` whose count it reaches.
-    ///
-    /// ```swift
-    /// recorder.record("saved")
-    /// ```
+    /// Appends `value`, from any thread, and resumes the waits whose count it reaches.
     ///
     /// - Complexity: O(w) for w waiting tasks; amortised O(1) when none waits.
     public func record(_ value: Value) {
@@ -62,39 +50,21 @@ public final class Recorder<Value: Sendable>: @unchecked Sendable {
 
     /// Everything recorded so far, oldest first.
     ///
-    /// ```swift
-    /// #expect(recorder.values == ["saved", "closed"])
-    /// ```
-    ///
     /// - Complexity: O(1) (the array is copied on write).
     public var values: [Value] { state.withLock { $0.values } }
 
     /// How many values are recorded.
     ///
-    /// ```swift
-    /// #expect(recorder.count == 2)
-    /// ```
-    ///
     /// - Complexity: O(1).
     public var count: Int { state.withLock { $0.values.count } }
 
-    /// The most recent value, or `nil` when there is none.
-    ///
-    /// ```swift
-    /// #expect(recorder.last == "closed")
-    /// ```
+    /// The most recent value, if any.
     ///
     /// - Complexity: O(1).
     public var last: Value? { state.withLock { $0.values.last } }
 
-    /// Returns the values recorded so far and forgets them: the next ``values`` holds only
-    /// what is recorded afterwards. ``waitForCount(_:)`` counts the values held, so after a
-    /// take it counts from zero again.
-    ///
-    /// ```swift
-    /// #expect(recorder.take() == ["saved"])
-    /// #expect(recorder.values == [])
-    /// ```
+    /// Returns the values recorded so far and forgets them; ``waitForCount(_:)`` then counts
+    /// from zero again.
     ///
     /// - Complexity: O(1).
     @discardableResult
@@ -105,17 +75,9 @@ public final class Recorder<Value: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Suspends until at least `count` values are recorded, then returns all of them (at
-    /// least `count`, oldest first). Returns at once if they already are.
-    ///
-    /// There is no timeout: a test bounds its waits with `.timeLimit`. When the waiting task
-    /// is cancelled (as when a test's time limit is exceeded) the wait returns early, with
-    /// the fewer values recorded so far, so a test fails instead of hanging.
-    ///
-    /// ```swift
-    /// let events = await recorder.waitForCount(3)
-    /// #expect(events.count == 3)
-    /// ```
+    /// Suspends until at least `count` values are recorded, then returns them all (at once
+    /// if they already are). No timeout: bound it with `.timeLimit`; a cancelled wait
+    /// returns early with the fewer values, so a test fails instead of hanging.
     ///
     /// - Complexity: O(w) for w waiting tasks, plus the wait.
     @discardableResult
@@ -144,22 +106,16 @@ public final class Recorder<Value: Sendable>: @unchecked Sendable {
             }
             waiter?.continuation.resume(returning: values)
         }
-        // A wait that ended normally leaves no early-cancellation mark behind.
+        // Drop a mark left by a cancellation that came after the wait ended.
         state.withLock { _ = $0.cancelledEarly.remove(id) }
         return values
     }
 
     /// How many tasks are suspended in ``waitForCount(_:)``.
     ///
-    /// ```swift
-    /// #expect(recorder.waiterCount == 0)
-    /// ```
-    ///
     /// - Complexity: O(1).
     public var waiterCount: Int { state.withLock { $0.waiters.count } }
 
-    /// Removes and returns the waiters whose count is reached, each with the values to
-    /// return.
     private static func takeSatisfiedWaiters(
         _ state: inout State
     ) -> [(UnsafeContinuation<[Value], Never>, [Value])] {

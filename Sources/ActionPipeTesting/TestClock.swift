@@ -3,15 +3,10 @@ import ActionPipeConcurrency
 /// A clock that only moves when a test says so: retries, backoffs and timeouts that wait on
 /// it run in virtual time, instantly and deterministically.
 ///
-/// Pass it wherever a part takes a clock (``OperationTreeOptions/clock``). Sleepers wait
-/// until ``advance(by:)`` or ``advance(to:)`` moves ``now`` to or past their deadline; they
-/// resume in deadline order. A test waits for the code under test to reach its sleep with
-/// ``waitForSleepers(_:)`` before advancing, so nothing depends on timing; or lets a
-/// number of sleeps happen with ``run(sleeps:)``.
-///
-/// - ``now``, ``Instant`` and its ``Instant/offset``: where the clock stands.
-/// - ``advance(by:)``, ``advance(to:)``, ``advanceToNextDeadline()``: move it, at once.
-/// - ``sleeperCount``, ``waitForSleepers(_:)``, ``run(sleeps:)``: meet the code under test.
+/// Pass it wherever a part takes a clock (``OperationTreeOptions/clock``). Sleepers resume,
+/// in deadline order, when ``advance(by:)`` or ``advance(to:)`` reaches their deadline. A
+/// test waits for the code under test to sleep with ``waitForSleepers(_:)`` before
+/// advancing, or lets a number of sleeps happen with ``run(sleeps:)``.
 ///
 /// ```swift
 /// let clock = TestClock()
@@ -56,12 +51,10 @@ public final class TestClock: Clock, @unchecked Sendable {
         var now = Instant(offset: .zero)
         var nextID: UInt64 = 0
         var sleepers: [Sleeper] = []
-        /// Tests waiting for a number of sleepers, by id.
         var waiters: [(id: UInt64, count: Int, continuation: UnsafeContinuation<Void, Never>)] =
             []
-        /// Ids of waits cancelled before they were registered.
+        /// Ids of waits, and of sleeps, cancelled before they were registered.
         var waitsCancelledEarly: Set<UInt64> = []
-        /// Ids of sleeps cancelled before they were registered.
         var cancelledEarly: Set<UInt64> = []
     }
 
@@ -116,13 +109,12 @@ public final class TestClock: Clock, @unchecked Sendable {
             }
             sleeper?.continuation.resume(throwing: CancellationError())
         }
-        // A sleep that finished normally leaves no early-cancellation mark behind.
+        // Drop a mark left by a cancellation that came after the sleep ended.
         state.withLock { _ = $0.cancelledEarly.remove(id) }
     }
 
-    /// Moves the clock `duration` forward and resumes every sleeper whose deadline it
-    /// reached, earliest first. A negative duration is treated as zero: the clock never
-    /// goes back.
+    /// Moves the clock `duration` forward (never back) and resumes every sleeper it made
+    /// due, earliest first.
     ///
     /// - Complexity: O(s log s) for s sleepers.
     public func advance(by duration: Duration) {
@@ -133,8 +125,8 @@ public final class TestClock: Clock, @unchecked Sendable {
         for sleeper in due { sleeper.continuation.resume() }
     }
 
-    /// Moves the clock to `instant` (if it is later than ``now``) and resumes every sleeper
-    /// whose deadline it reached, earliest first.
+    /// Moves the clock to `instant`, if later than ``now``, and resumes every sleeper it
+    /// made due, earliest first.
     ///
     /// - Complexity: O(s log s) for s sleepers.
     public func advance(to instant: Instant) {
@@ -146,12 +138,7 @@ public final class TestClock: Clock, @unchecked Sendable {
     }
 
     /// Suspends until at least `count` tasks are asleep on this clock: call it before
-    /// ``advance(by:)`` so the code under test has reached its sleep. Returns `false`, at
-    /// once, when the waiting task is cancelled first (a test's time limit ends the wait).
-    ///
-    /// ```swift
-    /// #expect(await clock.waitForSleepers(2))
-    /// ```
+    /// advancing. Returns `false` at once when the waiting task is cancelled first.
     ///
     /// - Complexity: O(w) for w waiting tests.
     @discardableResult
@@ -183,21 +170,12 @@ public final class TestClock: Clock, @unchecked Sendable {
             }
             waiter?.resume()
         }
-        // A wait cancelled after it was satisfied leaves its early-cancel mark behind.
+        // Drop a mark left by a cancellation that came after the wait was satisfied.
         state.withLock { _ = $0.waitsCancelledEarly.remove(id) }
         return state.withLock { $0.sleepers.count >= count } || !Task.isCancelled
     }
 
-    /// Moves the clock to the earliest sleeper's deadline and resumes the sleepers due then;
-    /// does nothing when no task is asleep.
-    ///
-    /// ```swift
-    /// let clock = TestClock()
-    /// let woke = Task { try await clock.sleep(for: .seconds(90)) }
-    /// await clock.waitForSleepers(1)
-    /// #expect(clock.advanceToNextDeadline() == TestClock.Instant(offset: .seconds(90)))
-    /// try await woke.value
-    /// ```
+    /// Moves the clock to the earliest sleeper's deadline and resumes the sleepers due then.
     ///
     /// - Returns: The deadline it moved to, or `nil` when no task was asleep.
     /// - Complexity: O(s log s) for s sleepers.
@@ -206,7 +184,6 @@ public final class TestClock: Clock, @unchecked Sendable {
         advanceToNextDeadlineCounting().deadline
     }
 
-    /// ``advanceToNextDeadline()``, also returning how many sleepers it woke.
     private func advanceToNextDeadlineCounting() -> (deadline: Instant?, woken: Int) {
         let (deadline, due) = state.withLock { state -> (Instant?, [Sleeper]) in
             guard let next = state.sleepers.map(\.deadline).min() else { return (nil, []) }
@@ -217,22 +194,14 @@ public final class TestClock: Clock, @unchecked Sendable {
         return (deadline, due.count)
     }
 
-    /// Lets `count` sleeps end in virtual time: each time a task is asleep on the clock,
-    /// moves the clock to the earliest deadline and wakes what is due then, until `count`
-    /// sleepers have woken. A retry loop with three backoffs runs to its end with
-    /// `await clock.run(sleeps: 3)`; three requests that sleep at once count three.
-    ///
-    /// The clock cannot know whether a task it woke will sleep again, so the test says how
-    /// many sleeps to let through: the run is deterministic, with no polling and no timing.
-    /// Returns `false`, at once, when the waiting task is cancelled first.
+    /// Lets `count` sleeps end in virtual time: each time a task sleeps, moves the clock to
+    /// the earliest deadline, until `count` sleepers have woken (three requests sleeping at
+    /// once count three). The clock cannot know whether a woken task sleeps again, so the
+    /// test says how many. Returns `false` at once when the waiting task is cancelled.
     ///
     /// ```swift
-    /// let clock = TestClock()
-    /// let retries = Task {
-    ///     for _ in 0..<3 { try await clock.sleep(for: .seconds(2)) }
-    /// }
+    /// let retries = Task { for _ in 0..<3 { try await clock.sleep(for: .seconds(2)) } }
     /// #expect(await clock.run(sleeps: 3))
-    /// try await retries.value
     /// #expect(clock.now == TestClock.Instant(offset: .seconds(6)))
     /// ```
     ///
@@ -247,7 +216,6 @@ public final class TestClock: Clock, @unchecked Sendable {
         return true
     }
 
-    /// Removes and returns the sleepers whose deadline has come, earliest first.
     private static func takeDue(_ state: inout State) -> [Sleeper] {
         let now = state.now
         let due = state.sleepers.filter { $0.deadline <= now }
@@ -255,7 +223,6 @@ public final class TestClock: Clock, @unchecked Sendable {
         return due.sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
     }
 
-    /// Removes and returns the waiters whose count of sleepers is reached.
     private static func takeSatisfiedWaiters(
         _ state: inout State
     ) -> [UnsafeContinuation<Void, Never>] {

@@ -12,20 +12,15 @@ import ActionPipeShared
 /// bus.publish(OrderPlaced(id: 7))                  // also reaches the other instances
 /// ```
 ///
-/// - A received event is published with ``BusOrigin/remote(_:)``, which its handlers see in
-///   ``BusOrigin/current``, and is never sent out again, by this bridge or another on the
-///   bus: instances do not echo events to each other. What a handler publishes in turn is
-///   local, and is sent.
-/// - Only the bridged topics cross, in both directions; every instance bridges a type
-///   under the same name (by default the type's name) and the same ``BusCoder``.
-/// - Feedback and `publishAndWait` stay local: the subscribers that answer a publish's feedback
-///   are those of its own bus, and a remote publish's feedback is dropped.
-/// - Each sender's events are sent in publish order, one at a time; the bridge drops
-///   duplicates (a sequence already seen from that sender). What else is guaranteed,
-///   at most or at least once, is the transport's to say.
-/// - Events wait in an outbox between the publish (which never waits for the transport)
-///   and the send; past `outboxLimit` waiting, new ones are dropped and reported to
-///   ``Diagnostics``, as are events that do not encode or decode, and failed sends.
+/// - A received event is published with ``BusOrigin/remote(_:)`` (seen in
+///   ``BusOrigin/current``) and never sent out again by any bridge on the bus; what its
+///   handlers publish in turn is local, and is sent.
+/// - Only bridged topics cross; every instance bridges a type under the same name and
+///   ``BusCoder``. Feedback and `publishAndWait` stay local.
+/// - Each sender's events are sent in publish order; duplicates (a sequence already seen)
+///   are dropped. At most or at least once is the transport's to say.
+/// - The outbox decouples publish from send; past `outboxLimit`, new events are dropped and
+///   reported to ``Diagnostics``, as are events that fail to encode, decode or send.
 public final class BusBridge: Sendable, CustomStringConvertible {
     /// The bus whose events this bridge sends and receives.
     public let bus: EventBus
@@ -40,13 +35,7 @@ public final class BusBridge: Sendable, CustomStringConvertible {
     /// A bridge of `bus` over `transport`. Nothing crosses until topics are bridged with
     /// ``bridge(_:as:)`` and ``run()`` runs.
     ///
-    /// ```swift
-    /// let bridge = BusBridge(bus: bus, transport: transport, instance: BusInstanceID("a"))
-    /// ```
-    ///
     /// - Parameters:
-    ///   - bus: The bus to bridge.
-    ///   - transport: What carries the events.
     ///   - instance: This instance's id; by default a random one.
     ///   - coder: How events are encoded; JSON by default.
     ///   - outboxLimit: How many events may wait to be sent; past it new ones are dropped
@@ -71,20 +60,17 @@ public final class BusBridge: Sendable, CustomStringConvertible {
     /// `BusBridge(<instance> of EventBus(<name>))`.
     public var description: String { "BusBridge(\(instance) of \(bus))" }
 
-    /// Bridges `topic`: its events published here are sent, and those of its type that
-    /// arrive under `name` and match it are published here. Bridge each event type once,
-    /// with its widest topic; a second topic of the same name is reported and ignored.
+    /// Bridges `topic`: its events published here are sent, and those arriving under
+    /// `name` that match it are published here. Bridge each event type once, with its
+    /// widest topic; a second topic of the same name is reported and ignored.
     ///
     /// ```swift
-    /// bridge.bridge(BusTopic(anySubtypeOf: OrderPlaced.self))
     /// bridge.bridge(BusTopic(Login.self, .login), as: "session.login")
     /// ```
     ///
-    /// - Parameters:
-    ///   - topic: The events to share.
-    ///   - name: The topic's name on the wire, the same in every instance; by default the
-    ///     event type's name.
-    /// - Complexity: O(1) amortised: one subscription.
+    /// - Parameter name: The name on the wire, the same in every instance; by default the
+    ///   event type's name.
+    /// - Complexity: Amortised O(1): one subscription.
     public func bridge<Event: BusEvent & Codable>(_ topic: BusTopic<Event>, as name: String? = nil)
     {
         let name = name ?? String(describing: Event.self)
@@ -104,8 +90,8 @@ public final class BusBridge: Sendable, CustomStringConvertible {
             return
         }
         let core = core
-        // No feedback (`nil`), as a stream's subscription: the bridge answers nothing.
-        // The bus's identity, not the bus: its own subscription must not keep it alive.
+        // No feedback, as a stream's subscription. The bus's identity, not the bus: its own
+        // subscription must not keep it alive.
         let busID = ObjectIdentifier(bus)
         let token = bus._subscribe(topic, owner: nil, name: "bridge", executor: nil) {
             _, event in
@@ -116,19 +102,14 @@ public final class BusBridge: Sendable, CustomStringConvertible {
         token.store(in: registrations)
     }
 
-    /// Runs the bridge until the calling task is cancelled: sends the outbox's events
-    /// through the transport and publishes what it receives. Run it once; when it returns,
-    /// the bridge's subscriptions are cancelled and nothing more crosses.
+    /// Runs the bridge until the calling task is cancelled: sends the outbox through the
+    /// transport and publishes what it receives. Run it once; when it returns, the bridge's
+    /// subscriptions are cancelled.
     ///
-    /// ```swift
-    /// let running = Task { try await bridge.run() }
-    /// running.cancel()   // stops it
-    /// ```
-    ///
-    /// - Throws: What the transport's ``BusTransport/receive(into:)`` throws when it fails
-    ///   for good; ``BusBridgeError/alreadyRan`` on a second run.
-    /// - Complexity: Per event sent, one outbox hop and the transport's send; per event
-    ///   received, one dictionary lookup under the bridge's lock, the decoding and the publish.
+    /// - Throws: What ``BusTransport/receive(into:)`` throws when it fails for good;
+    ///   ``BusBridgeError/alreadyRan`` on a second run.
+    /// - Complexity: Per event sent, one outbox hop and the send; per event received, one
+    ///   lookup under the bridge's lock, the decoding and the publish.
     public func run() async throws {
         guard core.start() else { throw BusBridgeError.alreadyRan }
         defer {
@@ -157,14 +138,10 @@ public final class BusBridge: Sendable, CustomStringConvertible {
 
     /// How many events wait in the outbox to be sent.
     ///
-    /// ```swift
-    /// bridge.pendingCount   // 0 once everything published has been sent
-    /// ```
-    ///
     /// - Complexity: O(1).
     public var pendingCount: Int { core.pendingCount }
 
-    /// Decodes `message` and publishes it here; see ``BusInbox/deliver(_:)``.
+    /// See ``BusInbox/deliver(_:)``.
     func _deliver(_ message: BusMessage) -> Bool {
         guard message.sender != instance else { return false }
         guard let inbound = core.accept(message) else { return false }

@@ -1,26 +1,14 @@
 import ActionPipeShared
 
-/// Where a ``BusTransport`` hands what it receives: the messages, and what the bridge's
-/// app should hear about (a connection lost, a message that arrived malformed), which goes
-/// to ``Diagnostics``.
-///
-/// ```swift
-/// func receive(into inbox: BusInbox) async throws {
-///     for await message in messages { inbox.deliver(message) }
-/// }
-/// ```
+/// Where a ``BusTransport`` hands what it receives: messages, and what the app should hear
+/// about (a lost connection, a malformed message), which goes to ``Diagnostics``.
 public struct BusInbox: Sendable {
     let bridge: BusBridge
 
-    /// Decodes `message` and publishes its event on the bridge's bus as a remote event
-    /// (``BusOrigin/remote(_:)``), now, on this thread, unless it is the bridge's own, was
-    /// seen before (its sequence is not above the last one from its sender), or its topic is
-    /// not bridged here. A payload that does not decode is reported to ``Diagnostics``
+    /// Decodes `message` and publishes it here, now, as a remote event
+    /// (``BusOrigin/remote(_:)``), unless it is the bridge's own, seen before (sequence not
+    /// above its sender's last), or not bridged here. An undecodable payload is reported
     /// (``Diagnostic/Kind/bridgeEventDropped``) and skipped.
-    ///
-    /// ```swift
-    /// inbox.deliver(message)
-    /// ```
     ///
     /// - Returns: Whether the event was published.
     /// - Complexity: O(1) to find the topic, then the decoding and the publish.
@@ -29,12 +17,8 @@ public struct BusInbox: Sendable {
         bridge._deliver(message)
     }
 
-    /// Reports to ``Diagnostics`` (``Diagnostic/Kind/bridgeEventDropped``) something that
-    /// arrived and could not be read as a message, and so was skipped.
-    ///
-    /// ```swift
-    /// inbox.reportMalformed("a notification without a header", error: nil)
-    /// ```
+    /// Reports (``Diagnostic/Kind/bridgeEventDropped``) something that arrived and could
+    /// not be read as a message.
     ///
     /// - Complexity: O(1) plus the diagnostics handler.
     public func reportMalformed(_ what: String, error: (any Error)? = nil) {
@@ -45,8 +29,7 @@ public struct BusInbox: Sendable {
                 error: error))
     }
 
-    /// Reports to ``Diagnostics`` that events were lost (`count` of them, or an unknown
-    /// number when `nil`), and why.
+    /// Reports that events were lost (`count`, or an unknown number when `nil`), and why.
     ///
     /// ```swift
     /// inbox.reportDropped(count: nil, "the connection dropped; notifications meanwhile are lost")
@@ -62,12 +45,8 @@ public struct BusInbox: Sendable {
                 error: error))
     }
 
-    /// Reports to ``Diagnostics`` (``Diagnostic/Kind/bridgeConnection``) a change of the
-    /// transport's connection: connected, lost, reconnecting.
-    ///
-    /// ```swift
-    /// inbox.reportConnection("reconnecting in 0.4 s", error: error)
-    /// ```
+    /// Reports (``Diagnostic/Kind/bridgeConnection``) a change of the transport's
+    /// connection: connected, lost, reconnecting.
     ///
     /// - Complexity: O(1) plus the diagnostics handler.
     public func reportConnection(_ state: String, error: (any Error)? = nil) {

@@ -6,25 +6,13 @@
 
 /// The default ``BusCoder``: events as JSON, through Foundation's `JSONEncoder` and
 /// `JSONDecoder` with their default settings.
-///
-/// ```swift
-/// let bridge = BusBridge(bus: bus, transport: transport, coder: BusJSONCoder())
-/// ```
 public struct BusJSONCoder: BusCoder {
     /// A JSON coder.
-    ///
-    /// ```swift
-    /// let coder = BusJSONCoder()
-    /// ```
     ///
     /// - Complexity: O(1).
     public init() {}
 
     /// The JSON text of `event`, as UTF-8 bytes.
-    ///
-    /// ```swift
-    /// let bytes = try BusJSONCoder().encode(OrderPlaced(id: 7))
-    /// ```
     ///
     /// - Complexity: O(n) in the size of the event.
     public func encode<Event: Encodable>(_ event: Event) throws -> [UInt8] {
@@ -32,10 +20,6 @@ public struct BusJSONCoder: BusCoder {
     }
 
     /// The event decoded from JSON `bytes`.
-    ///
-    /// ```swift
-    /// let order = try BusJSONCoder().decode(OrderPlaced.self, from: bytes)
-    /// ```
     ///
     /// - Complexity: O(n) in the size of `bytes`.
     public func decode<Event: Decodable>(_ type: Event.Type, from bytes: [UInt8]) throws

@@ -1,21 +1,9 @@
-/// The subtype of an event type that has none: its only value is ``none``.
-///
-/// ```swift
-/// struct Ping: BusEvent {}          // Subtype defaults to BusNoSubtype
-/// let topic = BusTopic(Ping.self)   // the one topic of Ping
-/// ```
+/// The subtype of an event type that has none: its only value is ``none``, so the type has
+/// one topic, `BusTopic(Ping.self)`.
 public enum BusNoSubtype: Hashable, Sendable, CustomStringConvertible {
     /// The single subtype.
-    ///
-    /// ```swift
-    /// Ping().subtype == .none
-    /// ```
     case none
 
     /// `"-"`, for topics and traces.
-    ///
-    /// ```swift
-    /// BusNoSubtype.none.description == "-"
-    /// ```
     public var description: String { "-" }
 }

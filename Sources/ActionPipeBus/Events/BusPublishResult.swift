@@ -1,23 +1,11 @@
 import ActionPipeConcurrency
 
 /// What a synchronous ``EventBus/publish(_:)`` did: how many subscribers handled the event,
-/// how many threw, and how many were handed to their executor to run later.
-///
-/// Counting costs nothing, so every publish returns it; for who did what, ask for feedback
+/// threw, or were handed to their executor. For who did what, ask for feedback
 /// (``EventBus/publish(_:feedback:)``, ``EventBus/publishAndWait(_:)``).
-///
-/// ```swift
-/// let result = bus.publish(Ping())
-/// result.handledCount   // synchronous handlers that returned
-/// result.isEmpty        // true when nobody listens: not an error
-/// ```
 public struct BusPublishResult: Sendable, Hashable, CustomStringConvertible {
     /// Equal when the counts are equal and both were refused for the same event type, or
     /// neither was.
-    ///
-    /// ```swift
-    /// BusPublishResult(handledCount: 1) == BusPublishResult(handledCount: 1)   // true
-    /// ```
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.handledCount == rhs.handledCount && lhs.failedCount == rhs.failedCount
             && lhs.scheduledCount == rhs.scheduledCount
@@ -26,10 +14,6 @@ public struct BusPublishResult: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Hashes the counts and the refused event type.
-    ///
-    /// ```swift
-    /// Set([bus.publish(Ping())])
-    /// ```
     public func hash(into hasher: inout Hasher) {
         hasher.combine(handledCount)
         hasher.combine(failedCount)
@@ -38,32 +22,16 @@ public struct BusPublishResult: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Synchronous handlers that returned normally.
-    ///
-    /// ```swift
-    /// bus.publish(Ping()).handledCount
-    /// ```
     public var handledCount: Int
 
     /// Synchronous handlers that threw (the publish went on with the next subscriber).
-    ///
-    /// ```swift
-    /// bus.publish(Ping()).failedCount
-    /// ```
     public var failedCount: Int
 
     /// Handlers handed to their executor; they run after the publish returns.
-    ///
-    /// ```swift
-    /// bus.publish(Ping()).scheduledCount
-    /// ```
     public var scheduledCount: Int
 
-    /// Why the publish reached nobody, when it was refused for nesting deeper than
+    /// Why the publish reached nobody, when it nested deeper than
     /// ``NestingLimitError/depthLimit``; `nil` otherwise.
-    ///
-    /// ```swift
-    /// if let error = bus.publish(Ping()).nestingError { print(error) }
-    /// ```
     public var nestingError: NestingLimitError? {
         refusedEventType.map {
             NestingLimitError(
@@ -71,15 +39,10 @@ public struct BusPublishResult: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The event type of a publish refused for nesting too deep. A type, not the error:
-    /// it keeps the result trivial to copy, which a publish's return path depends on.
+    /// A type, not the error, so the result stays trivial to copy on a publish's return.
     var refusedEventType: Any.Type?
 
     /// A result with these counts.
-    ///
-    /// ```swift
-    /// BusPublishResult(handledCount: 1, failedCount: 0, scheduledCount: 0)
-    /// ```
     public init(handledCount: Int = 0, failedCount: Int = 0, scheduledCount: Int = 0) {
         self.handledCount = handledCount
         self.failedCount = failedCount
@@ -88,24 +51,12 @@ public struct BusPublishResult: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Subscribers the event reached: `handledCount + failedCount + scheduledCount`.
-    ///
-    /// ```swift
-    /// bus.publish(Ping()).reachedCount
-    /// ```
     public var reachedCount: Int { handledCount + failedCount + scheduledCount }
 
-    /// Whether no subscriber received the event.
-    ///
-    /// ```swift
-    /// EventBus(name: "empty").publish(Ping()).isEmpty   // true
-    /// ```
+    /// Whether no subscriber received the event (not an error).
     public var isEmpty: Bool { reachedCount == 0 }
 
     /// `handled 2, failed 0, scheduled 1`.
-    ///
-    /// ```swift
-    /// print(bus.publish(Ping()))
-    /// ```
     public var description: String {
         "handled \(handledCount), failed \(failedCount), scheduled \(scheduledCount)"
     }

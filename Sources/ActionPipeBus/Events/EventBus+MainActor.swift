@@ -1,45 +1,25 @@
 import ActionPipeConcurrency
 
 extension EventBus {
-    /// Subscribes `handler` to `topic`, run on the main actor as a `@MainActor` closure: it
-    /// changes `@MainActor` state (a view model, a view) directly, with no
-    /// `MainActor.assumeIsolated`.
+    /// Subscribes `handler` to `topic`, run on the main actor as a `@MainActor` closure.
     ///
-    /// Each event goes through the one queue of deliveries to the main actor (see
-    /// ``MainActorDelivery``), so handlers run in publish order, across event types and
-    /// buses (and after the state changes written before them). A publish made on the main
-    /// actor with nothing queued runs the handler before it returns, counted in
-    /// ``BusPublishResult/handledCount``; any other publish counts it in
-    /// ``BusPublishResult/scheduledCount`` and it runs later, on the main actor. A delivery
-    /// whose token was cancelled before it ran is dropped: after `cancel()` on the main
-    /// actor, the handler is never called again.
-    ///
-    /// Main-actor subscribers answer no feedback: their reports (``publish(_:feedback:)``,
-    /// ``publishAndWait(_:)``) say handled, with no value.
+    /// Events go through the one queue of deliveries to the main actor
+    /// (``MainActorDelivery``), in publish order across types and buses. A publish on the
+    /// main actor with nothing queued runs the handler before returning (counted in
+    /// ``BusPublishResult/handledCount``); any other schedules it
+    /// (``BusPublishResult/scheduledCount``). After `cancel()` on the main actor the handler
+    /// is never called again. Main-actor subscribers answer no feedback.
     ///
     /// ```swift
-    /// @MainActor final class CartViewModel {
-    ///     var count = 0
-    ///     var token: RegistrationToken?
-    ///
-    ///     func bind(to bus: EventBus) {
-    ///         token = bus.subscribe(BusTopic(OrderPlaced.self), on: .mainActor) { _ in
-    ///             self.count += 1   // main-actor state, checked by the compiler
-    ///         }
-    ///     }
+    /// token = bus.subscribe(BusTopic(OrderPlaced.self), on: .mainActor) { _ in
+    ///     self.count += 1   // main-actor state, checked by the compiler
     /// }
     /// ```
     ///
-    /// - Parameters:
-    ///   - topic: The event type and subtype (or any subtype) to receive.
-    ///   - delivery: `.mainActor`.
-    ///   - name: The subscriber's name in feedback; by default `subscription`.
-    ///   - handler: Handles one event on the main actor.
+    /// - Parameter name: The subscriber's name in feedback; by default `subscription`.
     /// - Returns: The token that ends the subscription.
-    ///
-    /// - Complexity: Amortised O(1) to subscribe, as ``subscribe(_:name:on:_:)``; each
-    ///   delivery is one append to the main actor's queue (O(1) amortised), or the handler
-    ///   itself when it runs at once.
+    /// - Complexity: Amortised O(1) to subscribe; each delivery one amortised O(1) append
+    ///   to the main actor's queue, or the handler itself when it runs at once.
     @discardableResult
     public func subscribe<Event: BusEvent>(
         _ topic: BusTopic<Event>, on delivery: MainActorDelivery, name: String? = nil,
@@ -48,44 +28,20 @@ extension EventBus {
         _subscribe(
             topic, owner: nil, name: name ?? "subscription", executor: .mainActorInOrder
         ) { _, event in
-            // The executor runs this job on the main actor: the assumption holds.
+            // The executor runs this job on the main actor.
             MainActor.assumeIsolated { handler(event) }
             return nil
         }
     }
 
-    /// Subscribes `subscriber` to `topic`, its handler run on the main actor as a
-    /// `@MainActor` closure, until the subscription is cancelled or the subscriber goes.
+    /// Subscribes `subscriber` to `topic`, its handler run on the main actor: as
+    /// ``subscribe(_:on:name:_:)-(_,MainActorDelivery,_,_)``, with the lifetime of
+    /// ``subscribe(_:owner:retention:name:on:_:)`` (held weakly; once it is released,
+    /// deliveries still queued do not reach it).
     ///
-    /// As ``subscribe(_:on:name:_:)-(_,MainActorDelivery,_,_)`` (publish order, handled at
-    /// once or scheduled, no feedback value), with the lifetime of
-    /// ``subscribe(_:owner:retention:name:on:_:)``: the bus holds `subscriber` weakly and
-    /// hands it to the handler, so the handler need not capture it; once it is released,
-    /// events published afterwards, and deliveries still queued, do not reach it.
-    ///
-    /// ```swift
-    /// @MainActor final class CartScreen {
-    ///     var count = 0
-    ///
-    ///     func bind(to bus: EventBus) {
-    ///         bus.subscribe(BusTopic(OrderPlaced.self), owner: self, on: .mainActor) {
-    ///             screen, _ in screen.count += 1
-    ///         }
-    ///     }
-    /// }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - topic: The event type and subtype (or any subtype) to receive.
-    ///   - subscriber: The object whose lifetime bounds the subscription; held weakly.
-    ///   - delivery: `.mainActor`.
-    ///   - name: The subscriber's name in feedback; by default its type's name.
-    ///   - handler: Handles one event on the main actor; gets the subscriber.
+    /// - Parameter name: The subscriber's name in feedback; by default its type's name.
     /// - Returns: A token that cancels the subscription.
-    ///
-    /// - Complexity: Amortised O(1) to subscribe, as
-    ///   ``subscribe(_:owner:retention:name:on:_:)``; each delivery as
-    ///   ``subscribe(_:on:name:_:)-(_,MainActorDelivery,_,_)``'s.
+    /// - Complexity: As ``subscribe(_:on:name:_:)-(_,MainActorDelivery,_,_)``.
     @discardableResult
     public func subscribe<Event: BusEvent, Owner: AnyObject & Sendable>(
         _ topic: BusTopic<Event>, owner subscriber: Owner, on delivery: MainActorDelivery,
@@ -96,8 +52,7 @@ extension EventBus {
             topic, owner: subscriber, name: name ?? _typeName(Owner.self, qualified: false),
             executor: .mainActorInOrder
         ) { object, event in
-            // Owned entries always get their live subscriber, and the executor runs this
-            // job on the main actor.
+            // Owned entries always get their live subscriber, on the main actor.
             let owner = knownCast(object.unsafelyUnwrapped, to: Owner.self)
             MainActor.assumeIsolated { handler(owner, event) }
             return nil

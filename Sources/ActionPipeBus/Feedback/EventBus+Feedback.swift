@@ -2,12 +2,9 @@ import ActionPipeConcurrency
 
 extension EventBus {
     /// Delivers `event` like ``publish(_:)``, and reports to `feedback` what each subscriber
-    /// did: handled it (with its answer) or failed (with the error), and how long it took.
-    ///
-    /// Synchronous subscribers report during the publish, in subscription order; those with
-    /// an executor report from there, when they have run. `feedback` runs with no lock held
-    /// and may use the bus. This path allocates a little per subscriber; ``publish(_:)``
-    /// does not.
+    /// did: its answer or error, and how long it took. Synchronous subscribers report during
+    /// the publish, in order; those with an executor when they have run. `feedback` runs
+    /// with no lock held. Allocates a little per subscriber.
     ///
     /// ```swift
     /// bus.publish(Login(subtype: .logout, user: "ann")) { feedback in
@@ -16,6 +13,7 @@ extension EventBus {
     /// ```
     ///
     /// - Returns: The counts, as ``publish(_:)`` returns them.
+    /// - Complexity: O(k) plus the handlers, for k matching subscriptions.
     @discardableResult
     public func publish<Event: BusEvent>(
         _ event: Event,
@@ -36,7 +34,7 @@ extension EventBus {
                 let ran = executor.enqueue { [self] in
                     if let report = _timed(entry, event) { feedback(report) }
                 }
-                // Only the main actor's queue runs a job at once: handled, not scheduled.
+                // Only the main actor's queue runs a job at once: handled.
                 if ran { result.handledCount += 1 } else { result.scheduledCount += 1 }
                 continue
             }
@@ -51,17 +49,15 @@ extension EventBus {
         return result
     }
 
-    /// Delivers `event` and waits until every subscriber has finished, including those
-    /// that run on an executor; returns who handled it, who failed, and how long it took.
-    ///
-    /// Synchronous subscribers run first, one after another in subscription order, on the
-    /// caller; subscribers with an executor run there, concurrently with one another. The
+    /// Delivers `event` and waits until every subscriber has finished, executors included:
+    /// synchronous subscribers first, in order, on the caller; the others concurrently. The
     /// summary lists every report in subscription order.
     ///
     /// ```swift
-    /// let summary = await bus.publishAndWait(Login(subtype: .logout, user: "ann"))
-    /// print(summary)   // "2 handled (Cache, Screen), 1 failed (Audit), 0 skipped"
+    /// print(await bus.publishAndWait(event))   // "2 handled (Cache, Screen), 1 failed (Audit), 0 skipped"
     /// ```
+    ///
+    /// - Complexity: O(k log k) plus the handlers, for k matching subscriptions.
     public nonisolated(nonsending) func publishAndWait<Event: BusEvent>(
         _ event: Event
     ) async -> BusSummary<Event.Feedback> {
@@ -105,8 +101,7 @@ extension EventBus {
             reports: reports.map(\.1), skippedCount: skipped, duration: clock.now - start)
     }
 
-    /// Runs `entry`'s handler now and times it; `nil` when skipped (cancelled, or its
-    /// subscriber gone).
+    /// `nil` when skipped (cancelled, or its subscriber gone).
     func _timed<Event: BusEvent>(_ entry: _BusEntry<Event>, _ event: Event)
         -> BusFeedback<Event.Feedback>?
     {

@@ -1,13 +1,13 @@
 import ActionPipeConcurrency
 
 extension EventBus {
-    /// The bus's subscriptions as a Mermaid flowchart, left to right: each topic subscribed
-    /// to (a hexagon, `Login.login`, `Login.*`), each subscription (a box, named as its
-    /// feedback names it), and an arrow from each topic to each subscription to it.
+    /// The bus's subscriptions as a Mermaid flowchart, left to right: each topic (a hexagon,
+    /// `Login.login`), each subscription (a box, named as in feedback), and an arrow from
+    /// each topic to each of its subscriptions. Ids `topic0`, `sub0`, … follow subscription
+    /// order; a union is one box with an arrow per topic; gone subscribers not yet pruned
+    /// are shown.
     ///
     /// ```swift
-    /// let bus = EventBus(name: "session")
-    /// bus.subscribe(BusTopic(Login.self, .login), name: "greeter") { _ in }
     /// print(bus.mermaidDiagram)
     /// // flowchart LR
     /// //     topic0{{"Login.login"}}
@@ -15,16 +15,9 @@ extension EventBus {
     /// //     topic0 --> sub0
     /// ```
     ///
-    /// Ids are `topic0`, `topic1`, … and `sub0`, `sub1`, …, both in subscription order (a
-    /// topic numbered where it is first subscribed to); a union subscription is one box with
-    /// an arrow from each of its topics. Every registered subscription is shown, including
-    /// one whose subscriber has gone and that the next publish or subscribe prunes. Names
-    /// are escaped like every diagram's.
-    ///
-    /// - Complexity: O(n log n) for n subscriptions, under one take of the bus's lock;
-    ///   topic names are made after unlocking.
+    /// - Complexity: O(n log n) for n subscriptions, under one take of the bus's lock.
     public var mermaidDiagram: String {
-        // Under the lock only copies: describing a subtype may run the app's code.
+        // Only copies under the lock: describing a subtype may run the app's code.
         let rows = _state.withLock { state in
             state.tables.values.flatMap { table in
                 (table as? any _BusDiagramTable)?.diagramRows() ?? []
@@ -61,15 +54,13 @@ extension EventBus {
     }
 }
 
-/// A table that lists its subscriptions for ``EventBus/mermaidDiagram``.
 protocol _BusDiagramTable {
-    /// One row per entry: its subscription id, its key and its subscriber's name.
+    /// One row per entry.
     func diagramRows() -> [(id: UInt64, key: BusEventKey, name: String)]
 }
 
 extension _BusTypedTable: _BusDiagramTable {
-    /// Under the bus's lock; builds keys, runs no code of the app's (a subtype is boxed,
-    /// not hashed).
+    /// Under the bus's lock: builds keys (boxing, not hashing, subtypes), no app code.
     func diagramRows() -> [(id: UInt64, key: BusEventKey, name: String)] {
         var rows: [(id: UInt64, key: BusEventKey, name: String)] = []
         for erased in Array(entries.values) + more.values.joined() {

@@ -2,14 +2,11 @@ import ActionPipeConcurrency
 
 extension EventBus {
     /// Subscribes `subscriber` to `topic`: `handler` gets the subscriber and each matching
-    /// event, until the subscription is cancelled or the subscriber object goes away.
+    /// event, until the subscription is cancelled or the subscriber goes away.
     ///
-    /// The bus holds `subscriber` weakly (``Retention/weak``, the default) and passes it to
-    /// the handler, so the handler need not capture it; the subscription ends by itself when
-    /// the object is released (events published afterwards do not reach it; one already
-    /// being delivered does no harm). With ``Retention/strong`` the subscription keeps the
-    /// subscriber alive until it is cancelled.
-    /// Subscribing the same handler twice makes two subscriptions: it runs twice.
+    /// The bus holds `subscriber` weakly by default and hands it to the handler, which need
+    /// not capture it; with ``Retention/strong`` the subscription keeps it alive until
+    /// cancelled. Subscribing the same handler twice makes two subscriptions.
     ///
     /// ```swift
     /// bus.subscribe(BusTopic(Login.self, .login), owner: screen) { screen, event in
@@ -18,16 +15,11 @@ extension EventBus {
     /// ```
     ///
     /// - Parameters:
-    ///   - topic: The event type and subtype (or any subtype) to receive.
-    ///   - subscriber: The object whose lifetime bounds the subscription.
-    ///   - retention: How the bus holds `subscriber`: weakly (the default) or strongly.
     ///   - name: The subscriber's name in feedback; by default its type's name.
     ///   - executor: Where the handler runs; by default synchronously during the publish.
-    ///   - handler: Handles one event and returns the event's feedback (nothing for `Void`).
+    ///   - handler: Handles one event and returns its feedback (nothing for `Void`).
     /// - Returns: A token that cancels the subscription.
-    ///
-    /// - Complexity: Amortised O(1): the event type's routes are marked stale, and the next
-    ///   publish of that type rebuilds them once.
+    /// - Complexity: Amortised O(1); the next publish of the type rebuilds its routes once.
     @_disfavoredOverload
     @inlinable
     @discardableResult
@@ -37,13 +29,11 @@ extension EventBus {
         _ handler: @escaping @Sendable (Subscriber, Event) throws -> Event.Feedback
     ) -> RegistrationToken {
         // Disfavoured: `on: .mainActor` with a handler both forms accept means the main
-        // actor's form, `subscribe(_:owner:on:name:_:)`, whose handler is `@MainActor`.
-        // Inlinable, so that this adapting closure is specialised in the caller: compiled
-        // here, generically, it wrapped every feedback in an `Optional` through value
-        // witnesses, a tenth of a publish to one subscriber.
+        // actor's form. Inlinable, so this adapting closure is specialised in the caller
+        // (generic, it wrapped every feedback in an `Optional` through value witnesses).
         guard retention == .weak else {
             // `.strong`: the handler keeps the subscriber; the entry still knows it as its
-            // owner, for `unsubscribe(_:from:)` and `unsubscribeAll(_:)`.
+            // owner, for unsubscribing by subscriber.
             return _subscribe(
                 topic, owner: subscriber,
                 name: name ?? _typeName(Subscriber.self, qualified: false),
@@ -60,22 +50,18 @@ extension EventBus {
     }
 
     /// Subscribes `handler` to `topic` until the returned token is cancelled (or the bus
-    /// is gone). Prefer ``subscribe(_:owner:retention:name:on:_:)`` when an object owns the handler.
+    /// is gone). Prefer ``subscribe(_:owner:retention:name:on:_:)`` when an object owns it.
     ///
     /// ```swift
     /// let subscription = bus.subscribe(BusTopic(Ping.self)) { _ in print("ping") }
-    /// subscription.cancel()
     /// ```
     ///
     /// - Parameters:
-    ///   - topic: The event type and subtype (or any subtype) to receive.
     ///   - name: The subscriber's name in feedback; by default `subscription`.
     ///   - executor: Where the handler runs; by default synchronously during the publish.
-    ///   - handler: Handles one event and returns the event's feedback (nothing for `Void`).
+    ///   - handler: Handles one event and returns its feedback (nothing for `Void`).
     /// - Returns: The token that ends the subscription.
-    ///
-    /// - Complexity: Amortised O(1): the event type's routes are marked stale, and the next
-    ///   publish of that type rebuilds them once.
+    /// - Complexity: Amortised O(1); the next publish of the type rebuilds its routes once.
     @_disfavoredOverload
     @inlinable
     @discardableResult
@@ -83,21 +69,17 @@ extension EventBus {
         _ topic: BusTopic<Event>, name: String? = nil, on executor: BusExecutor? = nil,
         _ handler: @escaping @Sendable (Event) throws -> Event.Feedback
     ) -> RegistrationToken {
-        // Disfavoured: `on: .mainActor` with a handler both forms accept means the main
-        // actor's form, `subscribe(_:on:name:_:)`, whose handler is `@MainActor`.
+        // Disfavoured: `on: .mainActor` here means the main actor's form.
         let name = name ?? "subscription"
-        // Without an executor the entry keeps `handler` itself, which a publish calls
-        // directly; with one, the handler runs later, through the general form.
+        // Without an executor the entry keeps `handler` itself, called directly.
         guard let executor else { return _subscribe(topic, name: name, plain: handler) }
         return _subscribe(topic, owner: nil, name: name, executor: executor) { _, event in
             try handler(event)
         }
     }
 
-    /// Subscribes a handler that gets the subscriber (or `nil`) and the event.
-    ///
-    /// Not inlinable, unlike the plain form: inlined, the caller's adapting closure no longer
-    /// had the subscriber's handler inlined into it, a cost on every delivery.
+    /// Not inlinable, unlike the plain form: inlined, the caller's adapting closure lost the
+    /// subscriber's handler inlined into it, a cost per delivery.
     @usableFromInline
     func _subscribe<Event: BusEvent>(
         _ topic: BusTopic<Event>, owner: (AnyObject & Sendable)?, name: String,
@@ -112,7 +94,7 @@ extension EventBus {
         }
     }
 
-    /// Subscribes a closure kept by its token and run during the publish, stored as given.
+    /// A closure kept by its token and run during the publish, stored as given.
     @inlinable
     func _subscribe<Event: BusEvent>(
         _ topic: BusTopic<Event>, name: String,
@@ -123,12 +105,9 @@ extension EventBus {
         }
     }
 
-    /// Registers the entry `makeEntry` makes with a new id, replays the topic's sticky
-    /// events to it, and returns its token.
-    ///
-    /// Inlinable, and the only part of a subscribe that knows the event type: specialised in
-    /// the caller, it makes the entry without looking up generic metadata at run time; the
-    /// registration itself is not generic.
+    /// Registers `makeEntry`'s entry, replays the topic's sticky events to it, and returns
+    /// its token. The only part that knows the event type: inlinable, specialised in the
+    /// caller, it makes the entry with no run-time metadata lookup.
     @inlinable
     func _subscribe<Event: BusEvent>(
         _ topic: BusTopic<Event>, owner: _BusOwner?, name: String,
@@ -140,7 +119,7 @@ extension EventBus {
         ) { slots in
             stickySlots = slots
         }
-        // Matched after unlocking: matching hashes and compares subtypes.
+        // Matched after unlocking: matching hashes and compares subtypes (app code).
         if let stickySlots {
             let sticky = Self._sticky(for: topic, in: stickySlots)
             if !sticky.isEmpty {
@@ -150,11 +129,9 @@ extension EventBus {
         return _token(for: entry.id, count: count, threshold: threshold, name: name)
     }
 
-    /// Registers, under the lock, a new subscription to a key of event type `type`: a new
-    /// id, its record, and the entry `makeEntry` makes with it in the type's table. Calls
-    /// `readSticky` there with the type's sticky events, if any: the caller takes its
-    /// topic's after unlocking.
-    /// What the change replaced is released after unlocking.
+    /// Under the lock: a new id, its record, and `makeEntry`'s entry in the type's table;
+    /// `readSticky` gets the type's sticky events (the caller matches them unlocked). What
+    /// the change replaced is released after unlocking.
     ///
     /// - Returns: The entry, and the subscription count and prune threshold after it.
     @usableFromInline
@@ -175,8 +152,7 @@ extension EventBus {
         return (entry, count, threshold)
     }
 
-    /// The token of the new subscription `id`, named `name`; prunes gone subscribers first
-    /// if `count` subscriptions reached the prune `threshold`.
+    /// Prunes gone subscribers first if `count` reached the prune `threshold`.
     @usableFromInline
     func _token(for id: UInt64, count: Int, threshold: Int, name: String) -> RegistrationToken {
         _pruneGoneIfDue(count: count, threshold: threshold)

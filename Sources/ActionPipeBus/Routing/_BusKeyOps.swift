@@ -1,5 +1,5 @@
-/// What a type-erased ``BusEventKey`` needs to do with its event type: add an entry that
-/// forwards the key's events, erased, to a union subscription.
+/// What a ``BusEventKey`` does with its erased event type: adds an entry forwarding the
+/// key's events to a union subscription.
 protocol _BusKeyOps: Sendable {
     func addForwarder(
         to state: inout _BusState, id: UInt64, owner: _BusOwner?, name: String,

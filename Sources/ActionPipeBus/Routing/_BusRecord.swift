@@ -1,21 +1,18 @@
 import ActionPipeConcurrency
 
-/// One subscription: which tables it is in and who owns it, to remove it later.
-///
-/// Kept small, since a bus holds one per subscription: a plain subscription stores one
-/// event type and no array; only a union over several types stores the others, and only a
-/// union with a subscriber keeps its keys (``EventBus/unsubscribe(_:from:)`` matches them;
-/// a subscription to one key is matched by its entry's key).
+/// One subscription: which tables it is in and who owns it, to remove it later. Small (one
+/// per subscription): only a union stores other types, and only an owned union its keys
+/// (for `unsubscribe(_:from:)`; a one-key subscription is matched by its entry's key).
 struct _BusRecord {
-    /// The event type whose table holds it (a union's first).
+    /// A union's first.
     let type: ObjectIdentifier
-    /// A union's other event types, each once; empty otherwise.
+    /// A union's other event types, each once.
     let otherTypes: [ObjectIdentifier]
-    /// A union's keys, when it has a subscriber; empty otherwise.
+    /// A union's keys, when it has a subscriber.
     let keys: [BusEventKey]
     let owner: _BusOwner?
 
-    /// The record of a subscription to `keys` (at least one), owned by `owner` if any.
+    /// `keys` has at least one key.
     init(keys: [BusEventKey], owner: _BusOwner?) {
         type = keys[0].type
         var others: [ObjectIdentifier] = []
@@ -27,8 +24,6 @@ struct _BusRecord {
         self.owner = owner
     }
 
-    /// The record of a subscription to one key of event type `type`, owned by `owner` if
-    /// any.
     init(type: ObjectIdentifier, owner: _BusOwner?) {
         self.type = type
         otherTypes = []

@@ -1,27 +1,19 @@
 import ActionPipeConcurrency
 
-/// One immutable snapshot of a bus's routes: event types and their routes objects, side by
-/// side, searched linearly (a bus has few event types; past `hashedLimit`, hashed).
+/// One immutable snapshot of a bus's routes: (type, routes) pairs in a managed buffer,
+/// scanned (hashed past `hashedLimit`), so a publish finds its routes in the object itself.
+/// Publishes pin it in the bus's `SnapshotCell`; a change under the bus's lock stores a new
+/// one, and the cell hands back replaced ones no publish reads, to release after unlocking.
+/// Each pair's routes object is retained, released in `deinit`; a publish borrows it.
 ///
-/// Publishes read the current table pinned in the bus's `SnapshotCell` (no lock, no
-/// retain); a change under the bus's lock stores a new table, and the cell hands back the
-/// replaced ones once no publish reads them, for release after unlocking.
-///
-/// A managed buffer whose elements are the (type, routes) pairs: a publish finds its routes
-/// in the table object itself, not through an array stored there (one dependent load less
-/// between the publish's pin and its handler call). Each pair holds its routes object
-/// retained, released by the table's `deinit`; a publish borrows it.
-///
-/// Not `Sendable` (no managed buffer can be), though shared between threads: immutable after
-/// `make`, and reached only through the bus's snapshot cell and lock.
+/// Not `Sendable` (a managed buffer cannot be), yet shared: immutable after `make`.
 @usableFromInline
 final class _BusRouteTable:
     ManagedBuffer<_BusRouteTableHeader, (type: ObjectIdentifier, routes: Unretained<AnyObject>)>
 {
-    /// Beyond this many event types a lookup hashes instead of scanning.
     @usableFromInline static var hashedLimit: Int { 16 }
 
-    /// A table of `routes` (`_BusRoutes` of each type, or the stale marker).
+    /// `_BusRoutes` of each type, or the stale marker.
     ///
     /// - Complexity: O(n) for n event types.
     static func make(_ routes: [ObjectIdentifier: AnyObject]) -> _BusRouteTable {
@@ -41,15 +33,14 @@ final class _BusRouteTable:
         return table
     }
 
-    /// Releases the routes objects; runs where the bus drops a replaced table, after
-    /// unlocking (freeing routes frees entries, whose handlers are the app's).
+    /// Runs after unlocking: freeing routes frees entries, whose handlers are the app's.
     deinit {
         withUnsafeMutablePointers { header, elements in
             for position in 0..<header.pointee.count { elements[position].routes.release() }
         }
     }
 
-    /// The routes object of `type`, unretained (valid while the table lives), or `nil`.
+    /// Unretained (valid while the table lives).
     ///
     /// - Complexity: O(n) for n ≤ `hashedLimit` event types; O(1) on average beyond.
     @inlinable @inline(__always)
@@ -64,29 +55,20 @@ final class _BusRouteTable:
         }
     }
 
-    /// `_busStaleRoutes`'s address, kept in the header: reading the global costs a publish
-    /// a call.
-    ///
-    /// - Complexity: O(1).
+    /// Kept in the header: the global costs a publish a call.
     @inlinable @inline(__always)
     var staleAddress: UInt {
         withUnsafeMutablePointerToHeader { $0.pointee.staleAddress }
     }
 
-    /// `routes(for:)` for many event types; out of line, so a publish's lookup stays small
-    /// enough to be inlined.
-    ///
-    /// - Complexity: O(1) on average: one hash.
+    /// Out of line, so a publish's lookup stays small enough to inline.
     @usableFromInline @inline(never)
     func hashedRoutes(for type: ObjectIdentifier) -> Unretained<AnyObject>? {
         guard let position = header.index.unsafelyUnwrapped[type] else { return nil }
         return withUnsafeMutablePointerToElements { $0[position].routes }
     }
 
-    /// The routes of `Event` in `table`, unretained (valid while the table lives): what a
-    /// publish walks with ``_BusRoutes/forEach(for:_:)``.
-    ///
-    /// - Complexity: as ``routes(for:)``.
+    /// Unretained (valid while the table lives): what a publish walks.
     @inlinable @inline(__always)
     static func lookup<Event: BusEvent>(_: Event.Type, in table: Unretained<_BusRouteTable>)
         -> _BusRouteLookup<Event>
@@ -101,14 +83,13 @@ final class _BusRouteTable:
     }
 }
 
-/// What a ``_BusRouteTable`` keeps besides its pairs. Only plain values are read by a
-/// publish, through a pointer: reading an array or a dictionary there would retain it.
+/// Besides the pairs. A publish reads only plain values, through a pointer: an array or
+/// dictionary would be retained.
 @usableFromInline
 struct _BusRouteTableHeader {
-    /// How many event types the table holds.
     @usableFromInline let count: Int
-    /// For many event types, the position of each; `nil` for few.
+    /// Only for many event types.
     let index: [ObjectIdentifier: Int]?
-    /// `_busStaleRoutes`'s address, kept here: reading the global costs a publish a call.
+    /// Kept here: the global costs a publish a call.
     @usableFromInline let staleAddress = Unretained(_busStaleRoutes).address
 }

@@ -1,31 +1,22 @@
 import ActionPipeConcurrency
 
-/// The immutable routing table of one event type: who gets an event of each subtype, in
-/// subscription order. A change builds a new one; a publish reads the current one.
-///
-/// The lists hold their entries through `Unretained`, retained once per place by `make` and
-/// released in `deinit`: a publish keeps the routes object alive while it delivers, and
-/// borrows each entry in turn (``forEach(for:_:)``), so walking a list costs no reference
-/// counting.
-///
-/// A managed buffer whose elements are the spans: a publish reads its list's span in the
-/// routes object itself, not through a pointer stored there (one dependent load less
-/// between the publish's pin and its handler call).
+/// The immutable routing table of one event type: who gets each subtype, in subscription
+/// order. The lists hold entries `Unretained` (retained once by `make`), so a publish,
+/// keeping the routes alive, walks them with no reference counting. A managed buffer of
+/// spans: a publish reads its span in the object, one dependent load less.
 @usableFromInline
 final class _BusRoutes<Event: BusEvent>:
     ManagedBuffer<_BusRoutesHeader<Event>, (start: Int, count: Int)>
 {
-    // Not `Sendable` (no managed buffer can be), though shared between threads: immutable
-    // after `make` (the header's raw buffers are written once there and freed in `deinit`),
-    // and reached only through the bus's route table and lock.
+    // Not `Sendable` (a managed buffer cannot be), yet shared: immutable after `make`, and
+    // reached only through the bus's route table and lock.
 
-    /// Above this many subtypes, lookups hash instead of scanning.
+    /// Above this many subtypes, lookups hash.
     @usableFromInline static var linearLimit: Int { 8 }
 
-    /// Routes for `entries`, which are in subscription (id) order.
+    /// `entries` are in subscription (id) order.
     ///
-    /// - Complexity: O(n × s) for n entries and s subtypes with exact subscriptions (each
-    ///   any-subtype entry joins every subtype's list).
+    /// - Complexity: O(n × s) for n entries and s subtypes with exact subscriptions.
     static func make(_ entries: [_BusEntry<Event>]) -> _BusRoutes<Event> {
         var subtypes: [Event.Subtype] = []
         var positions: [Event.Subtype: Int] = [:]
@@ -36,8 +27,7 @@ final class _BusRoutes<Event: BusEvent>:
                 if let position = positions[subtype] {
                     lists[position].append(entry)
                 } else {
-                    // A subtype's list starts with the any-subtype entries subscribed before
-                    // it, so the merged list stays in id order.
+                    // Starts with the any-subtype entries before it, keeping id order.
                     positions[subtype] = lists.count
                     subtypes.append(subtype)
                     lists.append(anySubtype + [entry])
@@ -72,8 +62,7 @@ final class _BusRoutes<Event: BusEvent>:
         return routes
     }
 
-    /// Releases the entries; runs where the bus drops a replaced table, after unlocking
-    /// (an entry's handler may capture what calls back into the bus when freed).
+    /// Runs after unlocking: an entry's handler may capture what calls back into the bus.
     deinit {
         withUnsafeMutablePointerToHeader { header in
             for position in 0..<header.pointee.flatCount { header.pointee.flat[position].release() }
@@ -83,15 +72,13 @@ final class _BusRoutes<Event: BusEvent>:
         }
     }
 
-    /// Calls `body` with each entry that gets an event of `subtype`, in subscription order,
-    /// borrowed: no reference is counted, and no entry outlives the call.
+    /// Calls `body` with each entry that gets `subtype`, in subscription order, borrowed.
     ///
-    /// - Complexity: O(s) to find the list for s ≤ `linearLimit` subtypes with exact
-    ///   subscriptions (a hash beyond), then O(k) plus `body` for k entries.
+    /// - Complexity: O(s) for s ≤ `linearLimit` exact subtypes (a hash beyond), then O(k)
+    ///   plus `body` for k entries.
     @inlinable @inline(__always)
     func forEach(for subtype: Event.Subtype, _ body: (_BusEntry<Event>) -> Void) {
-        // The list is found inside the pointers' closure and walked outside it: walked
-        // inside, it was reloaded from the stack for every entry.
+        // Found inside the closure, walked outside: inside, it was reloaded per entry.
         let list = withUnsafeMutablePointers { header, spans in
             let subtypes = header.pointee.subtypes
             let count = header.pointee.subtypeCount
@@ -110,17 +97,13 @@ final class _BusRoutes<Event: BusEvent>:
         for entry in list { entry.with(body) }
     }
 
-    /// The list position of `subtype` when there are many; out of line, so a publish's
-    /// lookup stays small enough to be inlined.
-    ///
-    /// - Complexity: O(1) on average: one hash.
+    /// Out of line, so a publish's lookup stays small enough to inline.
     @usableFromInline @inline(never)
     func hashedPosition(of subtype: Event.Subtype) -> Int {
         header.index.unsafelyUnwrapped[subtype] ?? header.subtypeCount
     }
 
-    /// The entries that get an event of `subtype`, retained, in subscription order: for the
-    /// paths that keep them past the walk (feedback, waiting for executors).
+    /// Retained, for paths that keep them past the walk (feedback, executors).
     ///
     /// - Complexity: O(k) for k entries.
     func entries(for subtype: Event.Subtype) -> [_BusEntry<Event>] {
@@ -130,24 +113,18 @@ final class _BusRoutes<Event: BusEvent>:
     }
 }
 
-/// What a ``_BusRoutes`` keeps besides its spans. Only plain values and raw buffers are read
-/// by a publish, through a pointer: reading an array or a dictionary there would retain it.
+/// Besides the spans. A publish reads only plain values and raw buffers, through a pointer:
+/// an array or dictionary would be retained.
 @usableFromInline
 struct _BusRoutesHeader<Event: BusEvent> {
-    /// The subtypes that have exact subscriptions, `subtypeCount` of them; subtype `i`'s
-    /// list is span `i`, and span `subtypeCount` is the any-subtype entries alone (for every
-    /// other subtype).
+    /// Subtype `i`'s list is span `i`; span `subtypeCount` is the any-subtype entries alone.
     @usableFromInline let subtypes: UnsafeMutablePointer<Event.Subtype>
-    /// How many subtypes have exact subscriptions.
     @usableFromInline let subtypeCount: Int
-    /// For many subtypes, the index of each subtype's list; `nil` for few (a linear scan of
-    /// `subtypes` is faster than hashing then).
+    /// Only for many subtypes (a scan is faster for few).
     let index: [Event.Subtype: Int]?
-    /// Every list, one after another: per subtype, its exact subscriptions and the
-    /// any-subtype ones merged in id order; last, the any-subtype ones alone. Each place
-    /// holds its entry retained (released by the routes' `deinit`). One raw buffer rather
-    /// than an array of arrays: reading an inner array retains it.
+    /// Every list in turn, each place retained (released in `deinit`). One raw buffer: an
+    /// inner array would be retained on reading.
     @usableFromInline let flat: UnsafeMutablePointer<Unretained<_BusEntry<Event>>>
-    /// How many places `flat` has, all of them initialised.
+    /// All initialised.
     let flatCount: Int
 }

@@ -3,38 +3,32 @@ import ActionPipeConcurrency
 /// Everything a bus knows, guarded by the bus's lock.
 @usableFromInline
 struct _BusState {
-    /// Per event type, its subscriptions (mutable, in id order).
+    /// Subscriptions per event type (mutable, in id order).
     var tables: [ObjectIdentifier: _BusTable] = [:]
-    /// Per event type, the routes publishes read: a `_BusRoutes<Event>`, replaced on change.
+    /// Per event type, a `_BusRoutes<Event>`, replaced on change.
     var routes: [ObjectIdentifier: AnyObject] = [:] {
-        // Every change is published to the table publishes read; the table it replaces is
-        // kept until the change's caller drops what it released, outside the lock.
+        // Published at once; the replaced table is released by the change's caller, unlocked.
         didSet { retiredTables += published.store(_BusRouteTable.make(routes)) }
     }
-    /// What publishes read; the bus holds the same cell. Stored only under the bus's lock.
+    /// The bus holds the same cell. Stored only under the bus's lock.
     let published: SnapshotCell<_BusRouteTable>
-    /// Tables replaced during the current change; handed out with what it released.
+    /// Replaced during the current change; handed out with what it released.
     var retiredTables: [AnyObject] = []
-    /// Every live subscription, by id.
     var records: [UInt64: _BusRecord] = [:]
-    /// The last event published with `publishSticky` per event type and subtype, for late
-    /// subscribers; a type with none has no entry.
+    /// Per event type and subtype, the sticky events for late subscribers.
     @usableFromInline var sticky: [ObjectIdentifier: _BusStickySlots] = [:]
-    /// Counts stored sticky changes: stamps each slot's list, and orders sticky events, so
-    /// several are replayed in the order they came.
+    /// Stamps each slot's list, and orders sticky events for replay.
     var stickyStamp: UInt64 = 0
 
     init(published: SnapshotCell<_BusRouteTable>) {
         self.published = published
     }
 
-    /// Removes the subscriptions `ids` from every table they are in, marks them cancelled,
-    /// and returns what the caller must release after unlocking.
+    /// Removes and cancels the subscriptions `ids`; returns what to release after unlocking.
     mutating func remove(_ ids: Set<UInt64>) -> [AnyObject] {
         var released: [AnyObject] = []
-        // Changed on a copy and stored once, and only if a type's routes changed: each store
-        // publishes a new table to the publishes. Routes already stale stay so: removing more
-        // costs no publication.
+        // Changed on a copy and stored once, only if a type's routes changed: each store
+        // publishes a new table. Already stale routes stay so.
         var routes = self.routes
         var changed = false
         for id in ids {
@@ -47,10 +41,8 @@ struct _BusState {
         return released
     }
 
-    /// Removes the subscription `id`, if registered: `remove(_:)` for one id, with nothing
-    /// to allocate in the usual case (one event type, its routes already stale). Returns
-    /// the record, the entry and what else was released, all for the caller to release
-    /// after unlocking.
+    /// `remove(_:)` for one id, allocating nothing in the usual case. Returns the record,
+    /// entry and what else was released, to release after unlocking.
     mutating func remove(_ id: UInt64) -> (
         record: _BusRecord, entry: AnyObject?, released: [AnyObject]
     )? {
@@ -63,9 +55,8 @@ struct _BusState {
         return (record, entry, released)
     }
 
-    /// Removes the record of subscription `id` and its entries from every table they are
-    /// in (see `removeEntries`): returns the record and its first entry, or `nil` when `id`
-    /// is not registered.
+    /// Removes `id`'s record and entries from every table: the record and first entry, or
+    /// `nil` when not registered.
     private mutating func removeRecord(
         _ id: UInt64, from routes: inout [ObjectIdentifier: AnyObject], _ changed: inout Bool,
         _ released: inout [AnyObject]
@@ -81,9 +72,8 @@ struct _BusState {
         return (record, entry)
     }
 
-    /// Removes and cancels subscription `id`'s entries in the table of `type`, and drops
-    /// the type's routes (for an emptied table) or marks them stale, in `routes`: returns
-    /// the first entry; appends the others and the replaced routes to `released`.
+    /// Removes and cancels `id`'s entries in `type`'s table, and drops (emptied) or marks
+    /// stale its routes: returns the first entry; the rest go to `released`.
     private mutating func removeEntries(
         of id: UInt64, type: ObjectIdentifier, from routes: inout [ObjectIdentifier: AnyObject],
         _ changed: inout Bool, _ released: inout [AnyObject]
@@ -102,14 +92,13 @@ struct _BusState {
         return first
     }
 
-    /// Stores `routes`, which publishes them; returns the tables they replaced.
+    /// Returns the tables the published routes replaced.
     private mutating func publish(_ routes: [ObjectIdentifier: AnyObject]) -> [AnyObject] {
         self.routes = routes
         defer { retiredTables = [] }
         return retiredTables
     }
 
-    /// Drops `id` from the subscriptions of `owner`, if it has one.
     private mutating func forget(_ id: UInt64, of owner: _BusOwner?) {
         guard let owner, var ids = byOwner.removeValue(forKey: owner.id) else { return }
         ids.remove(id)
@@ -118,18 +107,16 @@ struct _BusState {
 
     /// Subscription count at which the next subscribe prunes gone subscribers.
     var pruneThreshold = 64
-    /// The ids of each owner's subscriptions, for removal by subscriber in O(its own).
+    /// Each owner's subscription ids, for removal by subscriber in O(its own).
     var byOwner: [ObjectIdentifier: Set<UInt64>] = [:]
 
-    /// Registers the record of subscription `id`.
     mutating func record(_ id: UInt64, _ record: _BusRecord) {
         records[id] = record
         if let owner = record.owner { byOwner[owner.id, default: []].insert(id) }
     }
 
-    /// Adds `entry` to the table of its event type, `type`, and marks that type's routes
-    /// stale; returns the replaced routes and the tables now free, to release after
-    /// unlocking.
+    /// Adds `entry` to `type`'s table and marks its routes stale; returns what to release
+    /// after unlocking.
     mutating func add(_ entry: _BusSubscriptionEntry, type: ObjectIdentifier) -> [AnyObject] {
         let table: _BusTable
         if let existing = tables[type] {
@@ -139,8 +126,8 @@ struct _BusState {
             tables[type] = table
         }
         table.add(entry)
-        // The routes are rebuilt by the next publish of this type (`_refreshRoutes`), once
-        // for a whole burst of changes; a table is published only when the type turns stale.
+        // Rebuilt by the next publish (`_refreshRoutes`), once per burst of changes; a table
+        // is published only when the type turns stale.
         guard !table.routesAreStale else { return [] }
         table.routesAreStale = true
         let old = routes.updateValue(_busStaleRoutes, forKey: type)
@@ -148,9 +135,8 @@ struct _BusState {
         return retiredTables + (old.map { [$0] } ?? [])
     }
 
-    /// The routes of `type` (`nil` when nobody subscribes to the type) or, when a change
-    /// left them stale, what rebuilding them needs: the table, a copy of its entries, and
-    /// its version.
+    /// The routes of `type` (`nil` without subscribers) or, when stale, what rebuilding
+    /// them needs.
     ///
     /// - Complexity: O(1): the entries are copied on write.
     func routesToRefresh(_ type: ObjectIdentifier) -> (
@@ -166,13 +152,9 @@ struct _BusState {
         )
     }
 
-    /// Installs `fresh`, the routes built from `stale`, unless the table changed since or
-    /// other routes were installed meanwhile. Returns the routes the publish uses, and what
-    /// the caller must release after unlocking.
-    ///
-    /// Routes that cannot be installed still serve the publish that built them: they are
-    /// the subscriptions as they were when it looked, and a subscription cancelled since is
-    /// skipped (its entry is marked cancelled).
+    /// Installs `fresh` unless the table changed or other routes were installed meanwhile;
+    /// returns the routes the publish uses and what to release after unlocking. Routes not
+    /// installed still serve their publish (a subscription cancelled since is skipped).
     mutating func install(_ fresh: AnyObject, builtFrom stale: _BusStaleTable) -> (
         routes: AnyObject?, released: [AnyObject]
     ) {
@@ -188,8 +170,7 @@ struct _BusState {
     }
 }
 
-/// What rebuilding a type's stale routes needs, taken under the bus's lock and used after
-/// unlocking.
+/// Taken under the bus's lock, used after unlocking.
 struct _BusStaleTable {
     let type: ObjectIdentifier
     let table: _BusTable
@@ -197,6 +178,6 @@ struct _BusStaleTable {
     let more: [UInt64: [_BusSubscriptionEntry]]
     let version: UInt64
 
-    /// The routes of the entries; with no lock held.
+    /// With no lock held.
     func makeRoutes() -> AnyObject { table.makeRoutes(from: entries, more: more) }
 }

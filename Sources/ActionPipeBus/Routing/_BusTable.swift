@@ -1,45 +1,33 @@
 import ActionPipeConcurrency
 
-/// The subscriptions of one event type, by id (ids give subscription order). A union over
-/// several keys of this type has one entry per key, all with its id: the first in
-/// `entries`, the others in `more`, so a plain subscription costs no array. Touched only
-/// under the bus's lock.
-///
-/// Not generic: a subscribe and a cancel change it without the event type, so they run no
-/// generic code; only building the routes, in ``_BusTypedTable``, needs the type.
+/// The subscriptions of one event type, by id (subscription order); a union's further
+/// entries of this type go to `more`, so a plain subscription costs no array. Touched only
+/// under the bus's lock. Not generic, so subscribe and cancel run no generic code.
 class _BusTable {
-    // The bus's lock already makes these accesses exclusive; `@exclusivity(unchecked)` drops
-    // the runtime's check of each.
+    // The bus's lock already makes accesses exclusive: skip the runtime's check.
     @exclusivity(unchecked) final var entries: [UInt64: _BusSubscriptionEntry] = [:]
     @exclusivity(unchecked) final var more: [UInt64: [_BusSubscriptionEntry]] = [:]
-    /// Whether the type's routes in the bus are the stale marker: kept here, so that a change
-    /// knows without looking the routes up.
+    /// The type's routes are the stale marker (known without looking them up).
     @exclusivity(unchecked) final var routesAreStale = false
-    /// Counts changes, so routes built from the entries with no lock held are installed
-    /// only if no change came meanwhile.
+    /// Routes built unlocked are installed only if no change came meanwhile.
     @exclusivity(unchecked) final var version: UInt64 = 0
 
     init() {}
 
     final var isEmpty: Bool { entries.isEmpty }
 
-    /// Adds `entry` after those of its id.
-    ///
-    /// - Complexity: Amortised O(1); O(n) once when a publish holds a copy of the entries
-    ///   to build routes from.
+    /// - Complexity: Amortised O(1); O(n) once while a publish holds a copy of the entries.
     final func add(_ entry: _BusSubscriptionEntry) {
         version &+= 1
-        // One lookup for a new id; a union's further entries put its first one back.
+        // One lookup for a new id; a union's further entries put the first back.
         guard let first = entries.updateValue(entry, forKey: entry.id) else { return }
         entries[entry.id] = first
         more[entry.id, default: []].append(entry)
     }
 
-    /// Removes and cancels the entries of subscription `id`: returns the first, and appends
-    /// any others (a union's over several keys of this type) to `released`.
+    /// Removes and cancels `id`'s entries: returns the first; the others go to `released`.
     ///
-    /// - Complexity: O(1), plus O(k) for k more entries of the id; O(n) once when a publish
-    ///   holds a copy of the entries to build routes from.
+    /// - Complexity: O(1) plus its k more entries; O(n) once while a publish holds a copy.
     final func remove(_ id: UInt64, releasing released: inout [AnyObject])
         -> _BusSubscriptionEntry?
     {
@@ -54,16 +42,13 @@ class _BusTable {
         return first
     }
 
-    /// The routes of `entries` and `more` (this table's, copied under the lock), in id
-    /// order: a `_BusRoutes` of the table's event type. Reads nothing of the table itself,
-    /// so it is called with no lock held: indexing entries by subtype hashes and compares
-    /// subtypes, which may be the app's code.
+    /// A `_BusRoutes` of `entries` and `more` (copied under the lock), in id order. Reads
+    /// nothing of the table, so it runs unlocked (subtype hashing is app code).
     func makeRoutes(
         from entries: [UInt64: _BusSubscriptionEntry], more: [UInt64: [_BusSubscriptionEntry]]
     ) -> AnyObject { preconditionFailure("a table has an event type") }
 }
 
-/// The table of one event type, which builds that type's routes.
 final class _BusTypedTable<Event: BusEvent>: _BusTable {
     /// - Complexity: O(n log n) for n entries.
     override func makeRoutes(

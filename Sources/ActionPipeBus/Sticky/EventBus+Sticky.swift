@@ -1,13 +1,10 @@
 import ActionPipeConcurrency
 
 extension EventBus {
-    /// Publishes `event` and keeps it as its topic's sticky event: every later subscription
-    /// to a topic that matches it receives it at once, when it subscribes (greenrobot's
-    /// `postSticky`, an MQTT retained message). A newer sticky event of the same type and
-    /// subtype replaces it.
-    ///
-    /// Use it for state-like events a late subscriber needs (the logged-in user, the
-    /// network's reachability); plain ``publish(_:)`` keeps nothing.
+    /// Publishes `event` and keeps it as its topic's sticky event: every later matching
+    /// subscription receives it at once (greenrobot's `postSticky`, an MQTT retained
+    /// message). A newer sticky event of the same type and subtype replaces it. For
+    /// state-like events a late subscriber needs (the logged-in user).
     ///
     /// ```swift
     /// bus.publishSticky(Login(user: "ada"))
@@ -16,12 +13,11 @@ extension EventBus {
     /// }
     /// ```
     ///
-    /// A subscription made while this call runs may receive the event twice (replayed and
-    /// published).
+    /// A subscription made meanwhile may receive it twice (replayed and published).
     ///
     /// - Returns: What the publish did, as ``publish(_:)`` returns it.
-    /// - Complexity: O(1) amortised, plus the publish. A sticky change to the same type
-    ///   and subtype made at the same moment makes it compare subtypes again.
+    /// - Complexity: Amortised O(1), plus the publish (a concurrent sticky change to the
+    ///   same slot makes it compare subtypes again).
     @discardableResult
     public func publishSticky<Event: BusEvent>(_ event: Event) -> BusPublishResult {
         let replaced = _changeSticky(
@@ -30,14 +26,11 @@ extension EventBus {
         return publish(event)
     }
 
-    /// Changes the sticky events of `subtype`'s slot of `Event`: keeps those that `keep`
-    /// accepts, then adds `event`, if any, as the newest; returns the events the slot held
-    /// before (for the caller to release after unlocking) and how many `keep` refused.
+    /// Keeps the slot's events `keep` accepts, then adds `event` as the newest; returns the
+    /// slot's events before (released by the caller, unlocked) and how many were refused.
     ///
-    /// The subtype is hashed and `keep` runs with no lock held, because they are the app's
-    /// code, on the slot's events as they were. The result is stored only if the slot still
-    /// has the stamp it had then (stamps are never reused), else the change is made again
-    /// on the newer events: a retry means another change to the slot was stored.
+    /// Hashing and `keep` (app code) run unlocked on the events as they were; the result is
+    /// stored only if the slot's stamp (never reused) is unchanged, else it retries.
     private func _changeSticky<Event: BusEvent>(
         of subtype: Event.Subtype, adding event: Event?, keeping keep: (Event) -> Bool
     ) -> (before: _BusStickyList?, removedCount: Int) {
@@ -66,40 +59,30 @@ extension EventBus {
                 }
                 return true
             }
-            // `before` keeps what the change replaced alive until the caller releases it,
-            // after unlocking.
+            // `before` keeps what the change replaced alive until the caller releases it.
             if stored { return (before, removedCount) }
         }
     }
 
     /// The sticky event of `topic`'s type and subtype, if one was published and not removed.
     ///
-    /// ```swift
-    /// bus.stickyEvent(for: BusTopic(Login.self, .login))?.user   // "ada"
-    /// ```
-    ///
-    /// - Complexity: O(1) for a topic with a subtype; O(k log k) for `anySubtypeOf`, with
-    ///   k sticky events of the type (the newest is returned).
+    /// - Complexity: O(1) with a subtype; O(k log k) for `anySubtypeOf`, with k sticky
+    ///   events of the type (the newest is returned).
     @inlinable
     public func stickyEvent<Event: BusEvent>(for topic: BusTopic<Event>) -> Event? {
-        // Copied under the lock (no copy is made: the storage is shared until written),
-        // searched after unlocking.
+        // Copied under the lock (shared storage, no copy), searched after unlocking.
         guard let slots = _state.withLock({ $0.sticky[ObjectIdentifier(Event.self)] }) else {
             return nil
         }
         return Self._sticky(for: topic, in: slots).last
     }
 
-    /// Removes the sticky events of `topic` (of its subtype, or of every subtype for
-    /// `anySubtypeOf`), so later subscribers no longer receive them.
-    ///
-    /// ```swift
-    /// bus.removeStickyEvents(for: BusTopic(Login.self, .login))   // logged out
-    /// ```
+    /// Removes the sticky events of `topic` (of every subtype for `anySubtypeOf`), so
+    /// later subscribers no longer receive them.
     ///
     /// - Returns: How many sticky events were removed.
-    /// - Complexity: O(1) for a topic with a subtype; O(k) for `anySubtypeOf`, with k sticky
-    ///   events of the type (counted, and released, after unlocking).
+    /// - Complexity: O(1) with a subtype; O(k) for `anySubtypeOf`, with k sticky events of
+    ///   the type.
     @discardableResult
     public func removeStickyEvents<Event: BusEvent>(for topic: BusTopic<Event>) -> Int {
         guard let subtype = topic.subtype else {
@@ -113,8 +96,8 @@ extension EventBus {
         return removedCount
     }
 
-    /// The events of `slots` (the sticky events of `Event`, copied) that `topic` matches,
-    /// oldest first. With no lock held: it hashes and compares subtypes.
+    /// Matches `slots` (copied) against `topic`, oldest first. Unlocked: it hashes and
+    /// compares subtypes.
     @inlinable
     static func _sticky<Event: BusEvent>(
         for topic: BusTopic<Event>, in slots: _BusStickySlots
@@ -125,8 +108,7 @@ extension EventBus {
                 for box in list.events { boxes.append(_BusStickyEvent<Event>.unbox(box)) }
             }
             if slots.count > 1 { boxes.sort { $0.order < $1.order } }
-            // A closure, not `\.event`: unspecialised code would build that key path (into
-            // a generic class) at run time, on every call.
+            // A closure, not `\.event`: unspecialised, that key path is built per call.
             return boxes.map { $0.event }
         }
         guard let list = slots[subtype.hashValue] else { return [] }
@@ -138,8 +120,7 @@ extension EventBus {
         return events
     }
 
-    /// Delivers the sticky events of a new subscription's topic to its entry, as a publish
-    /// would (inline, or on its executor); no lock is held.
+    /// As a publish would (inline, or on its executor); no lock is held.
     @usableFromInline
     func _replaySticky<Event: BusEvent>(_ events: [Event], to entry: _BusEntry<Event>) {
         for event in events {

@@ -1,28 +1,18 @@
 import ActionPipeConcurrency
 
 extension EventBus {
-    /// The events of `topic` published from now on, as an `AsyncStream`.
-    ///
-    /// The stream is a subscription: it gets what a subscriber of `topic` gets, in publish
-    /// order (and the topic's sticky events first, see ``publishSticky(_:)``). It finishes
-    /// when the bus goes away; dropping the stream, or cancelling the task that reads it,
-    /// cancels the subscription.
+    /// The events of `topic` published from now on, as an `AsyncStream`: a subscription in
+    /// publish order (sticky events first). It finishes when the bus goes; dropping the
+    /// stream, or cancelling its reader, cancels the subscription.
     ///
     /// ```swift
-    /// Task {
-    ///     for await login in bus.events(for: BusTopic(Login.self, .login)) {
-    ///         print("welcome", login.user)
-    ///     }
-    /// }
+    /// for await login in bus.events(for: BusTopic(Login.self, .login)) { print(login.user) }
     /// ```
     ///
-    /// - Parameters:
-    ///   - topic: The events to stream.
-    ///   - buffering: What the stream keeps while its reader is behind. By default the newest
-    ///     1,024 unread events: a reader that falls further behind loses the oldest, so a
-    ///     stream nobody reads cannot exhaust memory. `.unbounded` keeps every event.
-    /// - Complexity: O(1) amortised, like ``subscribe(_:name:on:_:)``; each publish then
-    ///   costs one more yield.
+    /// - Parameter buffering: What the stream keeps while its reader is behind: by default
+    ///   the newest 1,024 unread events, so an unread stream cannot exhaust memory.
+    /// - Complexity: Amortised O(1), as ``subscribe(_:name:on:_:)``; each publish one more
+    ///   yield.
     public func events<Event: BusEvent>(
         for topic: BusTopic<Event>,
         buffering: AsyncStream<Event>.Continuation.BufferingPolicy = .bufferingNewest(1_024)

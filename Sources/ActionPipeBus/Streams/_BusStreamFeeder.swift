@@ -1,6 +1,5 @@
-/// Feeds the events of a subscription to an `AsyncStream`, and finishes the stream when the
-/// subscription lets it go (cancelled, or the bus went away): the bus releases its entries,
-/// and with them this, after unlocking.
+/// Feeds a subscription's events to an `AsyncStream`, and finishes it when released (the
+/// subscription cancelled, or the bus gone), which the bus does after unlocking.
 final class _BusStreamFeeder<Event: BusEvent>: Sendable {
     let continuation: AsyncStream<Event>.Continuation
 

@@ -1,41 +1,23 @@
-/// What a union (``EventBus/subscribe(allOf:owner:retention:name:on:_:)``) or any-of subscription
-/// receives: the event that completed it, and the latest event of each of its keys.
+/// What a union (``EventBus/subscribe(allOf:owner:retention:name:on:_:)``) or any-of
+/// subscription receives: the event that completed it, and the latest event of each key.
 ///
 /// ```swift
-/// bus.subscribe(allOf: [loginKey, dataKey], owner: screen) { screen, union in
-///     union.last                      // the event that arrived last
-///     union.events                    // the latest of each key, in the order of the keys
-///     union.event(Login.self)?.user   // a typed event of the union
-/// }
+/// union.event(Login.self)?.user   // a typed event of the union
 /// ```
 public struct BusUnion: Sendable, CustomStringConvertible {
     /// The event that fired the subscription (for a union: the last one to arrive).
-    ///
-    /// ```swift
-    /// union.last is Login
-    /// ```
     public let last: any BusEvent
 
     /// The key `last` arrived under.
-    ///
-    /// ```swift
-    /// union.lastKey == loginKey
-    /// ```
     public let lastKey: BusEventKey
 
     /// For a union: the latest event of each key, in the order the keys were given. For an
     /// any-of subscription: just `last`.
-    ///
-    /// ```swift
-    /// union.events.count
-    /// ```
     public let events: [any BusEvent]
 
     /// The first event of `type` in ``events``.
     ///
-    /// ```swift
-    /// let login = union.event(Login.self)
-    /// ```
+    /// - Complexity: O(n) for the n events.
     public func event<Event: BusEvent>(_ type: Event.Type) -> Event? {
         for event in events {
             if let typed = event as? Event { return typed }
@@ -44,10 +26,6 @@ public struct BusUnion: Sendable, CustomStringConvertible {
     }
 
     /// `Login.login + Data.- (last: Data.-)`.
-    ///
-    /// ```swift
-    /// print(union)
-    /// ```
     public var description: String {
         let names = events.map { "\(type(of: $0))" }.joined(separator: " + ")
         return "\(names) (last: \(lastKey))"

@@ -2,13 +2,9 @@ import ActionPipeConcurrency
 
 extension EventBus {
     /// Subscribes `subscriber` to the union of `keys`: `handler` runs once every key has
-    /// received an event at least once, with the last one and the latest of each; then the
-    /// union starts over.
-    ///
-    /// An event arriving again before the union is complete replaces the earlier one of its
-    /// key; it does not count twice. Duplicate keys are listed once. A union of one key
-    /// fires on every event of that key. A union of no keys never fires: the returned
-    /// subscription is already inactive.
+    /// received an event, with the last one and the latest of each; then the union starts
+    /// over. A repeat before completion replaces its key's event; duplicate keys count once;
+    /// a union of no keys never fires (its token is already inactive).
     ///
     /// ```swift
     /// bus.subscribe(allOf: [loginKey, profileKey], owner: screen) { screen, union in
@@ -17,12 +13,9 @@ extension EventBus {
     /// ```
     ///
     /// - Parameters:
-    ///   - keys: The events that must all arrive.
-    ///   - subscriber: The object whose lifetime bounds the subscription.
     ///   - name: The subscriber's name in feedback; by default its type's name.
-    ///   - executor: Where the handler runs; by default synchronously, during the publish
-    ///     that completes the union. (An error thrown on an executor goes to `Diagnostics`.)
-    ///   - handler: Handles each completed union.
+    ///   - executor: Where the handler runs; by default during the publish that completes
+    ///     the union (an error thrown on an executor goes to `Diagnostics`).
     /// - Returns: A token that cancels the subscription (under every key).
     @discardableResult
     public func subscribe<Subscriber: AnyObject & Sendable>(
@@ -38,10 +31,6 @@ extension EventBus {
     /// Subscribes `handler` to the union of `keys`, until the token is cancelled; see
     /// ``subscribe(allOf:owner:retention:name:on:_:)``.
     ///
-    /// ```swift
-    /// let both = bus.subscribe(allOf: [loginKey, profileKey]) { union in print(union) }
-    /// ```
-    ///
     /// - Returns: The token that ends the subscription (under every key).
     @discardableResult
     public func subscribe(
@@ -54,14 +43,7 @@ extension EventBus {
     }
 
     /// Subscribes `subscriber` to each of `keys`: `handler` runs on every event of any of
-    /// them, with ``BusUnion/last`` the event. An event matching two of the keys arrives
-    /// twice.
-    ///
-    /// ```swift
-    /// bus.subscribe(anyOf: [loginKey, logoutKey], owner: log) { log, union in
-    ///     log.write("\(union.lastKey)")
-    /// }
-    /// ```
+    /// them, with ``BusUnion/last`` the event (once, even when it matches several keys).
     ///
     /// - Returns: A token that cancels the subscription (under every key).
     @discardableResult
@@ -75,8 +57,7 @@ extension EventBus {
             executor: executor, handler)
     }
 
-    /// The owner-bound union subscriptions (`allOf:` and `anyOf:`): the owner is held weakly,
-    /// and with `.strong` also captured by the handler, which keeps it alive.
+    /// The owner is held weakly, and with `.strong` also captured by the handler.
     private func _subscribeOwnedUnion<Subscriber: AnyObject & Sendable>(
         _ keys: [BusEventKey], all: Bool, owner subscriber: Subscriber, retention: Retention,
         name: String?, executor: BusExecutor?,
@@ -94,10 +75,6 @@ extension EventBus {
 
     /// Subscribes `handler` to each of `keys`, until the token is cancelled; see
     /// ``subscribe(anyOf:owner:retention:name:on:_:)``.
-    ///
-    /// ```swift
-    /// bus.subscribe(anyOf: [loginKey, logoutKey]) { union in print(union.lastKey) }
-    /// ```
     ///
     /// - Returns: The token that ends the subscription (under every key).
     @discardableResult
@@ -131,10 +108,9 @@ extension EventBus {
                 let old = key.ops.addForwarder(
                     to: &state, id: id, owner: owner, name: name
                 ) { object, event in
-                    // An event that matches several keys of the union (`A.1` and `A.*`)
-                    // reaches one forwarder per key. Only the first matching key's acts, for
-                    // all of them at once: `anyOf` fires once, and `allOf` records the event
-                    // under every key it matches.
+                    // An event matching several keys (`A.1`, `A.*`) reaches one forwarder
+                    // per key; only the first matching key's acts, for all: `anyOf` fires
+                    // once, `allOf` records it under every key it matches.
                     let matching = keysInOrder.indices.filter {
                         keysInOrder[$0]._matches(event)
                     }
@@ -146,8 +122,7 @@ extension EventBus {
                     guard let fired else { return }
                     guard let executor else { return try handler(object, fired) }
                     executor.enqueue {
-                        // Like a plain subscription's queued job: skipped once the
-                        // subscription is cancelled (or the bus is gone).
+                        // As a plain subscription's job: skipped once cancelled.
                         guard let live = bus.value, live._isRegistered(id) else { return }
                         do {
                             if let owner {

@@ -3,7 +3,7 @@ import ActionPipeConcurrency
 /// The events a union subscription has received since it last fired.
 final class _BusUnionState: Sendable {
     let keys: [BusEventKey]
-    /// The latest event per key index; the union fires when every index has one.
+    /// Per key index; the union fires when every index has one.
     private let received: LockedValue<[Int: any BusEvent]>
 
     init(keys: [BusEventKey]) {
@@ -11,14 +11,13 @@ final class _BusUnionState: Sendable {
         received = LockedValue([:])
     }
 
-    /// Records `event` under every key in `indices` (the union's keys it matches, first
-    /// one first); returns the completed union (and starts over), or
-    /// `nil` while some key has not arrived yet. A key arriving again before the union is
-    /// complete replaces its event: it does not count twice.
+    /// Records `event` under every key in `indices` (the ones it matches, first first);
+    /// returns the completed union and starts over, or `nil` while a key is missing. A
+    /// repeat replaces its key's event.
     func receive(_ event: any BusEvent, at indices: [Int]) -> BusUnion? {
         let index = indices[0]
-        // An event replaced, or the completed set, leaves the lock in `replaced`: the last
-        // reference to an event (and to whatever its payload holds) must not go under it.
+        // Replaced events leave the lock in `replaced`: a payload's last reference must
+        // not go under it.
         var replaced: [any BusEvent] = []
         let complete: [Int: any BusEvent]? = received.withLock { received in
             for index in indices {

@@ -1,11 +1,8 @@
 import ActionPipeConcurrency
 
-/// The context of one call of an action: what a handler knows about the call so far, and
-/// how it shapes what the handlers after it see.
-///
-/// Every call gets its own process, passed `inout` to each handler that runs. A handler
-/// reads the upstream value (the result of the last handler that ran), reads and writes
-/// typed side data, rewrites arguments for the handlers after it, and may stop the call.
+/// The context of one call of an action, passed `inout` to each handler that runs: the
+/// upstream value, typed side data, arguments a handler may rewrite for the handlers after
+/// it, and ``stop()``.
 ///
 /// ```swift
 /// pipe1.on(\.someFunc) { process in
@@ -21,77 +18,44 @@ import ActionPipeConcurrency
 /// }
 /// ```
 ///
-/// A nested call made from inside a handler gets a process of its own; the outer process
-/// is untouched by it.
-///
-/// The process is noncopyable: it exists only for the duration of the call, and a handler
-/// cannot keep it. To act on the chain later, keep its ``trigger``.
-///
-/// `Kind` is the action's ``ActionKind``: it decides what the ``trigger`` can do (a
-/// synchronous, throwing or async call). The process is `Sendable` when the arguments and
-/// the result are, which lets an async handler be isolated to an actor
-/// (`{ @MainActor process in ... }`).
+/// A nested call gets a process of its own. The process is noncopyable, so a handler
+/// cannot keep it: to act on the chain later, keep its ``trigger``. It is `Sendable` when
+/// the arguments and result are, so an async handler may be actor-isolated.
 public struct ActionProcess<Kind, each Argument, Result>: ~Copyable {
     @usableFromInline var _arguments: (repeat each Argument)
 
-    /// The result of the last handler that ran before this one; `nil` for the first handler
-    /// that runs, and after a handler that returned `nil`.
-    ///
-    /// Return values do not flow through on their own: a handler that wants to forward
-    /// the upstream value returns it.
-    ///
-    /// ```swift
-    /// pipe2.on(\.someFunc) { process in process.upstream }   // forwards pipe1's value
-    /// ```
+    /// The result of the last handler that ran before this one; `nil` for the first, and
+    /// after a handler that returned `nil`. A handler that forwards it returns it.
     public var upstream: Result? { _upstream }
     @usableFromInline var _upstream: Result?
-    /// Whether the call has a state, and whether it is stopped. Right after `_upstream`, so
-    /// it takes a byte of the optional's padding instead of a word of its own: the process
-    /// lives in the caller's frame, once per nesting level.
+    /// Whether the call has a state, and whether it is stopped: a byte of `_upstream`'s
+    /// padding, not a word (the process lives in the caller's frame, per nesting level).
     @usableFromInline var _flags: UInt8
-    /// The call's state bits; meaningful when `_flags` has ``_hasState``.
+    /// Meaningful when `_flags` has ``_hasState``.
     @usableFromInline let _stateBits: UInt64
 
-    /// In `_flags`: the call has a state.
     @inlinable static var _hasState: UInt8 { 1 }
-    /// In `_flags`: a handler called ``stop()``.
     @inlinable static var _stopped: UInt8 { 2 }
 
     /// The state the call was made with, or `nil` for a plain call.
-    ///
-    /// ```swift
-    /// pipe.on(\.load) { process in process.state == .success ? "done" : "loading" }
-    /// ```
     @inlinable
     public var state: ActionState? {
         _flags & Self._hasState == 0 ? nil : ActionState(rawValue: _stateBits)
     }
 
     /// Whether a handler of this call has called ``stop()``.
-    ///
-    /// ```swift
-    /// if process.isStopped { return nil }
-    /// ```
     public var isStopped: Bool { _isStopped }
-    /// Set by ``stop()``.
     @inlinable var _isStopped: Bool { _flags & Self._stopped != 0 }
 
     /// Typed values that earlier handlers (or the caller) attached for later handlers.
-    ///
-    /// ```swift
-    /// process.sideData[.birthday] = Date()
-    /// let date = process.sideData[.birthday]    // Date?
-    /// ```
     public var sideData: SideData
 
-    /// The member of the pipe the call was made on (or of the trigger's pipe); alive for the
-    /// whole call because the caller holds it, and the process cannot outlive the call
-    /// because it is noncopyable. Kept unmanaged so a call does not retain and release it.
+    /// The calling pipe's member: the caller holds it, and the noncopyable process cannot
+    /// outlive the call, so it is not retained.
     @usableFromInline let _origin: Unretained<_Member>
     @usableFromInline let _key: _ActionKey
 
-    /// A process that starts with the options' state and side data. Side data is copied
-    /// only when the call has some, so a plain call builds an empty one in place.
+    /// Side data is copied only when the call has some; a plain call builds it in place.
     @inlinable @inline(__always)
     init(
         arguments: (repeat each Argument), options: borrowing _CallOptions,
@@ -108,7 +72,6 @@ public struct ActionProcess<Kind, each Argument, Result>: ~Copyable {
         }
     }
 
-    /// A process that starts with `state` and `sideData`.
     @inlinable @inline(__always)
     init(
         arguments: (repeat each Argument), state: ActionState?, sideData: SideData,
@@ -122,20 +85,11 @@ public struct ActionProcess<Kind, each Argument, Result>: ~Copyable {
         self._key = key
     }
 
-    /// The arguments as the next handler will see them: the caller's, with every rewrite
-    /// made so far applied.
-    ///
-    /// ```swift
-    /// let (number, object) = process.arguments
-    /// ```
+    /// The arguments as the next handler will see them, with every rewrite so far applied.
     public var arguments: (repeat each Argument) { _arguments }
 
-    /// Replaces the argument at `position` for the handlers that run after this one.
-    ///
-    /// The position is a key path into the argument tuple, so it is checked at compile
-    /// time (`\.0` is the first argument; for a one-argument action it is `\.self`), and
-    /// the new value must have the argument's type. The running handler's own parameters
-    /// do not change.
+    /// Replaces the argument at `position` (`\.0`, or `\.self` for a one-argument action)
+    /// for the handlers that run after this one; the running handler's parameters stay.
     ///
     /// ```swift
     /// process.rewrite(\.1, to: "a new object")
@@ -147,33 +101,17 @@ public struct ActionProcess<Kind, each Argument, Result>: ~Copyable {
     }
 
     /// Replaces all arguments at once for the handlers that run after this one.
-    ///
-    /// ```swift
-    /// process.rewriteArguments(1000, "replaced")
-    /// ```
     public mutating func rewriteArguments(_ arguments: repeat each Argument) {
         _arguments = (repeat each arguments)
     }
 
-    /// Ends the call after the running handler: no later handler runs, and the call's
-    /// ``ActionReport`` says which pipe stopped it. The running handler's return value is
-    /// still the call's result.
-    ///
-    /// ```swift
-    /// pipe1.on(\.validate) { process in
-    ///     process.stop()
-    ///     return false
-    /// }
-    /// ```
+    /// Ends the call after the running handler, whose return value is still the result;
+    /// the call's ``ActionReport`` says which pipe stopped it.
     public mutating func stop() { _flags |= Self._stopped }
 
-    /// A handle that calls this action again from the chain's head later, for example with
-    /// the `.success` state once asynchronous work is done (the original's root-pipe
-    /// re-trigger).
-    ///
-    /// The trigger does not keep the chain alive: once every pipe of the chain is gone,
-    /// calling it does nothing and returns `nil`. It follows the pipe it came from into
-    /// whatever chain that pipe is in when it is called.
+    /// A handle that calls this action again from the chain's head later (with `.success`
+    /// once async work is done, say). It keeps nothing alive: once every pipe of the chain
+    /// is gone it does nothing and returns `nil`; it follows its pipe into any later chain.
     ///
     /// ```swift
     /// pipe.on(\.load).state(.start).handle { process in
@@ -186,15 +124,10 @@ public struct ActionProcess<Kind, each Argument, Result>: ~Copyable {
         ActionTrigger(member: _origin.object, key: _key)
     }
 
-    /// The name of the action being called, as written in ``Actions``.
-    ///
-    /// ```swift
-    /// print(process.actionName)   // "someFunc"
-    /// ```
+    /// The name of the action being called.
     public var actionName: String { _key.name }
 }
 
-// The process moves between the caller and an actor-isolated async handler, one at a time
-// (it is passed `inout` and is noncopyable), so it may cross isolation when what it carries
-// may: its own stored properties (state, side data, key, unmanaged origin) are `Sendable`.
+// The process moves between the caller and an isolated async handler one at a time
+// (`inout`, noncopyable), and its own stored properties are `Sendable`.
 extension ActionProcess: Sendable where repeat each Argument: Sendable, Result: Sendable {}

@@ -1,8 +1,6 @@
-/// A bit set that selects which handlers a call runs.
-///
-/// A handler may be registered with a state. A call made with a state `s` runs a handler
-/// with state `h` only when `s & h != 0`; handlers registered without a state always run,
-/// and a call made without a state runs handlers of every state.
+/// A bit set that selects which handlers a call runs: a call made with state `s` runs a
+/// handler registered with state `h` only when `s & h != 0`; handlers without a state
+/// always run, and a call without a state runs every handler.
 ///
 /// ```swift
 /// pipe1.on(\.load).state(.start).handle { _ in "start" }
@@ -11,93 +9,44 @@
 /// pipe1.with(state: [.start, .success]).load()   // runs both
 /// ```
 ///
-/// The named states follow the original ZZActionPipe: start = 1, process = 2, success = 4,
-/// error = 8, end = 16. Any other bits may be used too, for example `ActionState(10)`.
+/// The named states are the original ZZActionPipe's; any other bits may be used too.
 public struct ActionState: OptionSet, Sendable, Hashable, ExpressibleByIntegerLiteral,
     CustomStringConvertible
 {
     /// The bits of the state.
-    ///
-    /// ```swift
-    /// ActionState.success.rawValue   // 4
-    /// ```
     public var rawValue: UInt64
 
     /// Creates a state from its bits.
-    ///
-    /// ```swift
-    /// let custom = ActionState(rawValue: 1 << 8)
-    /// ```
     @inlinable public init(rawValue: UInt64) { self.rawValue = rawValue }
 
     /// Creates a state from its bits.
-    ///
-    /// ```swift
-    /// let ten = ActionState(10)
-    /// ```
     @inlinable public init(_ rawValue: UInt64) { self.rawValue = rawValue }
 
-    /// Creates a state from an integer literal, so `10` can stand for `ActionState(10)`.
-    ///
-    /// ```swift
-    /// let state: ActionState = 10
-    /// ```
+    /// Creates a state from an integer literal.
     @inlinable public init(integerLiteral value: UInt64) { self.rawValue = value }
 
-    // The named states are computed, not stored: a stored static is read through a call
-    // (its lazy initialiser's accessor), which ends a call's release-free stretch (see
-    // `BoundAction.callAsFunction`) and costs the call a retain of the pipe.
+    // Computed, not stored: a stored static is read through its initialiser's accessor, a
+    // call that costs a call a retain of the pipe.
 
     /// The work is starting (1).
-    ///
-    /// ```swift
-    /// pipe.with(state: .start).load()
-    /// ```
     @inlinable public static var start: ActionState { ActionState(rawValue: 1) }
     /// The work is in progress (2).
-    ///
-    /// ```swift
-    /// pipe.with(state: .process).load()
-    /// ```
     @inlinable public static var process: ActionState { ActionState(rawValue: 2) }
     /// The work succeeded (4).
-    ///
-    /// ```swift
-    /// trigger.call(state: .success)
-    /// ```
     @inlinable public static var success: ActionState { ActionState(rawValue: 4) }
     /// The work failed (8).
-    ///
-    /// ```swift
-    /// trigger.call(state: .error)
-    /// ```
     @inlinable public static var error: ActionState { ActionState(rawValue: 8) }
     /// The work is over, whatever its outcome (16).
-    ///
-    /// ```swift
-    /// pipe.with(state: .end).load()
-    /// ```
     @inlinable public static var end: ActionState { ActionState(rawValue: 16) }
 
     /// Whether a handler registered with `self` runs in a call made with `callState`.
-    ///
-    /// ```swift
-    /// ActionState(10).runs(in: 1)    // false: 10 & 1 == 0
-    /// ActionState(10).runs(in: 11)   // true
-    /// ```
     @inlinable
     public func runs(in callState: ActionState) -> Bool {
         rawValue & callState.rawValue != 0
     }
 
-    /// A named state by its name (`start`); any other state by its number, followed by the
-    /// names of its bits when they are all named: `5 (start|success)`, `10 (process|error)`,
-    /// `256`.
-    ///
-    /// ```swift
-    /// print(ActionState.start)              // "start"
-    /// print(ActionState([.start, .error]))  // "9 (start|error)"
-    /// ```
+    /// A named state by its name; any other by its number, then its bits' names when all
+    /// are named: `5 (start|success)`, `256`.
     public var description: String {
         let named: [(UInt64, String)] = [
             (1, "start"), (2, "process"), (4, "success"), (8, "error"), (16, "end"),

@@ -3,22 +3,15 @@ import ActionPipeConcurrency
 /// Calls one action again from the head of a chain, later: the original's root-pipe
 /// re-trigger, for "start → request → success/error" flows.
 ///
-/// Get one from ``ActionProcess/trigger`` inside a handler. A pending trigger does not
-/// keep the chain alive; once every pipe of the chain is gone, calling it does nothing
-/// and returns `nil`. The pipe the call was made on may be gone while its chain lives: the
-/// trigger still calls the chain.
-///
-/// The trigger calls the action the way its ``ActionKind`` is called: `trigger.call(...)`
-/// for an ``Action``, `try trigger.call(...)` for a ``ThrowingAction``, and
-/// `try await trigger.call(...)` for an ``AsyncAction``.
+/// Get one from ``ActionProcess/trigger``. It keeps nothing alive: once every pipe of the
+/// chain is gone, calling it does nothing and returns `nil` (its own pipe may be gone while
+/// the chain lives). It is called as its ``ActionKind`` says: `trigger.call(...)`,
+/// `try trigger.call(...)` or `try await trigger.call(...)`.
 ///
 /// ```swift
 /// pipe.on(\.load).state(.start).handle { process in
 ///     let trigger = process.trigger
-///     Task {
-///         let data = await fetch()
-///         trigger.call(state: .success, data)
-///     }
+///     Task { trigger.call(state: .success, await fetch()) }
 ///     return nil
 /// }
 /// ```
@@ -32,13 +25,9 @@ public struct ActionTrigger<Kind, each Argument, Result>: Sendable {
     }
 
     /// Whether the chain is still alive.
-    ///
-    /// ```swift
-    /// if trigger.isAlive { trigger.call(state: .success, data) }
-    /// ```
     public var isAlive: Bool { member.object != nil }
 
-    /// The live member and the chain's current snapshot, or `nil` once the chain is gone.
+    /// `nil` once the chain is gone.
     private func target() -> (member: _Member, snapshot: _Snapshot)? {
         guard let member = member.object,
             let snapshot = _withTopology({ member.liveSnapshot })
@@ -50,11 +39,7 @@ public struct ActionTrigger<Kind, each Argument, Result>: Sendable {
 }
 
 extension ActionTrigger where Kind == ActionKind.Sync {
-    /// Calls the action from the chain's head with `state` (or as a plain call when `nil`).
-    ///
-    /// ```swift
-    /// trigger.call(state: .error, "timed out")
-    /// ```
+    /// Calls the action from the chain's head with `state` (a plain call when `nil`).
     ///
     /// - Returns: The call's result, or `nil` when no handler ran or the chain is gone.
     @discardableResult
@@ -71,10 +56,6 @@ extension ActionTrigger where Kind == ActionKind.Sync {
     }
 
     /// Calls the action from the chain's head, as a plain call.
-    ///
-    /// ```swift
-    /// trigger(data)
-    /// ```
     @discardableResult
     public func callAsFunction(_ arguments: repeat each Argument) -> Result? {
         call(state: nil, repeat each arguments)
@@ -82,12 +63,8 @@ extension ActionTrigger where Kind == ActionKind.Sync {
 }
 
 extension ActionTrigger where Kind: ThrowingActionKind {
-    /// Calls the throwing action from the chain's head with `state` (or as a plain call
-    /// when `nil`).
-    ///
-    /// ```swift
-    /// try trigger.call(state: .success, "42")
-    /// ```
+    /// Calls the throwing action from the chain's head with `state` (a plain call when
+    /// `nil`).
     ///
     /// - Returns: The call's result, or `nil` when no handler ran or the chain is gone.
     /// - Throws: The first error a handler throws.
@@ -107,10 +84,6 @@ extension ActionTrigger where Kind: ThrowingActionKind {
     }
 
     /// Calls the throwing action from the chain's head, as a plain call.
-    ///
-    /// ```swift
-    /// try trigger("42")
-    /// ```
     @discardableResult
     public func callAsFunction(_ arguments: repeat each Argument) throws(Kind.Failure)
         -> Result?
@@ -120,13 +93,8 @@ extension ActionTrigger where Kind: ThrowingActionKind {
 }
 
 extension ActionTrigger where Kind == ActionKind.Async {
-    /// Calls the async action from the chain's head with `state` (or as a plain call when
-    /// `nil`), in the calling task.
-    ///
-    /// ```swift
-    /// let data = try await request()
-    /// try await trigger.call(state: .success, data)
-    /// ```
+    /// Calls the async action from the chain's head with `state` (a plain call when `nil`),
+    /// in the calling task.
     ///
     /// - Returns: The call's result, or `nil` when no handler ran or the chain is gone.
     /// - Throws: The first error a handler throws, or `CancellationError`.
@@ -140,18 +108,13 @@ extension ActionTrigger where Kind == ActionKind.Async {
         let outcome = await BoundAction<Kind, repeat each Argument, Result>._runAsync(
             snapshot: Unretained(snapshot), origin: Unretained(member), key: key,
             options: options(state), arguments: (repeat each arguments), recording: &ignored)
-        // The call's process refers to `member` and `snapshot` unretained: keep them alive
-        // until here.
+        // The process refers to `member` and `snapshot` unretained: keep them alive to here.
         withExtendedLifetime((member, snapshot)) {}
         if let error = outcome.error { throw error }
         return outcome.value
     }
 
     /// Calls the async action from the chain's head, as a plain call.
-    ///
-    /// ```swift
-    /// try await trigger(data)
-    /// ```
     @discardableResult
     public nonisolated(nonsending) func callAsFunction(_ arguments: repeat each Argument)
         async throws -> Result?

@@ -1,8 +1,7 @@
-/// `answer`: a call whose chain must answer, returning the result itself instead of an
-/// optional, and throwing ``UnansweredActionError`` when no handler answered.
+/// `answer`: a call that must be answered, returning the result itself and throwing
+/// ``UnansweredActionError`` when no handler answered.
 extension BoundAction {
-    /// The error of an unanswered call with `arguments`, described as a trace describes
-    /// them; built only when the call failed.
+    /// Built only when the call failed.
     @usableFromInline
     func _unanswered(_ arguments: repeat each Argument) -> UnansweredActionError {
         var described: [String] = []
@@ -12,11 +11,8 @@ extension BoundAction {
 }
 
 extension BoundAction where Kind == ActionKind.Sync {
-    /// Calls the action, for a chain that must answer: returns the result of the last
-    /// handler that ran, and throws when none answered.
-    ///
-    /// Use it where every call should find a handler, so that a missing registration is an
-    /// error at the call instead of a `nil` to unwrap:
+    /// Calls the action, for a chain that must answer: a missing registration is an error
+    /// at the call instead of a `nil` to unwrap.
     ///
     /// ```swift
     /// let total: Int = try pipe.someFunc.answer(999, "hello")
@@ -33,12 +29,7 @@ extension BoundAction where Kind == ActionKind.Sync {
 }
 
 extension BoundAction where Kind: ThrowingActionKind {
-    /// Calls the throwing action, for a chain that must answer: returns the result of the
-    /// last handler that ran, and throws when one threw or none answered.
-    ///
-    /// ```swift
-    /// let number: Int = try pipe.parse.answer("42")
-    /// ```
+    /// Calls the throwing action, for a chain that must answer.
     ///
     /// - Throws: The handler's error, of the action's error type, unchanged; or
     ///   ``UnansweredActionError`` when no handler answered.
@@ -51,12 +42,7 @@ extension BoundAction where Kind: ThrowingActionKind {
 }
 
 extension BoundAction where Kind == ActionKind.Async {
-    /// Calls the async action, for a chain that must answer: returns the result of the last
-    /// handler that ran, and throws when one threw or none answered.
-    ///
-    /// ```swift
-    /// let user: String = try await pipe.loadName.answer(7)
-    /// ```
+    /// Calls the async action, for a chain that must answer.
     ///
     /// - Throws: The handler's error or `CancellationError`, unchanged; or
     ///   ``UnansweredActionError`` when no handler answered.

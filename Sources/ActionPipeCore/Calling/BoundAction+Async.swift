@@ -4,21 +4,10 @@ extension BoundAction where Kind == ActionKind.Async {
     /// Calls the async action: runs every pipe of the chain that registered it, in order,
     /// each handler after the previous one has returned.
     ///
-    /// Before each handler starts, the call checks the calling task for cancellation; once
-    /// it is cancelled, no further handler starts and the call throws `CancellationError`.
-    /// Synchronous handlers (`handleSynchronously`) that follow one another are one step:
-    /// nothing can suspend the task between them, so the check before the first covers
-    /// the rest. A handler that is running sees the cancellation itself
-    /// (`Task.isCancelled`, `try Task.checkCancellation()`, or a cancellable `await` such
-    /// as `Task.sleep`).
-    ///
-    /// The call runs on the caller's actor, as a synchronous call would: called from the
-    /// main actor, it and its handlers start there, with no hop to another executor and
-    /// back (a handler marked with a global actor still runs on that actor).
-    ///
-    /// ```swift
-    /// let title = try await pipe.fetchTitle(7)
-    /// ```
+    /// Before each handler starts the call checks for cancellation, and once cancelled
+    /// throws `CancellationError`; synchronous handlers in a row are one step. A running
+    /// handler sees cancellation itself. The call runs on the caller's actor, with no hop
+    /// (a handler marked with a global actor still runs on that actor).
     ///
     /// - Returns: The result of the last handler that ran, or `nil` when none ran.
     /// - Throws: The first error a handler throws, unchanged, or `CancellationError`.
@@ -27,13 +16,11 @@ extension BoundAction where Kind == ActionKind.Async {
     public nonisolated(nonsending) consuming func callAsFunction(_ arguments: repeat each Argument)
         async throws -> Result?
     {
-        // `nonisolated(nonsending)`: a plain `async` function runs on the global executor,
-        // so a call from the main actor would hop there and back, about 7 µs on Linux,
-        // even when no handler suspends.
+        // `nonisolated(nonsending)`: a plain `async` function would hop from the main actor
+        // to the global executor and back, even when no handler suspends.
         var ignored: [ActionTrace.Outcome?]? = nil
-        // `self` holds the pipe, so the origin member outlives the whole call. A pin is
-        // bound to its thread and may not cross a suspension: the call holds a counted
-        // reference to the snapshot instead.
+        // `self` holds the pipe, so the origin member outlives the call. A pin may not cross
+        // a suspension: hold a counted reference to the snapshot instead.
         let cell = Unretained(pipe._member)
         let held = pipe._currentSnapshot()
         defer { withExtendedLifetime(held) {} }
@@ -48,8 +35,7 @@ extension BoundAction where Kind == ActionKind.Async {
         return outcome.value
     }
 
-    /// The call with an instrument installed: the same dispatch on `snapshot` (pinned by the
-    /// caller), between its begin and end. Apart, so a plain call's frame holds no span
+    /// The call with an instrument installed, apart so a plain call's frame holds no span
     /// across its suspensions.
     @inlinable @inline(never)
     nonisolated(nonsending) func _callInstrumented(
@@ -68,11 +54,6 @@ extension BoundAction where Kind == ActionKind.Async {
     /// Calls the async action and reports what happened, without throwing: the error (a
     /// handler's, or `CancellationError`) is in ``ActionReport/error``, and
     /// ``ActionReport/thrownBy`` names the pipe that threw it.
-    ///
-    /// ```swift
-    /// let report = await pipe.fetchTitle.report(7)
-    /// print(report.trace)   // fetchTitle(7): cache ran → server ran
-    /// ```
     public nonisolated(nonsending) func report(_ arguments: repeat each Argument) async
         -> ActionReport<Result>
     {
@@ -86,10 +67,8 @@ extension BoundAction where Kind == ActionKind.Async {
         return makeReport(outcome, outcomes, arguments: repeat each arguments)
     }
 
-    /// The async driver of the one dispatch loop (`_Dispatch`): each handler is awaited,
-    /// and the call ends with `CancellationError` when its task is cancelled before a
-    /// handler starts (synchronous handlers in a row: before the first). Async calls do not count towards the nesting limit: their frames live
-    /// on the heap, and an `await` may resume on another thread.
+    /// The async driver of the one dispatch loop (`_Dispatch`). Async calls do not count
+    /// towards the nesting limit: their frames live on the heap, and may change thread.
     @inlinable @inline(__always)
     nonisolated(nonsending) static func _runAsync(
         snapshot: Unretained<_Snapshot>, origin: Unretained<_Member>, key: _ActionKey,
@@ -101,25 +80,22 @@ extension BoundAction where Kind == ActionKind.Async {
         if dispatch.hasNoHandler { return dispatch.call }
         var process = ActionProcess<Kind, repeat each Argument, Result>(
             arguments: (repeat each arguments), options: options, origin: origin, key: key)
-        // Whether the task has not been suspended since cancellation was last checked.
+        // The task has not been suspended since cancellation was last checked.
         var checked = false
         while let (handler, target) = dispatch.next(
             _AsyncHandler<repeat each Argument, Result>.self, conditions: { $0.conditions },
             process: &process,
             cancellation: { handler in
-                // Synchronous handlers in a row are one step, as a synchronous function
-                // is: a check between two of them would only move the moment at which a
-                // concurrent cancellation is seen, and it costs more than their calls
-                // (the current task is found through thread-local storage).
+                // Synchronous handlers in a row are one step, as a synchronous function is:
+                // a check between them costs more than their calls (a thread-local lookup).
                 if checked, handler.isSync { return nil }
                 checked = true
                 return Task.isCancelled ? CancellationError() : nil
             },
             recording: &outcomes)
         {
-            // Borrowed: the snapshot owns the handler (synchronous handlers through a
-            // synchronous borrow, which costs nothing). `target` is a strong local, so a weak
-            // target stays alive while its handler works.
+            // Borrowed: the snapshot owns the handler. `target` is a strong local, so a
+            // weak target stays alive while its handler works.
             do {
                 let value: Result?
                 if handler.with({ $0.isSync }) {
@@ -140,7 +116,6 @@ extension BoundAction where Kind == ActionKind.Async {
         return dispatch.call
     }
 
-    /// Calls the body of `handler`, one with a target, with `target`.
     @inlinable @inline(__always)
     nonisolated(nonsending) static func _callTargeted(
         _ handler: _AsyncHandler<repeat each Argument, Result>, _ target: AnyObject?,

@@ -4,14 +4,6 @@ extension BoundAction where Kind: ThrowingActionKind {
     /// Calls the throwing action: runs every pipe of the chain that registered it, in
     /// order, until a handler throws.
     ///
-    /// ```swift
-    /// do {
-    ///     let number = try pipe.parse("forty-two")
-    /// } catch .notANumber(let text) {
-    ///     print("not a number:", text)
-    /// }
-    /// ```
-    ///
     /// - Returns: The result of the last handler that ran, or `nil` when none ran.
     /// - Throws: The first error a handler throws, unchanged; no later handler runs. A call
     ///   nested deeper than ``NestingLimitError/depthLimit`` runs no handler and returns
@@ -21,8 +13,7 @@ extension BoundAction where Kind: ThrowingActionKind {
     public consuming func callAsFunction(_ arguments: repeat each Argument) throws(Kind.Failure)
         -> Result?
     {
-        // As the synchronous call: `self` ends before the handlers run, so the call holds no
-        // reference to the pipe (see `BoundAction.callAsFunction`).
+        // As the synchronous call: `self` ends before the handlers run.
         let (cell, pin) = _pinCached()
         let key = key
         let state = _setup.state
@@ -42,8 +33,7 @@ extension BoundAction where Kind: ThrowingActionKind {
             repeat each arguments)
     }
 
-    /// The throwing call when the pipe's cache was empty (`pin` holds no snapshot):
-    /// refreshes it, then calls as usual; ends `pin`. Never inlined.
+    /// The throwing call when the pipe's cache was empty; ends `pin`. Out of line.
     @inlinable @inline(never)
     static func _callThrowingRefreshing(
         _ pin: SnapshotSlot<_Snapshot>.Pin, pipe: ActionPipe, key: _ActionKey,
@@ -56,8 +46,7 @@ extension BoundAction where Kind: ThrowingActionKind {
             state: state, sideData: sideData, repeat each arguments)
     }
 
-    /// The throwing call on `snapshot`, pinned by the caller, between the installed
-    /// instrument's begin and end when there is one.
+    /// The throwing call on `snapshot` (pinned by the caller), instrumented when installed.
     @inlinable @inline(__always)
     static func _callThrowing(
         _ snapshot: Unretained<_Snapshot>, origin: Unretained<_Member>, key: _ActionKey,
@@ -78,8 +67,7 @@ extension BoundAction where Kind: ThrowingActionKind {
         return outcome.value
     }
 
-    /// Ends an instrumented call of `key` that threw `error`, was refused for nesting too
-    /// deep, or else succeeded.
+    /// Ends an instrumented call: threw, refused for nesting too deep, or succeeded.
     @usableFromInline @inline(never)
     static func _endInstrumented(
         _ span: _InstrumentedSpan, key: _ActionKey, error: Kind.Failure?, tooDeep: Bool
@@ -91,15 +79,12 @@ extension BoundAction where Kind: ThrowingActionKind {
         }
     }
 
-    /// Calls the throwing action and reports what happened, without throwing: the error,
-    /// if any, is ``ThrowingActionReport/failure`` at the action's error type, and
-    /// ``ActionReport/thrownBy`` names its pipe.
+    /// Calls the throwing action and reports what happened, without throwing: the error is
+    /// ``ThrowingActionReport/failure``, typed, and ``ActionReport/thrownBy`` names its pipe.
     ///
     /// ```swift
     /// let report = pipe.parse.report("forty-two")
     /// if case .notANumber(let text)? = report.failure { print("not a number:", text) }
-    /// print(report.thrownBy ?? "-")   // "parser"
-    /// print(report.trace)             // parse("forty-two"): parser threw notANumber("forty-two") → ...
     /// ```
     public func report(_ arguments: repeat each Argument) -> ThrowingActionReport<
         Result, Kind.Failure
@@ -119,8 +104,7 @@ extension BoundAction where Kind: ThrowingActionKind {
             failure: outcome.error)
     }
 
-    /// The throwing driver of the one dispatch loop (`_Dispatch`): a handler's error ends
-    /// the call.
+    /// The throwing driver of the one dispatch loop (`_Dispatch`).
     @inlinable @inline(__always)
     static func _runThrowing(
         snapshot: _Snapshot, origin: Unretained<_Member>, key: _ActionKey, state: ActionState?,
@@ -131,7 +115,7 @@ extension BoundAction where Kind: ThrowingActionKind {
             snapshot: Unretained(snapshot), key: key, recording: &outcomes)
         if dispatch.hasNoHandler { return dispatch.call }
         guard let depth = _enterCall(snapshot.depthKey) else {
-            // A plain call is reported here; a traced one carries the error in its report.
+            // An untraced call is reported here; a traced one carries the error in its report.
             if outcomes == nil { key._reportTooDeep() }
             dispatch.call.tooDeep = true
             return dispatch.call
@@ -144,7 +128,6 @@ extension BoundAction where Kind: ThrowingActionKind {
             conditions: { $0.conditions }, process: &process, cancellation: { _ in nil },
             recording: &outcomes)
         {
-            // Borrowed: the snapshot owns the handler.
             do throws(Kind.Failure) {
                 let value = try handler.with { (handler) throws(Kind.Failure) in
                     try handler.body(target, &process)

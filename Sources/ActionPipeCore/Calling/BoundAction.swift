@@ -1,12 +1,8 @@
 import ActionPipeConcurrency
 
-/// An action bound to a pipe, called like a method: `pipe.someFunc(999, "hello")`.
-///
-/// You get one from the pipe's dynamic member lookup; calling it runs, in chain order from
-/// the head, every pipe of the pipe's chain that registered the action. How it is called
-/// depends on the action's ``ActionKind``: `pipe.x(...)` for an ``Action``,
-/// `try pipe.x(...)` for a ``ThrowingAction``, `try await pipe.x(...)` for an
-/// ``AsyncAction``.
+/// An action bound to a pipe, called like a method: `pipe.someFunc(999, "hello")` for an
+/// ``Action``, `try pipe.x(...)` for a ``ThrowingAction``, `try await pipe.x(...)` for an
+/// ``AsyncAction``. A call runs, in chain order, every pipe of the chain that registered it.
 ///
 /// ```swift
 /// let result = pipe.someFunc(999, "hello")                     // Double?
@@ -15,24 +11,23 @@ import ActionPipeConcurrency
 /// pipe.someFunc.with(Keys.label, "from the caller")(999, nil)  // with side data
 /// ```
 public struct BoundAction<Kind, each Argument, Result>: Sendable {
-    // The pipe (and any out-of-line side data) behind one reference, the rest trivial:
-    // a temporary `pipe.x` then costs one retain and one release, done in place.
+    // The pipe (and any out-of-line side data) behind one reference, the rest trivial, so
+    // a temporary `pipe.x` costs one retain and one release, in place.
     @usableFromInline var _setup: _CallSetup
     @usableFromInline let key: _ActionKey
 
     @inlinable var pipe: ActionPipe { _setup.pipe }
 
-    /// The pipe's member, which holds the snapshot cache, and the call's pin on it (which
-    /// holds no snapshot when the cache is empty); the caller unpins. The pipe is used
-    /// unretained: `self` holds it until the pin is taken, and from then on the pinned
-    /// snapshot holds the member (a snapshot holds its chain's members).
+    /// The pipe's member and the call's pin on its cache (empty when the cache is); the
+    /// caller unpins. The pipe is unretained: `self` holds it until the pin is taken, then
+    /// the pinned snapshot holds the member.
     @inlinable @inline(__always)
     func _pinCached() -> (Unretained<_Member>, SnapshotSlot<_Snapshot>.Pin) {
         let member = _setup.unretainedPipe.with { Unretained($0._member) }
         return (member, member.with { $0.cache.pinReleasingNothing() })
     }
 
-    /// ``_pinCached()``, refreshing an empty cache first: the pin holds a snapshot.
+    /// ``_pinCached()``, refreshing an empty cache first.
     @inlinable @inline(__always)
     func _pin() -> (Unretained<_Member>, SnapshotSlot<_Snapshot>.Pin) {
         let (member, pin) = _pinCached()
@@ -49,23 +44,14 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
 
     /// The same action, called with `state`: only handlers whose state shares a bit with
     /// it, and handlers without a state, run.
-    ///
-    /// ```swift
-    /// pipe.someFunc.with(state: [.start, .success])(0, nil)
-    /// ```
     @inlinable @inline(__always)
     public consuming func with(state: ActionState) -> Self {
-        // Consuming: `pipe.x.with(state: s)` moves the temporary in and changes it in
-        // place, instead of copying it (a retain, and side data copied by value witness).
+        // Consuming, so `pipe.x.with(state: s)` changes the temporary in place, not a copy.
         _setup.state = state
         return self
     }
 
     /// The same action, called with `value` in its side data from the start.
-    ///
-    /// ```swift
-    /// pipe.someFunc.with(Keys.label, "hello")(0, nil)
-    /// ```
     @inlinable
     public consuming func with<Value: Sendable>(_ key: SideDataKey<Value>, _ value: Value)
         -> Self
@@ -75,27 +61,21 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
     }
 
     /// The same action, called with `sideData` from the start.
-    ///
-    /// ```swift
-    /// pipe.someFunc.with(sideData: SideData(Keys.label, "hello"))(0, nil)
-    /// ```
     @inlinable
     public consuming func with(sideData: SideData) -> Self {
         _setup.set(sideData)
         return self
     }
 
-    /// The error of a call refused for nesting too deep.
     @usableFromInline
     func _nestingError() -> NestingLimitError { key._nestingError }
 
-    /// Begins this call with the installed instrument (see ``Instrumentation``).
+    /// See ``Instrumentation``.
     @usableFromInline
     func _beginInstrumented() -> _InstrumentedSpan? {
         Self._beginInstrumented(key, on: Unretained(pipe._member))
     }
 
-    /// Begins a call of `key` on the pipe of `member` with the installed instrument.
     @usableFromInline
     static func _beginInstrumented(_ key: _ActionKey, on member: Unretained<_Member>)
         -> _InstrumentedSpan?
@@ -103,13 +83,12 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
         Instrumentation.begin(.call, name: key.name, detail: member.with { $0.name })
     }
 
-    /// Ends `span`, a call of `key` that was refused for nesting too deep, or succeeded.
+    /// Ends `span`: refused for nesting too deep, or succeeded.
     @usableFromInline
     static func _endInstrumented(_ span: _InstrumentedSpan, key: _ActionKey, tooDeep: Bool) {
         span.end(tooDeep ? .failed(key._nestingError) : .succeeded)
     }
 
-    /// The report of a call that ended with `outcome`, recorded in `outcomes`.
     func makeReport<Failure>(
         _ outcome: _CallOutcome<Result, Failure>, _ outcomes: [ActionTrace.Outcome?]?,
         arguments: repeat each Argument
@@ -134,13 +113,9 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
 extension BoundAction where Kind == ActionKind.Sync {
     /// Calls the action: runs every pipe of the chain that registered it, in order.
     ///
-    /// ```swift
-    /// let result = pipe3.someFunc(999, "hello")
-    /// ```
-    ///
     /// - Returns: The result of the last handler that ran, or `nil` when none ran.
-    /// - Complexity: O(h), where h is the number of handlers registered for the action in
-    ///   the chain; pipes that did not register it cost nothing.
+    /// - Complexity: O(h) for the h handlers of the action in the chain; pipes that did not
+    ///   register it cost nothing.
     @inlinable @inline(__always)
     @discardableResult
     public consuming func callAsFunction(_ arguments: repeat each Argument) -> Result? {
@@ -149,11 +124,9 @@ extension BoundAction where Kind == ActionKind.Sync {
         let state = _setup.state
         let sideData = _setup.sideData
         let unretainedPipe = _setup.unretainedPipe
-        // Consuming, and ended before the handlers: from the pin on, the pinned snapshot
-        // holds the members, so `pipe.x(…)` needs no retain of the pipe across the call,
-        // which would be a write to a reference count every thread calling the pipe shares.
-        // Up to the end of `self`, nothing may release an object or touch an atomic (the
-        // pin is out of line), which is what lets the compiler drop that retain.
+        // `self` is consumed before the handlers: from the pin on, the snapshot holds the
+        // members, so no retain of the pipe (a shared reference-count write) spans the call.
+        // Until `self` ends nothing may release or touch an atomic, so the retain is dropped.
         guard let snapshot = pin.snapshot else {
             let pipe = unretainedPipe.retainedReleasingNothing()
             _ = consume self
@@ -174,11 +147,9 @@ extension BoundAction where Kind == ActionKind.Sync {
             sideData: sideData, arguments: (repeat each arguments), tooDeep: &tooDeep)
     }
 
-    /// The call when the pipe's cache was empty (`pin` holds no snapshot): refreshes it,
-    /// then calls as usual; ends `pin`. Never inlined, so the plain call pays only the
-    /// check, and given the pipe, retained by the caller, not the bound action (whose type
-    /// over a parameter pack the compiler destroys through its metadata, from the
-    /// caller's frame).
+    /// The call when the pipe's cache was empty; ends `pin`. Out of line, so a plain call
+    /// pays only the check, and given the pipe, not the bound action (which the compiler
+    /// would destroy through its pack metadata in the caller's frame).
     @inlinable @inline(never)
     static func _callRefreshing(
         _ pin: SnapshotSlot<_Snapshot>.Pin, pipe: ActionPipe, key: _ActionKey,
@@ -191,9 +162,8 @@ extension BoundAction where Kind == ActionKind.Sync {
             thread: pin.thread, state: state, sideData: sideData, repeat each arguments)
     }
 
-    /// The call on `snapshot` (pinned by the caller) between the installed instrument's
-    /// begin and end, when there is one. Never inlined, so the plain call pays only the
-    /// check.
+    /// The call on `snapshot` (pinned by the caller) between the instrument's begin and
+    /// end. Out of line, so a plain call pays only the check.
     @inlinable @inline(never)
     static func _callInstrumented(
         _ snapshot: Unretained<_Snapshot>, origin: Unretained<_Member>, key: _ActionKey,
@@ -202,8 +172,7 @@ extension BoundAction where Kind == ActionKind.Sync {
     ) -> Result? {
         let span =
             snapshot.with { $0.isInstrumented } ? _beginInstrumented(key, on: origin) : nil
-        // The plain loop, as without an instrument: a nested call's frames stay as small
-        // (a debug build's are several kilobytes per level).
+        // The plain loop, so a nested call's frames stay as small as without an instrument.
         var tooDeep = false
         let value = _runPlain(
             snapshot: snapshot, origin: origin, key: key, thread: thread, state: state,
@@ -216,8 +185,7 @@ extension BoundAction where Kind == ActionKind.Sync {
     /// which pipe stopped the call, and a trace of every pipe of the chain.
     ///
     /// ```swift
-    /// let report = pipe.someFunc.report(0, nil)
-    /// print(report.trace)   // someFunc(0, nil): p1 ran → p2 skipped (upstream is not Date) → ...
+    /// print(pipe.someFunc.report(0, nil).trace)   // someFunc(0, nil): p1 ran → p2 skipped ...
     /// ```
     public func report(_ arguments: repeat each Argument) -> ActionReport<Result> {
         var outcomes: [ActionTrace.Outcome?]? = []
@@ -230,17 +198,12 @@ extension BoundAction where Kind == ActionKind.Sync {
         return makeReport(outcome, outcomes, arguments: repeat each arguments)
     }
 
-    /// Runs the handlers of `snapshot` for the action `key` in a call that is not traced
-    /// (instrumented or not: the instrument wraps it), and returns the result of the last
-    /// handler that ran; `tooDeep` is set when the nesting limit refused the call. `origin`
-    /// must stay alive for the duration of the call; `thread` is the calling thread's record.
+    /// Runs `snapshot`'s handlers for `key` in an untraced call; returns the last result,
+    /// and sets `tooDeep` when the nesting limit refused the call. `origin` must outlive it.
     ///
-    /// The same decisions as `_Dispatch`, kept to what a plain call needs, because this loop
-    /// is inlined into the caller, and a handler that calls an action again adds its whole
-    /// frame to the stack at each level: the frame holds the process and a cursor, and the
-    /// running value is the process's own upstream. Handlers with conditions or a target
-    /// are decided out of line (`_Dispatch.admits`), and a handler with a target runs out
-    /// of line (`_runTargeted`).
+    /// `_Dispatch`'s decisions, cut to what a plain call needs: this loop is inlined into
+    /// the caller, and a handler that calls again adds the whole frame per level. Conditions
+    /// are decided out of line (`_Dispatch.admits`), targeted handlers run out of line.
     @inlinable @inline(__always)
     static func _runPlain(
         snapshot: Unretained<_Snapshot>, origin: Unretained<_Member>, key: _ActionKey,
@@ -262,12 +225,10 @@ extension BoundAction where Kind == ActionKind.Sync {
         var entry = entries + range.lowerBound
         let end = entries + range.upperBound
         repeat {
-            // The snapshot owns the handler and the caller keeps the snapshot alive, so the
-            // handler is used unretained.
+            // Unretained: the snapshot owns the handler, and the caller keeps the snapshot.
             let handler = entry.pointee.handler.as(_SyncHandler<repeat each Argument, Result>.self)
             entry += 1
-            // A handler with a target runs out of line: its target is held across its body,
-            // which would be another slot in this frame.
+            // Out of line: the target held across the body would be another slot here.
             guard handler.with({ $0.hasPlain }) else {
                 if _runTargeted(handler, &process), process._isStopped { break }
                 continue
@@ -286,15 +247,13 @@ extension BoundAction where Kind == ActionKind.Sync {
                 if process._isStopped { break }
             }
         } while entry < end
-        // Not a `defer`: one made the call handle its outcome through value witnesses.
+        // Not a `defer`: one made the outcome go through value witnesses.
         depth.pointee &-= 1
         return process._upstream
     }
 
-    /// Runs `handler`, one with a target, in the plain loop if it is admitted (its target
-    /// resolved and held while it runs), leaving its result as the process's upstream;
-    /// `false` when it was skipped.
-    ///
+    /// Runs a handler with a target if admitted (the target held while it runs), leaving
+    /// its result as upstream; `false` when skipped.
     @inlinable @inline(never)
     static func _runTargeted(
         _ handler: Unretained<_SyncHandler<repeat each Argument, Result>>,
@@ -309,7 +268,6 @@ extension BoundAction where Kind == ActionKind.Sync {
         }
     }
 
-    /// Calls the body of `handler`, one with a target, with `target`.
     @inlinable @inline(__always)
     static func _callTargeted(
         _ handler: _SyncHandler<repeat each Argument, Result>, _ target: AnyObject?,
@@ -318,10 +276,8 @@ extension BoundAction where Kind == ActionKind.Sync {
         handler.targeted.unsafelyUnwrapped.body(target, &process)
     }
 
-    /// Runs the handlers of `snapshot` for the action `key`: the synchronous driver of the
-    /// one dispatch loop (`_Dispatch`). `origin` must stay alive for the duration of the
-    /// call. `outcomes` is `nil` for plain calls, so they pay one predictable branch per
-    /// handler for tracing.
+    /// The synchronous driver of the one dispatch loop (`_Dispatch`). `origin` must outlive
+    /// the call; `outcomes` is `nil` for untraced calls.
     @inlinable @inline(__always)
     static func _run(
         snapshot: Unretained<_Snapshot>, origin: Unretained<_Member>, key: _ActionKey,
@@ -332,7 +288,7 @@ extension BoundAction where Kind == ActionKind.Sync {
             snapshot: snapshot, key: key, recording: &outcomes)
         if dispatch.hasNoHandler { return dispatch.call }
         guard let depth = _enterCall(snapshot.with { $0.depthKey }) else {
-            // A plain call is reported here; a traced one carries the error in its report.
+            // An untraced call is reported here; a traced one carries the error in its report.
             if outcomes == nil { key._reportTooDeep() }
             dispatch.call.tooDeep = true
             return dispatch.call
@@ -349,7 +305,7 @@ extension BoundAction where Kind == ActionKind.Sync {
             }
             dispatch.ran(value, stopped: process.isStopped, recording: &outcomes)
         }
-        // Not a `defer`: one made the call handle its outcome through value witnesses.
+        // Not a `defer`: one made the outcome go through value witnesses.
         depth.pointee &-= 1
         return dispatch.call
     }

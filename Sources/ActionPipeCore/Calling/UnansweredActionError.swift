@@ -1,16 +1,9 @@
-/// The error of `answer(_:)` of a bound action (sync, throwing or async): no handler of
-/// the chain answered the call.
-///
-/// It happens when no pipe of the chain registered the action, when every handler was
-/// skipped (a condition, a released target, a state) or returned `nil`, or when the call
-/// was nested too deep. `report(_:)` tells which, pipe by pipe.
+/// The error of `answer(_:)` of a bound action: no handler of the chain answered, because
+/// none registered the action, every handler was skipped or returned `nil`, or the call
+/// nested too deep. `report(_:)` tells which, pipe by pipe.
 ///
 /// ```swift
-/// do {
-///     let price = try pipe.price.answer("apple")
-/// } catch {
-///     print(error)   // price("apple"): no handler answered in the chain shop
-/// }
+/// print(error)   // price("apple"): no handler answered in the chain shop
 /// ```
 public struct UnansweredActionError: Error, Equatable, CustomStringConvertible {
     /// The action's name, as in a trace (`price`).
@@ -23,10 +16,6 @@ public struct UnansweredActionError: Error, Equatable, CustomStringConvertible {
     public let chain: [String]
 
     /// What was called and where, and what to do.
-    ///
-    /// ```swift
-    /// print(UnansweredActionError(action: "price", arguments: ["\"apple\""], chain: ["shop"]))
-    /// ```
     public var description: String {
         "\(action)(\(arguments.joined(separator: ", "))): no handler answered in the chain "
             + chain.joined(separator: " → ")

@@ -2,17 +2,14 @@ import ActionPipeConcurrency
 
 /// What a call starts with besides its arguments: a state, and side data.
 ///
-/// A trivial value (no reference counting to copy or destroy it): the side data's inline
-/// slots are stored here, and its out-of-line values are reached through `box`, unowned,
-/// which the ``_CallSetup`` holding these options keeps alive. Calls pass it by value
-/// into the dispatch loop, so a plain call pays nothing for options it does not use.
+/// Trivial: the side data's inline slot is stored here, its out-of-line values reached
+/// through `box`, unowned (the ``_CallSetup`` holding these options keeps it alive).
 ///
 /// `@unchecked Sendable`: `box` refers to an immutable, `Sendable` object.
 @usableFromInline
 struct _CallOptions: @unchecked Sendable {
     @usableFromInline var state: ActionState?
-    /// Whether the caller added side data: a plain call tests this flag and starts its
-    /// process with empty side data.
+    /// A plain call tests this and starts with empty side data.
     @usableFromInline var hasSideData: Bool
     @usableFromInline var inline: SideData._Inline
     @usableFromInline var box: Unretained<_CallSideDataBox>?
@@ -25,37 +22,28 @@ struct _CallOptions: @unchecked Sendable {
         self.box = nil
     }
 
-    /// The side data the call starts with.
     @inlinable @inline(__always)
     var sideData: SideData {
         SideData(_inline: inline, _others: box?.with { $0.others })
     }
 }
 
-/// A pipe with the options of calls made through it: what ``BoundAction`` and
-/// ``PipeCall`` hold.
+/// A pipe with the options of calls made through it: what ``BoundAction`` and ``PipeCall``
+/// hold.
 ///
-/// Why one reference for both the pipe and the out-of-line side data: a value holding
-/// two references is destroyed by an outlined function (and a pack-generic one through
-/// its runtime metadata), which cost as much as the rest of a call; with one, the compiler
-/// releases it in place. So `owner` is the pipe, or, once out-of-line side data is added,
-/// a box holding both.
-///
-/// Why the options are packed here instead of stored as a ``_CallOptions``: a bound action
-/// of more than eight scalars is a "large" value to the compiler, which then keeps it in
-/// memory, in the caller's frame, for the whole call, and destroys it through its runtime
-/// metadata. The state's presence and whether `owner` is a box share one byte of flags, and
-/// whether the call has side data is read off the inline slot and the box.
+/// One reference for the pipe and the out-of-line side data (`owner` is the pipe, or a box
+/// of both): a value holding two is destroyed by an outlined (pack-generic: metadata-driven)
+/// function; with one, in place. Options packed, not a ``_CallOptions``: a value of more
+/// than eight scalars is kept in the caller's memory for the call, and destroyed through
+/// its metadata.
 @usableFromInline
 struct _CallSetup: Sendable {
     @usableFromInline var owner: AnyObject & Sendable
-    /// The state's bits; meaningful when `flags` has ``hasState``.
+    /// Meaningful when `flags` has ``hasState``.
     @usableFromInline var stateBits: UInt64
     @usableFromInline var flags: UInt8
-    /// The side data's inline slot.
     @usableFromInline var inline: SideData._Inline
 
-    /// In `flags`: the call has a state.
     @inlinable static var hasState: UInt8 { 1 }
     /// In `flags`: `owner` is a ``_CallSideDataBox``.
     @inlinable static var ownerIsBox: UInt8 { 2 }
@@ -68,15 +56,13 @@ struct _CallSetup: Sendable {
         inline = SideData._Inline()
     }
 
-    /// The pipe calls are made on.
     @inlinable @inline(__always)
     var pipe: ActionPipe { unretainedPipe.object }
 
-    /// The pipe calls are made on, unretained: for the call itself, which holds this setup
-    /// (and so the pipe) for its whole duration, and would otherwise retain the pipe again.
+    /// Unretained: the call holds this setup (and so the pipe) for its whole duration.
     @inlinable @inline(__always)
     var unretainedPipe: Unretained<ActionPipe> {
-        // By address: a cast of `owner` is a copy of it, which the compiler retains.
+        // By address: a cast of `owner` copies it, which the compiler retains.
         let object = Unretained<AnyObject>(owner)
         if flags & Self.ownerIsBox == 0 { return object.as(ActionPipe.self) }
         return object.as(_CallSideDataBox.self).with {
@@ -84,9 +70,8 @@ struct _CallSetup: Sendable {
         }
     }
 
-    /// The setup without its reference counted: what the instrumented path is handed, so
-    /// that the plain path, which shares the call's frame with it, never copies the setup
-    /// (a copy is a retain, which the compiler hoists above the branch).
+    /// The setup without its reference counted, for the instrumented path, so the plain
+    /// path sharing the frame never copies the setup (a retain hoisted above the branch).
     @usableFromInline
     struct _Unretained {
         @usableFromInline let owner: Unretained<AnyObject>
@@ -103,7 +88,7 @@ struct _CallSetup: Sendable {
         }
     }
 
-    /// The setup `unretained` describes, with its reference retained.
+    /// Retains the reference.
     @inlinable
     init(_ unretained: _Unretained) {
         let object = unretained.owner.object
@@ -116,7 +101,6 @@ struct _CallSetup: Sendable {
         inline = unretained.inline
     }
 
-    /// The state calls are made with, if any.
     @inlinable @inline(__always)
     var state: ActionState? {
         get { flags & Self.hasState == 0 ? nil : ActionState(rawValue: stateBits) }
@@ -126,11 +110,10 @@ struct _CallSetup: Sendable {
         }
     }
 
-    /// Whether calls start with side data (a value inline or out of line).
+    /// A value inline or out of line.
     @inlinable @inline(__always)
     var hasSideData: Bool { inline.s0.id != 0 || flags & Self.ownerIsBox != 0 }
 
-    /// The side data calls start with.
     @inlinable @inline(__always)
     var sideData: SideData {
         guard hasSideData else { return SideData() }
@@ -140,7 +123,6 @@ struct _CallSetup: Sendable {
         return SideData(_inline: inline, _others: others)
     }
 
-    /// The options calls are made with, unpacked.
     @inlinable
     var options: _CallOptions {
         var options = _CallOptions(state: state)
@@ -154,7 +136,6 @@ struct _CallSetup: Sendable {
         return options
     }
 
-    /// Replaces the side data calls start with.
     @inlinable
     mutating func set(_ sideData: SideData) {
         let pipe = self.pipe
@@ -168,11 +149,9 @@ struct _CallSetup: Sendable {
         }
     }
 
-    /// Adds `value` to the side data calls start with.
     @inlinable
     mutating func add<Value: Sendable>(_ key: SideDataKey<Value>, _ value: Value) {
-        // The common case, a small trivial value and no out-of-line values yet, changes
-        // the inline slot in place: no side data is built, copied or destroyed.
+        // A small trivial value and no out-of-line values yet: change the slot in place.
         if SideData._isInline(Value.self), flags & Self.ownerIsBox == 0 {
             let slot = SideData._InlineSlot(id: key.id, value)
             if inline.replace(slot) || inline.insert(slot) { return }
@@ -183,7 +162,6 @@ struct _CallSetup: Sendable {
     }
 }
 
-/// The pipe and the out-of-line side data values of a ``_CallSetup``.
 @usableFromInline
 final class _CallSideDataBox: Sendable {
     @usableFromInline let pipe: ActionPipe

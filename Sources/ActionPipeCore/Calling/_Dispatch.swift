@@ -1,41 +1,26 @@
 import ActionPipeConcurrency
 
-/// The one dispatch loop of the core: it walks an action's handlers in chain order, decides
-/// for each whether it runs (the call has ended, its state or conditions fail, its target is
-/// gone), records every step for reports, and hands each handler that runs to its driver.
-/// The three drivers (synchronous, throwing and async calls) differ only in how they invoke
-/// a handler: plainly, with `try`, or with `try await`. A plain synchronous call (not
-/// traced, not instrumented) takes a leaner copy of this loop, `BoundAction._runPlain`,
-/// with the same decisions (``admits(_:conditions:process:target:)``).
+/// The one dispatch loop of the core: walks an action's handlers in chain order, decides
+/// whether each runs, records every step for reports, and hands each handler that runs to
+/// its driver (sync, throwing, async: a plain call, `try`, `try await`).
 ///
-/// ```swift
-/// var dispatch = _Dispatch<...>(snapshot: snapshot, key: key, recording: &outcomes)
-/// while let step = dispatch.next(_SyncHandler<...>.self, ..., process: &process, ...) {
-///     dispatch.ran(invoke(step), stopped: process.isStopped, recording: &outcomes)
-/// }
-/// return dispatch.call
-/// ```
-///
-/// Why everything here is `@inlinable @inline(__always)`: the caller's module specialises
-/// it for its concrete types (generic code over parameter packs looks up metadata at every
-/// step), and a loop that is not inlined adds a frame to every nested call. The plain
-/// synchronous call uses a leaner copy of the loop (`BoundAction._runPlain`) for the same
-/// reason; it shares the skip decision (``admits(_:conditions:process:target:)``).
+/// Everything is `@inlinable @inline(__always)`: the caller's module specialises it (pack
+/// generics look metadata up at every step), and a loop out of line adds a frame to every
+/// nested call. An untraced sync call uses a leaner copy, `BoundAction._runPlain`, sharing
+/// the skip decision (``admits(_:conditions:process:)``).
 @usableFromInline
 struct _Dispatch<Kind, each Argument, Result, Failure: Error> {
-    /// How the call is going: its value, count, stopper and error.
     @usableFromInline var call: _CallOutcome<Result, Failure>
-    /// The snapshot's entries; the caller keeps the snapshot alive.
+    /// The caller keeps the snapshot alive.
     @usableFromInline let entries: UnsafeMutablePointer<_Snapshot.Entry>
-    /// The next entry of the action's group, and the end of the group.
+    /// The next entry of the action's group, and the group's end.
     @usableFromInline var index: Int
     @usableFromInline let end: Int
-    /// The member of the handler last handed out, for its outcome.
+    /// The member of the handler last handed out.
     @usableFromInline var member = 0
 
-    /// A dispatch of the handlers of `key` in `snapshot`, which the caller keeps alive (it
-    /// is read unretained). When `outcomes` is not `nil` the call is traced: it gets one
-    /// outcome per pipe of the chain.
+    /// Reads `snapshot` unretained (the caller keeps it alive). With non-`nil` `outcomes`
+    /// the call is traced: one outcome per pipe of the chain.
     @inlinable @inline(__always)
     init(
         snapshot: Unretained<_Snapshot>, key: _ActionKey,
@@ -55,19 +40,15 @@ struct _Dispatch<Kind, each Argument, Result, Failure: Error> {
         }
     }
 
-    /// Whether no pipe of the chain registered the action.
     @inlinable
     var hasNoHandler: Bool { index == end }
 
-    /// The next handler that runs, and its target (a strong reference, so a weak target
-    /// stays alive while its handler works); `nil` when the group is done. Every handler
-    /// passed over is recorded with the reason.
+    /// The next handler that runs, and its target (strong, so a weak target stays alive
+    /// while its handler works); `nil` when the group is done. Every handler passed over
+    /// is recorded with the reason.
     ///
-    /// - Parameters:
-    ///   - type: The handler class of the action's kind.
-    ///   - conditions: The handler's conditions (read only when it has some).
-    ///   - cancellation: The error that ends the call before `handler`, if any: an async
-    ///     call's `CancellationError`; always `nil` for synchronous calls.
+    /// - Parameter cancellation: The error that ends the call before `handler`, if any
+    ///   (an async call's `CancellationError`).
     @inlinable @inline(__always)
     mutating func next<Handler: _AnyHandler>(
         _ type: Handler.Type,
@@ -79,8 +60,7 @@ struct _Dispatch<Kind, each Argument, Result, Failure: Error> {
         while index < end {
             let entry = entries[index]
             index &+= 1
-            // The snapshot owns the handler and the caller keeps the snapshot alive, so the
-            // handler is used unretained: no reference counting per handler.
+            // Unretained: the snapshot owns the handler, and the caller keeps the snapshot.
             let handler = entry.handler.as(Handler.self)
             if !call.hasEnded, let error = handler.with(cancellation) {
                 call.error = error
@@ -107,7 +87,6 @@ struct _Dispatch<Kind, each Argument, Result, Failure: Error> {
         return nil
     }
 
-    /// Records that the handler last handed out returned `value`.
     @inlinable @inline(__always)
     mutating func ran(
         _ value: Result?, stopped: Bool, recording outcomes: inout [ActionTrace.Outcome?]?
@@ -116,7 +95,7 @@ struct _Dispatch<Kind, each Argument, Result, Failure: Error> {
         call.ran(member, stopped: stopped, recording: &outcomes)
     }
 
-    /// Records that the handler last handed out threw `error`, which ends the call.
+    /// Ends the call.
     @inlinable @inline(__always)
     mutating func threw(_ error: Failure, recording outcomes: inout [ActionTrace.Outcome?]?) {
         call.threw(error, at: member, recording: &outcomes)
@@ -124,13 +103,9 @@ struct _Dispatch<Kind, each Argument, Result, Failure: Error> {
 }
 
 extension _Dispatch {
-    /// Whether `handler`, one with conditions and no target, runs in the call `process`
-    /// describes (its upstream value already set): the full skip decision, for the plain
-    /// synchronous call.
-    ///
-    /// Out of line, so that the conditions, the skip reason and the values they need stay
-    /// out of the frame of the code that makes the call, which a nested call adds to the
-    /// stack at each level.
+    /// Whether `handler` (with conditions, no target) runs: the full skip decision for the
+    /// plain synchronous call. Out of line, so the conditions and their values stay out of
+    /// the caller's frame, which a nested call adds at each level.
     @inlinable @inline(never)
     static func admits<Handler: _AnyHandler>(
         _ handler: Handler,

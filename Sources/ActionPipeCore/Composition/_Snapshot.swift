@@ -3,21 +3,14 @@ import Synchronization
 
 /// An immutable view of a chain that calls read with no lock held while handlers run.
 ///
-/// Laid out for the call path: the entries of every action sit in one flat buffer, grouped
-/// by action key, in chain order, and refer to their handlers unretained (the snapshot
-/// retains each once and releases it in `deinit`). A call finds its action's group, then
-/// walks it with no reference counting at all.
+/// One allocation: the header, then every action's entries in one flat buffer, grouped by
+/// key in chain order and referring to their handlers unretained (retained once by the
+/// snapshot), then the index. A call finds its group and walks it with no reference
+/// counting. The registered keys are sorted: scanned when few, searched by halves when
+/// many, or looked up in a table indexed by key when dense enough (keys are process-wide,
+/// so a table of every key would cost memory for actions never registered).
 ///
-/// Finding the group: the keys the chain registered are kept sorted; a small chain scans
-/// them, a large one searches them by halves, and when the keys are dense enough a table
-/// indexed by key answers in one load. Keys are process-wide, so a table indexed by every
-/// key would cost every snapshot memory for actions it never registered.
-///
-/// Immutable after it is made, so any thread may read it; not `Sendable` in name only
-/// because `ManagedBuffer` cannot be.
-///
-/// One allocation: the header (``_SnapshotHeader``), then the entries, then the index, in
-/// the object's tail (a `ManagedBuffer`).
+/// Immutable after it is made; not `Sendable` only because `ManagedBuffer` cannot be.
 @usableFromInline
 final class _Snapshot: ManagedBuffer<_SnapshotHeader, _Snapshot.Entry> {
     /// A handler and the index of its member in ``names``.
@@ -27,13 +20,13 @@ final class _Snapshot: ManagedBuffer<_SnapshotHeader, _Snapshot.Entry> {
         @usableFromInline let member: Int
     }
 
-    /// The members' names, in chain order, for traces (``Entry/member`` indexes it).
+    /// In chain order, for traces.
     @usableFromInline var names: [String] {
         let members = header.members.object
         if let member = members as? _Member { return [member.name] }
         return knownCast(members, to: _SnapshotSlots.self).slots.compactMap { $0?.name }
     }
-    /// Every entry, grouped by action key, each group in chain order; retained handlers.
+    /// Grouped by action key, each group in chain order.
     @inlinable var entries: UnsafeMutablePointer<Entry> {
         withUnsafeMutablePointerToElements { $0 }
     }
@@ -43,31 +36,28 @@ final class _Snapshot: ManagedBuffer<_SnapshotHeader, _Snapshot.Entry> {
     @inlinable var index: UnsafeMutablePointer<Int> {
         UnsafeMutableRawPointer(entries + entryCount).assumingMemoryBound(to: Int.self)
     }
-    /// The header, by address: reading a field through `header` (a coroutine accessor)
-    /// costs the call path a frame buffer.
+    /// The header by address: a field read through `header` (a coroutine accessor) costs
+    /// the call path a frame buffer.
     @inlinable var fields: UnsafeMutablePointer<_SnapshotHeader> {
         withUnsafeMutablePointerToHeader { $0 }
     }
     @inlinable var entryCount: Int { fields.pointee.entryCount }
     @inlinable var keyCount: Int { fields.pointee.keyCount }
     @inlinable var denseCount: Int { fields.pointee.denseCount }
-    /// `NestingDepth.key`, copied here: a call reads the snapshot anyway, and reading the
-    /// global costs a lazy-initialisation check per call.
+    /// Copied here: a call reads the snapshot anyway, and the global costs a
+    /// lazy-initialisation check per call.
     @inlinable var depthKey: NestingDepth.Key { fields.pointee.depthKey }
 
-    /// Whether an instrument is installed (see `Instrumentation`).
     @inlinable @inline(__always)
     var isInstrumented: Bool { fields.pointee.instrumentationFlag.pointee.load(ordering: .relaxed) }
 
-    /// Up to this many keys, a lookup scans; beyond, it searches by halves.
     @usableFromInline static var scanLimit: Int { 8 }
 
-    /// The snapshot of a chain whose members, in order, are `slots` (holes included).
+    /// `slots` in order, holes included.
     static func make(slots: [_Member?]) -> _Snapshot {
         make(_SnapshotSlots(slots), slots.lazy.compactMap { $0 })
     }
 
-    /// The snapshot of a pipe that is alone.
     static func make(alone member: _Member) -> _Snapshot {
         make(member, CollectionOfOne(member))
     }
@@ -121,14 +111,14 @@ final class _Snapshot: ManagedBuffer<_SnapshotHeader, _Snapshot.Entry> {
     }
 
     deinit {
-        // The last reference to a handler may go here, and with it user captures: a snapshot
-        // is only ever released with no lock held.
+        // A handler's last reference (and user captures) may go here: a snapshot is only
+        // released with no lock held.
         let entries = entries
         for position in 0..<header.entryCount { entries[position].handler.release() }
         header.members.release()
     }
 
-    /// The positions in ``entries`` of the handlers of `key`; empty when none.
+    /// The positions in ``entries`` of `key`'s handlers; empty when none.
     ///
     /// - Complexity: O(1) with a dense table or up to ``scanLimit`` keys; else O(log k).
     @inlinable @inline(__always)
@@ -160,29 +150,26 @@ final class _Snapshot: ManagedBuffer<_SnapshotHeader, _Snapshot.Entry> {
         return bounds[group]..<bounds[group &+ 1]
     }
 
-    /// Whether any member registered `key`.
     @inlinable
     func handles(_ key: _ActionKey) -> Bool { !range(for: key).isEmpty }
 }
 
-/// What a snapshot holds besides its entries and index. Trivial (the members are held
-/// unmanaged and released by the snapshot), so reading one field on the call path copies
-/// no reference.
+/// Trivial (the members are held unmanaged), so reading a field on the call path copies no
+/// reference.
 @usableFromInline
 struct _SnapshotHeader {
-    /// The members, for the names in traces: a pipe alone's ``_Member``, or a chain's
-    /// ``_SnapshotSlots``. Retained.
+    /// A pipe alone's ``_Member``, or a chain's ``_SnapshotSlots``, for trace names. Retained.
     @usableFromInline let members: Unretained<AnyObject>
     @usableFromInline let entryCount: Int
     @usableFromInline let keyCount: Int
     @usableFromInline let denseCount: Int
     @usableFromInline let depthKey: NestingDepth.Key
-    /// `_instrumentationFlag`, copied here for the reason of `depthKey`.
+    /// Copied here for the reason of `depthKey`.
     @usableFromInline let instrumentationFlag: UnsafePointer<Atomic<Bool>>
 }
 
-/// A chain's slots (holes included), for a snapshot's names: the chain's own array, shared
-/// until the chain changes it, so a snapshot copies no array.
+/// A chain's slots, holes included: its own array, shared until it changes, so a snapshot
+/// copies no array.
 final class _SnapshotSlots {
     let slots: [_Member?]
 

@@ -1,9 +1,8 @@
 /// A synchronous action that cannot throw: `Action<Int, String?, Double>` takes an `Int`
 /// and a `String?` and produces a `Double`.
 ///
-/// The last generic argument is always the result; all the ones before it are arguments,
-/// so an action with no arguments that returns nothing is `Action<Void>`, and one with no
-/// arguments that returns an `Int` is `Action<Int>`.
+/// The last generic argument is always the result: `Action<Void>` takes nothing and returns
+/// nothing, `Action<Int>` takes nothing and returns an `Int`.
 ///
 /// ```swift
 /// extension Actions {

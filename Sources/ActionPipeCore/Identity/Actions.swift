@@ -1,12 +1,8 @@
-/// The namespace in which actions are declared, the way Objective-C declares selectors.
-///
-/// Declare an action once, as a computed property in an extension of `Actions`. Its type
-/// states the argument types and the result type; every pipe can then be called with it
-/// like a method:
+/// The namespace in which actions are declared, as Objective-C declares selectors: a
+/// computed property in an extension, whose type states the arguments and result.
 ///
 /// ```swift
 /// extension Actions {
-///     /// (number, object) -> Double
 ///     var someFunc: Action<Int, String?, Double> { .init() }
 /// }
 ///
@@ -15,14 +11,10 @@
 /// let result = pipe.someFunc(999, "hello")   // Optional(100.0)
 /// ```
 ///
-/// Registering and calling name the action by the same key path, `\.someFunc`, so a wrong
-/// argument or result type does not compile.
+/// Registering and calling name the action by the same key path, so a wrong argument or
+/// result type does not compile.
 public struct Actions: Sendable {
     /// Creates the namespace value; only the library applies key paths to it.
-    ///
-    /// ```swift
-    /// let action = Actions()[keyPath: \.someFunc]
-    /// ```
     @inlinable
     public init() {}
 }

@@ -1,12 +1,10 @@
 /// A typed action whose handlers may throw: `ThrowingAction<Int, String, Double, ParseError>`
 /// takes an `Int` and a `String`, produces a `Double`, and fails with a `ParseError`.
 ///
-/// The last generic argument is the error type, the one before it the result; all the
-/// ones before those are arguments. Use `any Error` for untyped throws. A closure that
-/// throws a typed error must say so, `{ (process) throws(ParseError) in ... }`: Swift
-/// infers `any Error` for closures that do not. A handler that
-/// throws ends the call: no later handler runs, the caller receives the error unchanged
-/// (typed throws), and `report` says which pipe threw.
+/// The last generic argument is the error type (`any Error` for untyped throws), the one
+/// before it the result. A typed-throwing closure must say so,
+/// `{ (process) throws(ParseError) in ... }`. A throw ends the call: the caller receives
+/// the error unchanged, and `report` says which pipe threw.
 ///
 /// ```swift
 /// enum ParseError: Error { case notANumber(String) }

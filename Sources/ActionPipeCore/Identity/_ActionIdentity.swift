@@ -1,7 +1,7 @@
 import ActionPipeConcurrency
 import Synchronization
 
-/// An action's identity by content: what the table interns.
+/// By content: what the table interns.
 struct _ActionIdentity: Hashable {
     let file: String
     let line: UInt

@@ -1,22 +1,16 @@
 import ActionPipeConcurrency
 import Synchronization
 
-/// The small integer that identifies an action inside the library.
-///
-/// An action's identity is where its descriptor is created (file, line, column), its
-/// name, and its type (kind, arguments and result). The type is part of it so that two
-/// descriptors made at one place with one name but different types (a generic helper, a
-/// subscript building `Action(name: "item-\(n)")`) are two actions: a handler is only ever
-/// called with the argument types it was registered for. Each identity is interned once
-/// into a dense integer, by content, so the name may be built at run time.
+/// The small integer that identifies an action inside the library: its descriptor's site
+/// (file, line, column), name and type, interned by content (so names may be built at run
+/// time). The type is part of it so one site making descriptors of several types (a
+/// generic helper) gives several actions: a handler only gets the types it registered for.
 @usableFromInline
 struct _ActionKey: Hashable, Sendable {
     @usableFromInline let rawValue: Int
 
-    /// The key of the action `descriptor` describes; lock-free after its first use.
-    ///
-    /// Passes the identity on as six scalars, so a call site keeps no descriptor in its
-    /// frame: a handler that calls an action again adds that frame at every level.
+    /// Lock-free after its first use. Passes the identity on as scalars, so a call site
+    /// keeps no descriptor in its frame (a recursive handler adds that frame per level).
     @inlinable @inline(__always)
     init<Kind, each Argument, Result>(
         _ descriptor: ActionDescriptor<Kind, repeat each Argument, Result>
@@ -58,10 +52,9 @@ struct _ActionKey: Hashable, Sendable {
         }
     }
 
-    /// The key of `action`, checking that no other key path shares its identity:
-    /// registrations come through here, calls through ``init(_:)``. Inlined where the
-    /// registration is written, so that the key path's descriptor is folded into constants
-    /// as for a call (projecting a key path at run time costs more than the rest).
+    /// Also checks that no other key path shares the identity: registrations come here,
+    /// calls through ``init(_:)``. Inlined so the descriptor folds into constants, as for a
+    /// call (projecting a key path at run time costs more than the rest).
     @inlinable @inline(__always)
     init<Kind, each Argument, Result>(
         registering action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>>
@@ -71,9 +64,9 @@ struct _ActionKey: Hashable, Sendable {
         _ActionKeyTable.shared.check(action, hasKey: rawValue)
     }
 
-    /// The name of the action, for traces.
     /// The key of a registered action, from its raw value (as a token keeps it).
     init(rawValue: Int) { self.rawValue = rawValue }
 
+    /// The name of the action, for traces.
     var name: String { _ActionKeyTable.shared.name(of: rawValue) }
 }

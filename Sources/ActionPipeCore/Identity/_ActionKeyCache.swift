@@ -1,12 +1,10 @@
 import ActionPipeConcurrency
 import Synchronization
 
-/// The address of the current ``_ActionKeyCache``, unretained (the table keeps every cache
-/// it published), or 0. A global rather than a member of the table, so a call reads it
-/// without first making sure the table is initialised.
+/// The current ``_ActionKeyCache``'s address, unretained (the table keeps every cache), or
+/// 0. A global, not a table member, so a call reads it without initialising the table.
 @usableFromInline let _actionKeyCache = Atomic<UInt>(0)
 
-/// One action in an ``_ActionKeyCache``.
 @usableFromInline
 struct _ActionCacheEntry {
     @usableFromInline let hash: UInt
@@ -29,15 +27,14 @@ struct _ActionCacheEntry {
 
 /// An immutable open-addressed map from identities to keys.
 ///
-/// `@unchecked Sendable`: the slots are written once, in `init`, and only read after the
-/// cache is published (release/acquire on `_actionKeyCache`).
+/// `@unchecked Sendable`: written once, in `init`, and read only after publication
+/// (release/acquire on `_actionKeyCache`).
 @usableFromInline
 final class _ActionKeyCache: @unchecked Sendable {
-    /// The entries, `count` of them; `slots` index into them. Raw memory rather than an
-    /// array, so a lookup reads them without retaining a buffer.
+    /// `count` entries, which `slots` index. Raw memory, so a lookup retains no buffer.
     @usableFromInline let entries: UnsafeMutablePointer<_ActionCacheEntry>
     let count: Int
-    /// Open-addressed slots holding an index into `entries`, or -1 when free.
+    /// An index into `entries`, or -1 when free.
     @usableFromInline let slots: UnsafeMutablePointer<Int>
     @usableFromInline let mask: Int
 
@@ -63,7 +60,6 @@ final class _ActionKeyCache: @unchecked Sendable {
         slots.deallocate()
     }
 
-    /// The key of the identity given, or `nil` when this cache does not hold it.
     @inlinable @inline(__always)
     func key(
         hash: UInt, fileAddress: UInt, fileWord: UInt, position: UInt64, type: ObjectIdentifier,

@@ -1,30 +1,24 @@
 import ActionPipeConcurrency
 import Synchronization
 
-/// The process-wide table behind ``_ActionKey``.
-///
-/// Calls look an identity up in an immutable cache read without a lock. A miss takes the
-/// lock and interns the identity by content; the table then publishes a new cache holding
-/// every key so far. Published caches are never freed (a reader may still be using the one
-/// it loaded), so the table bounds their total size: it republishes on every new action up
-/// to ``eagerLimit`` actions, then only when the actions have grown by half since the last
-/// cache, which keeps all caches together within a few times the last one. An action
-/// interned between two caches is found by the table, under its lock, until the next.
+/// The process-wide table behind ``_ActionKey``. Calls look identities up in an immutable
+/// cache, lock-free; a miss interns by content under the lock and publishes a new cache.
+/// Caches are never freed (a reader may hold one), so past ``eagerLimit`` actions a new
+/// one is published only when the actions grew by half, bounding their total size; an
+/// action interned in between is found by the table, under its lock.
 @usableFromInline
 final class _ActionKeyTable: Sendable {
     @usableFromInline static let shared = _ActionKeyTable()
 
-    /// Up to this many actions, every new action is cached at once.
     static let eagerLimit = 256
 
     private struct State {
         var keys: [_ActionIdentity: Int] = [:]
-        /// Every identity, by key, with the cache hash and file address first seen.
+        /// By key, with the cache hash and file address first seen.
         var sites: [(identity: _ActionIdentity, site: _ActionCacheEntry)] = []
-        /// For each key, the key path registered with it, to catch two actions sharing an
-        /// identity.
+        /// The key path registered with each key, to catch two actions sharing an identity.
         var keyPaths: [Int: AnyKeyPath] = [:]
-        /// Every cache ever published, kept alive for readers that still hold one.
+        /// Every cache ever published, kept alive for readers.
         var caches: [_ActionKeyCache] = []
         var cachedCount = 0
     }
@@ -33,7 +27,7 @@ final class _ActionKeyTable: Sendable {
 
     private init() {}
 
-    /// The key of `site`, interned if new: the path of a call that missed the cache.
+    /// The path of a call that missed the cache.
     @usableFromInline @inline(never)
     static func intern(_ site: _ActionSite) -> Int {
         shared.intern(site)
@@ -65,10 +59,9 @@ final class _ActionKeyTable: Sendable {
         }
     }
 
-    /// Reports (to ``Diagnostics``) a different key path registered before with `key`: two
-    /// properties of ``Actions`` share one identity, so they are one action. Reports also an
-    /// action named like a member of ``ActionPipe``, the first time it is registered: a call
-    /// written `pipe.name(...)` reaches the member, never the action.
+    /// Reports an identity clash: another key path registered with `key` (two properties
+    /// of ``Actions`` share one identity, so are one action). Reports too an action named
+    /// like a member of ``ActionPipe``, at its first registration.
     @usableFromInline
     func check(_ keyPath: AnyKeyPath & Sendable, hasKey key: Int) {
         let (other, isNew) = state.withLock { state -> (AnyKeyPath?, Bool) in

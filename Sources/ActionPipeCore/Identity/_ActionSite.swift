@@ -1,16 +1,12 @@
 import ActionPipeConcurrency
 import Synchronization
 
-/// An action's identity as a call sees it: the address of its file name literal, its
-/// position, its type and its name, with a hash of all four.
-///
-/// Equal identities may come with different file addresses (the same file name literal
-/// in two modules) or different string storage for the name; the cache then misses and
-/// the table, which compares by content, still returns the one key.
+/// An action's identity as a call sees it: its file name literal's address, position, type
+/// and name, with their hash. Equal identities may differ in address (one literal in two
+/// modules) or name storage: the cache misses, and the table, by content, finds the key.
 @usableFromInline
 struct _ActionSite {
-    /// The address of the file name literal's UTF-8 bytes, or 0 for a literal made of one
-    /// scalar (it has no address; its content still tells it apart in the table).
+    /// The literal's UTF-8 address, or 0 for a one-scalar literal (told apart by content).
     @usableFromInline let fileAddress: UInt
     /// The literal's byte count, or its one scalar when `fileAddress` is 0.
     @usableFromInline let fileWord: UInt
@@ -33,8 +29,7 @@ struct _ActionSite {
         self.hash = hash
     }
 
-    /// The hash of an identity: its scalars folded into one word, mixed once with the
-    /// name's hash.
+    /// The scalars folded into one word, mixed once with the name's hash.
     @inlinable @inline(__always)
     static func hash(
         fileAddress: UInt, fileWord: UInt, position: UInt64, type: ObjectIdentifier,
@@ -47,9 +42,8 @@ struct _ActionSite {
         return _mix(scalars, hashName(name))
     }
 
-    /// A hash of the name's UTF-8 bytes: eight at a time, the last eight (or four, or three
-    /// single bytes) read once with overlapping loads, so a short name costs a few
-    /// instructions and every byte counts.
+    /// Eight bytes at a time, the tail read with overlapping loads, so a short name costs
+    /// a few instructions and every byte counts.
     @inlinable @inline(__always)
     static func hashName(_ name: borrowing String) -> UInt {
         let hashed = name.utf8.withContiguousStorageIfAvailable { bytes -> UInt in
@@ -64,9 +58,8 @@ struct _ActionSite {
                     index &+= 8
                 }
                 if count > 8, count < 16 {
-                    // A name of 9 to 15 bytes is a small string, whose bytes were just copied
-                    // to the stack by two 8-byte stores: a load across both stalls (the store
-                    // cannot be forwarded), so the last bytes are read one at a time.
+                    // 9 to 15 bytes: a small string just copied to the stack by two 8-byte
+                    // stores; a load across both stalls (no store forwarding), so go bytewise.
                     var tail = UInt(count)
                     while index < count {
                         tail = tail &<< 8 | UInt(raw[index])
@@ -92,7 +85,7 @@ struct _ActionSite {
         return hashed ?? UInt(bitPattern: name.hashValue)
     }
 
-    /// The identity by content, for interning.
+    /// By content, for interning.
     var identity: _ActionIdentity {
         let file =
             fileAddress == 0

@@ -1,21 +1,16 @@
 import ActionPipeConcurrency
 
 extension ActionPipe {
-    /// This pipe's chain as a Mermaid flowchart, from the head: one box per pipe, named as
-    /// ``chainNames`` names it, and an arrow to the next pipe, the order a call walks.
+    /// This pipe's chain as a Mermaid flowchart, from the head: one box per pipe (ids
+    /// `pipe0`, `pipe1`, …, names escaped), and an arrow to the next, as a call walks.
     ///
     /// ```swift
-    /// let screen = ActionPipe(name: "screen")
-    /// try screen.append(ActionPipe(name: "controller"))
     /// print(screen.mermaidDiagram)
     /// // flowchart LR
     /// //     pipe0["screen"]
     /// //     pipe1["controller"]
     /// //     pipe0 --> pipe1
     /// ```
-    ///
-    /// Ids are `pipe0`, `pipe1`, … in chain order; names are quoted, with quotes, brackets,
-    /// braces, `#`, `|` and angle brackets written as Mermaid entity codes (`#quot;`, …).
     ///
     /// - Complexity: O(n) for n pipes in the chain, and one take of the topology lock.
     public var mermaidDiagram: String {

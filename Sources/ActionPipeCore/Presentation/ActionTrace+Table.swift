@@ -1,18 +1,14 @@
 extension ActionTrace {
-    /// The trace as an aligned table, one row per pipe under a heading line: columns
-    /// `pipe`, `outcome` (`ran`, `stopped`, `skipped`, `threw`) and `reason` (why it was
-    /// skipped, or the error it threw). ``description`` stays the one-line form.
+    /// The trace as an aligned table under a heading line: `pipe`, `outcome` and `reason`
+    /// (why it was skipped, or the error). Lines end without trailing spaces.
     ///
     /// ```swift
     /// print(report.trace.table)
-    /// // someFunc [start]
+    /// // someFunc start
     /// // pipe  outcome  reason
     /// // p1    ran
     /// // p2    skipped  not registered
     /// ```
-    ///
-    /// A trace records no durations, so the table has no duration column. Lines end
-    /// without trailing spaces, each with a newline.
     ///
     /// - Complexity: O(n) for n steps.
     public var table: String {

@@ -7,8 +7,8 @@ extension ActionPipe {
     /// pipe.on(\.someFunc).state(.start).upstreamNotNil().handle { process in 1 }
     /// ```
     ///
-    /// One generic method serves every kind of action (rather than one overload per kind):
-    /// with overloads, Swift 6.3 fails to infer `argumentNotNil(\.self)` chained after it.
+    /// One generic method, not one per kind: with overloads, Swift 6.3 fails to infer
+    /// `argumentNotNil(\.self)` chained after it.
     @inlinable @inline(__always)
     public func on<Kind, each Argument, Result>(
         _ action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>> & Sendable
@@ -16,23 +16,18 @@ extension ActionPipe {
         HandlerRegistration(pipe: self, key: _ActionKey(registering: action))
     }
 
-    /// Registers `body` as this pipe's handler for `action`, without conditions.
-    ///
-    /// Registering the same action again on this pipe replaces the handler (the original
-    /// ZZActionPipe behaves the same way: the last registration wins).
+    /// Registers `body` as this pipe's handler for `action`, without conditions; registering
+    /// the action again replaces it (as in the original ZZActionPipe).
     ///
     /// ```swift
     /// pipe.on(\.someFunc) { process in
     ///     let (number, object) = process.arguments
-    ///     print("number _ \(number) , objc _ \(object ?? "nil")")
     ///     return 100
     /// }
     /// ```
     ///
     /// - Returns: A token that removes the handler.
-    ///
-    /// - Complexity: Amortised O(1) in the number of handlers and pipes: the chain is marked
-    ///   changed, and its next call rebuilds its snapshot once.
+    /// - Complexity: Amortised O(1); the chain's next call rebuilds its snapshot once.
     @inlinable @discardableResult
     public func on<each Argument, Result>(
         _ action: KeyPath<Actions, Action<repeat each Argument, Result>> & Sendable,
@@ -46,14 +41,8 @@ extension ActionPipe {
 
     /// Removes this pipe's handler for `action`.
     ///
-    /// ```swift
-    /// pipe.removeHandler(for: \.someFunc)
-    /// ```
-    ///
     /// - Returns: Whether there was a handler to remove.
-    ///
-    /// - Complexity: O(1) amortised: the chain is marked changed, and its next call rebuilds
-    ///   its snapshot once.
+    /// - Complexity: Amortised O(1); the chain's next call rebuilds its snapshot once.
     @discardableResult
     public func removeHandler<Kind, each Argument, Result>(
         for action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>>
@@ -69,9 +58,7 @@ extension ActionPipe {
 
     /// Whether this pipe has a handler for `action`.
     ///
-    /// ```swift
-    /// pipe.handles(\.someFunc)   // true after `pipe.on(\.someFunc) { ... }`
-    /// ```
+    /// - Complexity: O(1).
     public func handles<Kind, each Argument, Result>(
         _ action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>> & Sendable
     ) -> Bool {
@@ -82,9 +69,7 @@ extension ActionPipe {
     /// Whether any pipe of this pipe's chain has a handler for `action` (the original's
     /// `respondsToSelector:`).
     ///
-    /// ```swift
-    /// pipe1.chainHandles(\.someFunc3)   // true when pipe2 of its chain handles it
-    /// ```
+    /// - Complexity: O(log k) for the chain's k actions (plus a rebuild after a change).
     public func chainHandles<Kind, each Argument, Result>(
         _ action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>> & Sendable
     ) -> Bool {

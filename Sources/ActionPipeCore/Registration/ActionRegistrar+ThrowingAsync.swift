@@ -1,10 +1,6 @@
 extension ActionRegistrar {
     /// Registers the throwing `method` of the target for `action`, after applying
     /// `conditions`.
-    ///
-    /// ```swift
-    /// registrar.add(\.parse, method: Parser.parse)
-    /// ```
     public mutating func add<Kind: ThrowingActionKind, each Argument, Result>(
         _ action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>>
             & Sendable,
@@ -22,10 +18,6 @@ extension ActionRegistrar {
 
     /// Registers the async `method` of the target for `action`, after applying
     /// `conditions`.
-    ///
-    /// ```swift
-    /// registrar.add(\.fetchTitle, method: Server.fetchTitle)
-    /// ```
     public mutating func add<each Argument, Result>(
         _ action: KeyPath<Actions, AsyncAction<repeat each Argument, Result>> & Sendable,
         where conditions: (Conditions<ActionKind.Async, repeat each Argument, Result>) ->
@@ -42,12 +34,6 @@ extension ActionRegistrar {
 
     /// Registers the async `body`, run with the target, for `action`, after applying
     /// `conditions`.
-    ///
-    /// ```swift
-    /// registrar.add(\.fetchTitle) { server, process in
-    ///     try await server.fetchTitle(process.arguments)
-    /// }
-    /// ```
     public mutating func add<each Argument, Result>(
         _ action: KeyPath<Actions, AsyncAction<repeat each Argument, Result>> & Sendable,
         where conditions: (Conditions<ActionKind.Async, repeat each Argument, Result>) ->

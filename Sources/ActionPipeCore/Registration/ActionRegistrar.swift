@@ -1,11 +1,9 @@
 /// Collects the actions of an ``ActionResponder`` while it registers them on a pipe.
 ///
 /// ```swift
-/// static func registerActions(in registrar: inout ActionRegistrar<Robot>) {
-///     registrar.add(\.someFunc, method: Robot.someFunc)
-///     registrar.add(\.reset) { robot, process in robot.reset() }
-///     registrar.add(\.load, where: { $0.state(.start) }, method: Robot.load)
-/// }
+/// registrar.add(\.someFunc, method: Robot.someFunc)
+/// registrar.add(\.reset) { robot, process in robot.reset() }
+/// registrar.add(\.load, where: { $0.state(.start) }, method: Robot.load)
 /// ```
 public struct ActionRegistrar<Target: AnyObject & Sendable> {
     /// The pipe the actions are registered on.
@@ -16,10 +14,6 @@ public struct ActionRegistrar<Target: AnyObject & Sendable> {
     public internal(set) var tokens: [RegistrationToken] = []
 
     /// The handler being registered, to which `where:` adds conditions.
-    ///
-    /// ```swift
-    /// registrar.add(\.load, where: { $0.state(.start) }, method: Robot.load)
-    /// ```
     public typealias Conditions<Kind, each Argument, Result> =
         HandlerRegistration<Kind, repeat each Argument, Result>
 
@@ -30,10 +24,6 @@ public struct ActionRegistrar<Target: AnyObject & Sendable> {
     }
 
     /// Registers `method` of the target for `action`, after applying `conditions`.
-    ///
-    /// ```swift
-    /// registrar.add(\.someFunc, method: Robot.someFunc)
-    /// ```
     public mutating func add<each Argument, Result>(
         _ action: KeyPath<Actions, Action<repeat each Argument, Result>> & Sendable,
         where conditions: (Conditions<ActionKind.Sync, repeat each Argument, Result>) ->
@@ -46,10 +36,6 @@ public struct ActionRegistrar<Target: AnyObject & Sendable> {
     }
 
     /// Registers `body`, run with the target, for `action`, after applying `conditions`.
-    ///
-    /// ```swift
-    /// registrar.add(\.reset) { robot, process in robot.reset() }
-    /// ```
     public mutating func add<each Argument, Result>(
         _ action: KeyPath<Actions, Action<repeat each Argument, Result>> & Sendable,
         where conditions: (Conditions<ActionKind.Sync, repeat each Argument, Result>) ->

@@ -1,5 +1,5 @@
-/// An object that offers a set of actions, registered on a pipe in one call: the Swift
-/// form of registering every method of a protocol that a delegate implements.
+/// An object that offers a set of actions, registered on a pipe in one call (as a delegate
+/// implements a protocol's methods).
 ///
 /// ```swift
 /// final class Robot: ActionResponder {
@@ -18,24 +18,15 @@
 /// ```
 public protocol ActionResponder: AnyObject, Sendable {
     /// Adds every action this type answers to `registrar`.
-    ///
-    /// ```swift
-    /// static func registerActions(in registrar: inout ActionRegistrar<Robot>) {
-    ///     registrar.add(\.someFunc, method: Robot.someFunc)
-    /// }
-    /// ```
     static func registerActions(in registrar: inout ActionRegistrar<Self>)
 }
 
 extension ActionPipe {
-    /// Registers every action that `responder` offers, with `responder` as the target
-    /// (held weakly by default). Each action replaces this pipe's handler for it.
-    ///
-    /// ```swift
-    /// let tokens = pipe.register(robot)
-    /// ```
+    /// Registers every action `responder` offers, with it as the target (held weakly by
+    /// default), replacing this pipe's handlers for them.
     ///
     /// - Returns: One token per registered action, in registration order.
+    /// - Complexity: O(a) for the responder's a actions.
     @discardableResult
     public func register<Responder: ActionResponder>(
         _ responder: Responder, retention: Retention = .weak

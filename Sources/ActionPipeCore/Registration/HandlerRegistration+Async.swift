@@ -1,21 +1,18 @@
 import ActionPipeConcurrency
 
 extension HandlerRegistration where Kind == ActionKind.Async {
-    /// Registers `body`, which may suspend and throw, as the handler, replacing any handler
-    /// of the action on this pipe.
-    ///
-    /// The handler runs in the calling task, so it sees the task's cancellation. Mark the
-    /// closure with a global actor to run it there; the rest of the chain is unaffected:
+    /// Registers `body`, which may suspend and throw, replacing any handler of the action
+    /// on this pipe. It runs in the calling task (it sees its cancellation); mark the
+    /// closure with a global actor to run it there:
     ///
     /// ```swift
     /// pipe.on(\.fetchTitle).handle { @MainActor process in
-    ///     titleLabel.text = "Loading…"          // main-actor state
+    ///     titleLabel.text = "Loading…"
     ///     return process.upstream
     /// }
     /// ```
     ///
-    /// - Complexity: Amortised O(1) in the number of handlers and pipes: the chain is marked
-    ///   changed, and its next call rebuilds its snapshot once.
+    /// - Complexity: Amortised O(1); the chain's next call rebuilds its snapshot once.
     @discardableResult
     public func handle(
         _ body:
@@ -29,26 +26,14 @@ extension HandlerRegistration where Kind == ActionKind.Async {
             for: key)
     }
 
-    /// Registers a handler that never suspends, written as a synchronous closure: it runs
-    /// in turn like any handler of the async action, but without an async call of its
-    /// own, which makes a call whose handlers never suspend several times cheaper.
+    /// Registers a handler that never suspends, as a synchronous closure: it runs in turn
+    /// without an async call of its own. Cancellation is checked before it, unless it
+    /// directly follows another synchronous handler (nothing can suspend between them).
     ///
-    /// Cancellation is checked before it starts, unless it directly follows another
-    /// synchronous handler: nothing can suspend the task between the two, so they run as
-    /// one step.
+    /// Not an overload of `handle(_:)`: Swift would pick it for every closure without
+    /// `await`, `{ @MainActor process in ... }` included, then reject it for losing its actor.
     ///
-    /// ```swift
-    /// cache.on(\.fetchTitle).handleSynchronously { process in
-    ///     process.arguments == 1 ? "Cached title" : nil
-    /// }
-    /// ```
-    ///
-    /// A separate name, not an overload of `handle(_:)`: with an overload, Swift picks
-    /// the synchronous form for every closure without `await`, including
-    /// `{ @MainActor process in ... }`, and then rejects that closure for losing its actor.
-    ///
-    /// - Complexity: Amortised O(1) in the number of handlers and pipes: the chain is marked
-    ///   changed, and its next call rebuilds its snapshot once.
+    /// - Complexity: Amortised O(1); the chain's next call rebuilds its snapshot once.
     @discardableResult
     public func handleSynchronously(
         _ body:
@@ -62,17 +47,10 @@ extension HandlerRegistration where Kind == ActionKind.Async {
             for: key)
     }
 
-    /// Registers an async handler that runs with `target`, held weakly by default; while
-    /// the target is gone the handler is skipped. An actor works as a target:
+    /// Registers an async handler that runs with `target` (an actor works), held weakly by
+    /// default; while the target is gone the handler is skipped.
     ///
-    /// ```swift
-    /// pipe.on(\.fetchTitle).handle(owner: cache) { cache, process in
-    ///     await cache.title(for: process.arguments)
-    /// }
-    /// ```
-    ///
-    /// - Complexity: Amortised O(1) in the number of handlers and pipes: the chain is marked
-    ///   changed, and its next call rebuilds its snapshot once.
+    /// - Complexity: Amortised O(1); the chain's next call rebuilds its snapshot once.
     @discardableResult
     public func handle<Target: AnyObject & Sendable>(
         owner target: Target, retention: Retention = .weak,
@@ -86,18 +64,13 @@ extension HandlerRegistration where Kind == ActionKind.Async {
         }
     }
 
-    /// Registers an async method of `target` as the handler. The target is held weakly by
-    /// default.
+    /// Registers an async method of `target` (held weakly by default) as the handler.
     ///
     /// ```swift
-    /// final class Server: Sendable {
-    ///     func fetchTitle(_ id: Int) async throws -> String? { "Document \(id)" }
-    /// }
     /// pipe.on(\.fetchTitle).handle(owner: server, method: Server.fetchTitle)
     /// ```
     ///
-    /// - Complexity: Amortised O(1) in the number of handlers and pipes: the chain is marked
-    ///   changed, and its next call rebuilds its snapshot once.
+    /// - Complexity: Amortised O(1); the chain's next call rebuilds its snapshot once.
     @discardableResult
     public func handle<Target: AnyObject & Sendable>(
         owner target: Target, retention: Retention = .weak,

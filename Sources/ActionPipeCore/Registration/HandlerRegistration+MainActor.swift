@@ -2,25 +2,16 @@ import ActionPipeConcurrency
 
 extension HandlerRegistration where Kind == ActionKind.Sync {
     /// Registers `body` as a `@MainActor` handler, replacing any handler of the action on
-    /// this pipe: it changes `@MainActor` state (a view model, a view) directly, with no
-    /// `MainActor.assumeIsolated`.
+    /// this pipe: it changes `@MainActor` state directly.
     ///
     /// A synchronous call cannot wait for the main actor, so the handler runs only in calls
-    /// made on the main actor, at once and in turn like any handler: its result becomes the
-    /// upstream value of the next handler, or the call's result. In a call made on any other
-    /// thread or task, the handler is skipped, never trapping: the trace shows
-    /// ``SkipReason/notOnMainActor``, and the call goes on with the next handler. (Code on
-    /// the main thread that does not run on the main actor's queue, such as top-level code
-    /// before the main queue runs, counts as elsewhere.) An action whose handler must run
-    /// whatever the caller is an ``AsyncAction``, whose main-actor handlers hop there.
-    ///
-    /// The handler is checked out of line, like a handler with conditions: a chain that
-    /// has one pays that check, and a chain without one is unaffected.
+    /// made on the main actor's queue, in turn like any handler; elsewhere it is skipped
+    /// (``SkipReason/notOnMainActor``), never trapping, and the call goes on. A handler that
+    /// must always run belongs to an ``AsyncAction``, whose main-actor handlers hop there.
     ///
     /// ```swift
     /// @MainActor final class ProfileViewModel {
     ///     var title = ""
-    ///
     ///     func bind(to pipe: ActionPipe) {
     ///         pipe.on(\.showTitle).handle(on: .mainActor) { process in
     ///             self.title = process.arguments   // main-actor state, checked
@@ -30,13 +21,8 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
     /// }
     /// ```
     ///
-    /// - Parameters:
-    ///   - delivery: `.mainActor`.
-    ///   - body: The handler, run on the main actor; returns the result or `nil`.
     /// - Returns: The token that removes the handler.
-    ///
-    /// - Complexity: Amortised O(1) to register, as `handle(_:)`; in a call, one O(1)
-    ///   test of the calling thread before the body.
+    /// - Complexity: Amortised O(1) to register; in a call, an O(1) test of the thread.
     @discardableResult
     public func handle(
         on delivery: MainActorDelivery,
@@ -49,42 +35,19 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
             _SyncHandler(
                 state: handlerState, target: .none, conditions: mainActorConditions,
                 plain: { process in
-                    // The last condition admitted the handler on the main actor, and a
-                    // synchronous call cannot have left it since: the assumption holds.
+                    // Admitted on the main actor by the last condition; a sync call can't leave.
                     MainActor.assumeIsolated { body(&process) }
                 },
                 body: nil),
             for: key)
     }
 
-    /// Registers a `@MainActor` handler that runs with `target`, held weakly by default:
-    /// as `handle(on:_:)`, run at once in calls made on the main actor and skipped
-    /// (``SkipReason/notOnMainActor``) in calls made elsewhere, and skipped
-    /// (``SkipReason/targetReleased``) once the target is gone. The target is never
-    /// touched off the main actor.
+    /// Registers a `@MainActor` handler that runs with `target` (held weakly by default),
+    /// as `handle(on:_:)`; skipped (``SkipReason/targetReleased``) once the target is gone.
     ///
-    /// ```swift
-    /// @MainActor final class ProfileScreen {
-    ///     var title = ""
-    ///
-    ///     func bind(to pipe: ActionPipe) {
-    ///         pipe.on(\.showTitle).handle(owner: self, on: .mainActor) { screen, process in
-    ///             screen.title = process.arguments
-    ///             return nil
-    ///         }
-    ///     }
-    /// }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - target: The object the handler gets; held as `retention` says.
-    ///   - retention: `.weak` (the default) or `.strong`.
-    ///   - delivery: `.mainActor`.
-    ///   - body: The handler, run on the main actor with the target.
     /// - Returns: The token that removes the handler.
-    ///
-    /// - Complexity: Amortised O(1) to register; in a call, one O(1) test of the calling
-    ///   thread, then the target's resolution, before the body.
+    /// - Complexity: Amortised O(1) to register; in a call, an O(1) test of the thread, then
+    ///   the target's resolution.
     @discardableResult
     public func handle<Target: AnyObject & Sendable>(
         owner target: Target, retention: Retention = .weak, on delivery: MainActorDelivery,
@@ -98,8 +61,7 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
                 state: handlerState, target: Self.target(target, retention),
                 conditions: mainActorConditions, plain: nil,
                 body: { object, process in
-                    // Admitted on the main actor (the conditions run before the target is
-                    // resolved), and a synchronous call cannot leave it.
+                    // Admitted on the main actor (conditions run before the target resolves).
                     let owner = knownCast(object!, to: Target.self)
                     return MainActor.assumeIsolated { body(owner, &process) }
                 }),
@@ -109,8 +71,7 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
 }
 
 extension HandlerRegistration {
-    /// The registration's conditions, then "the call runs on the main actor", checked last
-    /// so that the other reasons to skip keep their precedence in traces.
+    /// The conditions, then "on the main actor", last so other skip reasons take precedence.
     fileprivate var mainActorConditions: [_Condition<Kind, repeat each Argument, Result>] {
         conditions + [
             _Condition(check: { _ in
@@ -121,38 +82,12 @@ extension HandlerRegistration {
 }
 
 extension HandlerRegistration where Kind: ThrowingActionKind {
-    /// Registers `body`, a `@MainActor` handler that may throw the action's `Failure`,
-    /// replacing any handler of the action on this pipe: it changes `@MainActor` state
-    /// directly, with no `MainActor.assumeIsolated`.
+    /// Registers `body`, a `@MainActor` handler that may throw the action's `Failure`: as
+    /// for a synchronous action, it runs only in calls made on the main actor, and is
+    /// skipped (``SkipReason/notOnMainActor``) elsewhere. A throw ends the call.
     ///
-    /// As for a synchronous action (a throwing call cannot wait for the main actor either),
-    /// the handler runs only in calls made on the main actor, at once and in turn; in a call
-    /// made elsewhere it is skipped (``SkipReason/notOnMainActor``) and the call goes on.
-    /// A throw ends the call, as with any throwing handler.
-    ///
-    /// ```swift
-    /// @MainActor final class LoginForm {
-    ///     var error = ""
-    ///
-    ///     func bind(to pipe: ActionPipe) {
-    ///         pipe.on(\.validate).handle(on: .mainActor) { (process) throws(FormError) in
-    ///             guard !process.arguments.isEmpty else {
-    ///                 self.error = "Enter a name"   // main-actor state, checked
-    ///                 throw .empty
-    ///             }
-    ///             return process.arguments
-    ///         }
-    ///     }
-    /// }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - delivery: `.mainActor`.
-    ///   - body: The handler, run on the main actor; returns the result or `nil`, or throws.
     /// - Returns: The token that removes the handler.
-    ///
-    /// - Complexity: Amortised O(1) to register, as `handle(_:)`; in a call, one O(1)
-    ///   test of the calling thread before the body.
+    /// - Complexity: Amortised O(1) to register; in a call, an O(1) test of the thread.
     @discardableResult
     public func handle(
         on delivery: MainActorDelivery,
@@ -166,34 +101,12 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
         }
     }
 
-    /// Registers a throwing `@MainActor` handler that runs with `target`, held weakly by
-    /// default: as the form without an owner, and skipped (``SkipReason/targetReleased``) once the target is gone. The target is
-    /// never touched off the main actor.
+    /// Registers a throwing `@MainActor` handler that runs with `target` (held weakly by
+    /// default); skipped (``SkipReason/targetReleased``) once the target is gone.
     ///
-    /// ```swift
-    /// @MainActor final class LoginScreen {
-    ///     var name = ""
-    ///
-    ///     func bind(to pipe: ActionPipe) {
-    ///         pipe.on(\.validate).handle(owner: self, on: .mainActor) {
-    ///             (screen, process) throws(FormError) in
-    ///             guard !process.arguments.isEmpty else { throw .empty }
-    ///             screen.name = process.arguments
-    ///             return process.arguments
-    ///         }
-    ///     }
-    /// }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - target: The object the handler gets; held as `retention` says.
-    ///   - retention: `.weak` (the default) or `.strong`.
-    ///   - delivery: `.mainActor`.
-    ///   - body: The handler, run on the main actor with the target.
     /// - Returns: The token that removes the handler.
-    ///
-    /// - Complexity: Amortised O(1) to register; in a call, one O(1) test of the calling
-    ///   thread, then the target's resolution, before the body.
+    /// - Complexity: Amortised O(1) to register; in a call, an O(1) test of the thread, then
+    ///   the target's resolution.
     @discardableResult
     public func handle<Target: AnyObject & Sendable>(
         owner target: Target, retention: Retention = .weak, on delivery: MainActorDelivery,
@@ -211,8 +124,7 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
         }
     }
 
-    /// `body`, run in a call that the last condition admitted on the main actor (a
-    /// synchronous call cannot have left it since), with its typed error kept.
+    /// `body`, admitted on the main actor by the last condition, with its typed error kept.
     private static func onMainActor(
         _ process: inout ActionProcess<Kind, repeat each Argument, Result>,
         _ body:
@@ -229,35 +141,12 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
 }
 
 extension HandlerRegistration where Kind == ActionKind.Async {
-    /// Registers `body` as a `@MainActor` handler, replacing any handler of the action on
-    /// this pipe: it changes `@MainActor` state (a view model, a view) directly, with no
-    /// `MainActor.assumeIsolated`.
+    /// Registers `body` as a `@MainActor` handler: it always runs on the main actor, hopping
+    /// there and back when the call runs elsewhere, in the calling task (it sees its
+    /// cancellation). The same as `handle { @MainActor process in ... }`, spelled plainly.
     ///
-    /// The handler always runs on the main actor: a call made elsewhere hops there for the
-    /// handler and back for the rest of the chain; a call made on the main actor runs it
-    /// without a hop. It runs in the calling task, so it sees the task's cancellation.
-    /// (The same as `handle { @MainActor process in ... }`, spelled so the intent shows.)
-    ///
-    /// ```swift
-    /// @MainActor final class ProfileViewModel {
-    ///     var isLoading = false
-    ///
-    ///     func bind(to pipe: ActionPipe) {
-    ///         pipe.on(\.fetchTitle).handle(on: .mainActor) { process in
-    ///             self.isLoading = true   // main-actor state, checked
-    ///             return process.upstream
-    ///         }
-    ///     }
-    /// }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - delivery: `.mainActor`.
-    ///   - body: The handler, run on the main actor; may suspend and throw.
     /// - Returns: The token that removes the handler.
-    ///
-    /// - Complexity: Amortised O(1) to register, as `handle(_:)`; in a call, the hop to
-    ///   the main actor and back when the call runs elsewhere.
+    /// - Complexity: Amortised O(1) to register; in a call, the hop when made elsewhere.
     @discardableResult
     public func handle(
         on delivery: MainActorDelivery,
@@ -273,32 +162,13 @@ extension HandlerRegistration where Kind == ActionKind.Async {
             for: key)
     }
 
-    /// Registers a `@MainActor` handler that runs with `target`, held weakly by default:
-    /// as `handle(on:_:)`, run on the main actor whatever the caller, and skipped
-    /// (``SkipReason/targetReleased``) once the target is gone.
+    /// Registers a `@MainActor` handler that runs with `target` (held weakly by default),
+    /// on the main actor whatever the caller; skipped (``SkipReason/targetReleased``) once
+    /// the target is gone.
     ///
-    /// ```swift
-    /// @MainActor final class ProfileScreen {
-    ///     var isLoading = false
-    ///
-    ///     func bind(to pipe: ActionPipe) {
-    ///         pipe.on(\.fetchTitle).handle(owner: self, on: .mainActor) { screen, process in
-    ///             screen.isLoading = true
-    ///             return process.upstream
-    ///         }
-    ///     }
-    /// }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - target: The object the handler gets; held as `retention` says.
-    ///   - retention: `.weak` (the default) or `.strong`.
-    ///   - delivery: `.mainActor`.
-    ///   - body: The handler, run on the main actor with the target; may suspend and throw.
     /// - Returns: The token that removes the handler.
-    ///
     /// - Complexity: Amortised O(1) to register; in a call, the target's resolution, and the
-    ///   hop to the main actor and back when the call runs elsewhere.
+    ///   hop when made elsewhere.
     @discardableResult
     public func handle<Target: AnyObject & Sendable>(
         owner target: Target, retention: Retention = .weak, on delivery: MainActorDelivery,

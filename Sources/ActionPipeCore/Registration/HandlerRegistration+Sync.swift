@@ -2,17 +2,9 @@ import ActionPipeConcurrency
 
 extension HandlerRegistration where Kind == ActionKind.Sync {
     /// Registers `body` as the handler, replacing any handler of the action on this pipe.
+    /// Its result (or `nil`) is the next handler's upstream value, or the call's result.
     ///
-    /// The handler returns the action's result, or `nil` for "no value"; the value becomes
-    /// the upstream value of the next handler and, if it is the last to run, the call's
-    /// result.
-    ///
-    /// ```swift
-    /// pipe.on(\.someFunc).handle { process in 100 }
-    /// ```
-    ///
-    /// - Complexity: Amortised O(1) in the number of handlers and pipes: the chain is marked
-    ///   changed, and its next call rebuilds its snapshot once.
+    /// - Complexity: Amortised O(1); the chain's next call rebuilds its snapshot once.
     @inlinable @discardableResult
     public func handle(
         _ body:
@@ -34,8 +26,7 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
     /// }
     /// ```
     ///
-    /// - Complexity: Amortised O(1) in the number of handlers and pipes: the chain is marked
-    ///   changed, and its next call rebuilds its snapshot once.
+    /// - Complexity: Amortised O(1); the chain's next call rebuilds its snapshot once.
     @discardableResult
     public func handle<Target: AnyObject & Sendable>(
         owner target: Target, retention: Retention = .weak,
@@ -48,15 +39,14 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
         }
     }
 
-    /// Registers a method of `target` as the handler: the method receives the arguments,
-    /// and its return value is the handler's result. The target is held weakly by default.
+    /// Registers a method of `target` (held weakly by default) as the handler: it receives
+    /// the arguments and returns the result.
     ///
     /// ```swift
-    /// final class Robot: Sendable {
-    ///     func someFunc(_ number: Int, _ object: String?) -> Double? { Double(number) }
-    /// }
     /// pipe.on(\.someFunc).handle(owner: robot, method: Robot.someFunc)
     /// ```
+    ///
+    /// - Complexity: Amortised O(1); the chain's next call rebuilds its snapshot once.
     @discardableResult
     public func handle<Target: AnyObject & Sendable>(
         owner target: Target, retention: Retention = .weak,

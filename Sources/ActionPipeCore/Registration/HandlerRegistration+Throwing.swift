@@ -1,9 +1,8 @@
 import ActionPipeConcurrency
 
 extension HandlerRegistration where Kind: ThrowingActionKind {
-    /// Registers `body`, which may throw the action's `Failure`, as the handler, replacing
-    /// any handler of the action on this pipe. A throw ends the call: no later handler runs
-    /// and the caller receives the error.
+    /// Registers `body`, which may throw the action's `Failure`, replacing any handler of
+    /// the action on this pipe. A throw ends the call and reaches the caller.
     ///
     /// ```swift
     /// pipe.on(\.parse).handle { (process) throws(ParseError) in
@@ -12,8 +11,7 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
     /// }
     /// ```
     ///
-    /// - Complexity: Amortised O(1) in the number of handlers and pipes: the chain is marked
-    ///   changed, and its next call rebuilds its snapshot once.
+    /// - Complexity: Amortised O(1); the chain's next call rebuilds its snapshot once.
     @discardableResult
     public func handle(
         _ body:
@@ -26,14 +24,7 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
     /// Registers a throwing handler that runs with `target`, held weakly by default; while
     /// the target is gone the handler is skipped.
     ///
-    /// ```swift
-    /// pipe.on(\.parse).handle(owner: parser) { (parser, process) throws(ParseError) in
-    ///     try parser.parse(process.arguments)
-    /// }
-    /// ```
-    ///
-    /// - Complexity: Amortised O(1) in the number of handlers and pipes: the chain is marked
-    ///   changed, and its next call rebuilds its snapshot once.
+    /// - Complexity: Amortised O(1); the chain's next call rebuilds its snapshot once.
     @discardableResult
     public func handle<Target: AnyObject & Sendable>(
         owner target: Target, retention: Retention = .weak,
@@ -46,9 +37,8 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
         }
     }
 
-    // No `handle(owner:method:)` for throwing actions: with it, the type checker fails
-    // to infer `argumentNotNil(\.self)` earlier in the same expression (Swift 6.3). Use
-    // the closure form, or `ActionRegistrar.add(_:method:)`, which wraps the method.
+    // No `handle(owner:method:)` here: it breaks inference of an earlier
+    // `argumentNotNil(\.self)` (Swift 6.3). `ActionRegistrar.add(_:method:)` wraps methods.
 
     func register(
         _ target: _Target,
@@ -57,7 +47,6 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
         register(target, conditions: conditions, body)
     }
 
-    /// Registers `body` with `conditions`, replacing any handler of the action.
     func register(
         _ target: _Target, conditions: [_Condition<Kind, repeat each Argument, Result>],
         _ body: @escaping _ThrowingHandler<Kind, repeat each Argument, Result>.Body

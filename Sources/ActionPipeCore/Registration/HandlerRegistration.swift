@@ -1,9 +1,7 @@
 import ActionPipeConcurrency
 
-/// A handler being registered: add conditions, then finish with `handle`.
-///
-/// Get one from ``ActionPipe/on(_:)``. Every condition must hold for the handler to run; the
-/// handler is registered only when one of the `handle` methods is called.
+/// A handler being registered: add conditions (all must hold), then finish with `handle`,
+/// which replaces any handler of the action on this pipe.
 ///
 /// ```swift
 /// pipe2.on(\.someFunc)
@@ -12,8 +10,6 @@ import ActionPipeConcurrency
 ///     .state(.start)
 ///     .handle { process in process.upstream }
 /// ```
-///
-/// Registering an action that the pipe already handles replaces the old handler.
 public struct HandlerRegistration<Kind, each Argument, Result>: Sendable {
     @usableFromInline let pipe: ActionPipe
     @usableFromInline let key: _ActionKey
@@ -28,28 +24,19 @@ public struct HandlerRegistration<Kind, each Argument, Result>: Sendable {
 
     // MARK: Conditions
 
-    /// Runs the handler only in calls whose state shares a bit with `state`
-    /// (`callState & state != 0`), and in plain calls.
-    ///
-    /// ```swift
-    /// pipe.on(\.load).state(.success).handle { _ in "loaded" }
-    /// ```
+    /// Runs the handler only in calls whose state shares a bit with `state`, and in plain
+    /// calls.
     public func state(_ state: ActionState) -> Self {
         var copy = self
         copy.handlerState = state
         return copy
     }
 
-    /// Runs the handler only when the upstream value (the result of the last handler that
-    /// ran) is a `T`.
-    ///
-    /// ```swift
-    /// pipe2.on(\.someFunc).upstream(is: Date.self).handle { _ in nil }
-    /// ```
+    /// Runs the handler only when the upstream value (the last handler's result) is a `T`.
     public func upstream<T>(is type: T.Type) -> Self {
         let name = String(describing: type)
         if Result.self == T.self {
-            // Every present upstream value is a `T`: the test is a nil check, no cast.
+            // Every present upstream value is a `T`: a nil check, no cast.
             var copy = self
             copy.conditions.append(_Condition(requiringUpstream: .upstreamNotOfType(name)))
             return copy
@@ -62,14 +49,10 @@ public struct HandlerRegistration<Kind, each Argument, Result>: Sendable {
         }
     }
 
-    /// Runs the handler only when there is an upstream value and it is not `nil` (looking
-    /// through optionals, so a handler that returned `Optional<Any>.none` counts as nil).
-    ///
-    /// ```swift
-    /// pipe3.on(\.someFunc).upstreamNotNil().handle { process in process.upstream }
-    /// ```
+    /// Runs the handler only when there is a non-`nil` upstream value (looking through
+    /// optionals: `Optional<Any>.none` counts as nil).
     public func upstreamNotNil() -> Self {
-        // Only a result type that can hold an optional needs the deep (casting) check.
+        // Only a result type that can hold an optional needs the casting check.
         if Result.self is any _OptionalValue.Type || Result.self == Any.self
             || Result.self == (any Sendable).self
         {
@@ -85,11 +68,8 @@ public struct HandlerRegistration<Kind, each Argument, Result>: Sendable {
         return copy
     }
 
-    /// Runs the handler only when the argument at `position` is a `T`.
-    ///
-    /// The position is a key path into the argument tuple, checked at compile time:
-    /// `\.0` is the first argument (positions are 0-based), and a one-argument action
-    /// uses `\.self`.
+    /// Runs the handler only when the argument at `position` (`\.0`, or `\.self` for a
+    /// one-argument action) is a `T`.
     ///
     /// ```swift
     /// pipe1.on(\.someFunc).argument(\.1, is: [Int].self).handle { _ in nil }
@@ -106,10 +86,6 @@ public struct HandlerRegistration<Kind, each Argument, Result>: Sendable {
     }
 
     /// Runs the handler only when the optional argument at `position` is not `nil`.
-    ///
-    /// ```swift
-    /// pipe1.on(\.someFunc).argumentNotNil(\.1).handle { _ in nil }
-    /// ```
     public func argumentNotNil<Value>(
         _ position: KeyPath<(repeat each Argument), Value?> & Sendable
     ) -> Self {
@@ -121,14 +97,8 @@ public struct HandlerRegistration<Kind, each Argument, Result>: Sendable {
         }
     }
 
-    /// Runs the handler only when `predicate` holds for the call so far. The name appears
-    /// in traces when the condition fails.
-    ///
-    /// ```swift
-    /// pipe.on(\.someFunc)
-    ///     .when("number is positive") { process in process.arguments.0 > 0 }
-    ///     .handle { _ in 1 }
-    /// ```
+    /// Runs the handler only when `predicate` holds for the call so far; `name` shows in
+    /// traces when it fails.
     public func when(
         _ name: String,
         _ predicate:
@@ -137,8 +107,6 @@ public struct HandlerRegistration<Kind, each Argument, Result>: Sendable {
     ) -> Self {
         adding { process in predicate(process) ? nil : .conditionFailed(name) }
     }
-
-    // MARK: Internals
 
     private func adding(
         _ check:
@@ -159,10 +127,9 @@ public struct HandlerRegistration<Kind, each Argument, Result>: Sendable {
         }
     }
 
-    /// `\(Int, Optional<String>).1` reads as `1`; anything else as written.
+    /// `\(Int, Optional<String>).1` reads as `1`.
     private static func positionName(_ position: AnyKeyPath) -> String {
         let text = String(describing: position)
-        // Swift prints tuple element key paths as `\(Int, Optional<Any>)..1`.
         guard let paren = text.lastIndex(of: ")") else { return text }
         let rest = text[text.index(after: paren)...].drop { $0 == "." }
         return rest.isEmpty ? text : String(rest)

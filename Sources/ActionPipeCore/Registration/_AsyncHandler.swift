@@ -13,19 +13,16 @@ final class _AsyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendab
         nonisolated(nonsending) @Sendable (inout Process) async throws -> Result?
     @usableFromInline typealias SyncBody = @Sendable (inout Process) -> Result?
 
-    /// The user's closure of a handler without a target, called directly: each level of
-    /// async call costs a frame in the task allocator. Not optional, for the reason given
-    /// in `_SyncHandler`; a placeholder when `hasPlain` is false.
+    /// Called directly (each level of async call costs a task-allocator frame); not
+    /// optional, as in `_SyncHandler`; a placeholder when `hasPlain` is false.
     @usableFromInline let plain: PlainBody
-    /// A handler written as a synchronous closure (it never awaits), called without an
-    /// async call: no frame to allocate, no continuation to resume. A placeholder when
+    /// A handler that never awaits, called without an async call; a placeholder when
     /// `isSync` is false.
     @usableFromInline let sync: SyncBody
-    /// The body of a handler with a target, in an object of its own; `nil` when `plain` is
-    /// set. Not an optional closure, for the reason given in `_SyncHandler.targeted`.
+    /// `nil` when `plain` is set; an object, as in `_SyncHandler.targeted`.
     @usableFromInline let targeted: _AsyncTargetedBody<repeat each Argument, Result>?
     @usableFromInline let conditions: [_Condition<ActionKind.Async, repeat each Argument, Result>]
-    /// Last, so that the flag packs at the end of the object.
+    /// Last, so the flag packs at the end of the object.
     @usableFromInline let isSync: Bool
 
     init(
@@ -46,7 +43,6 @@ final class _AsyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendab
     }
 }
 
-/// The body of an async handler with a target (see ``_AsyncHandler/targeted``).
 @usableFromInline
 final class _AsyncTargetedBody<each Argument, Result>: Sendable {
     @usableFromInline let body: _AsyncHandler<repeat each Argument, Result>.Body

@@ -1,14 +1,12 @@
 import ActionPipeConcurrency
 import Synchronization
 
-/// One condition of a handler: returns why the handler must be skipped, or `nil`.
+/// Returns why the handler must be skipped, or `nil`.
 @usableFromInline
 struct _Condition<Kind, each Argument, Result>: Sendable {
-    /// The general form: a closure that returns why the handler must be skipped.
     @usableFromInline let check:
         (@Sendable (inout ActionProcess<Kind, repeat each Argument, Result>) -> SkipReason?)?
-    /// The most common condition, "there is an upstream value", checked inline without
-    /// calling a closure; `reason` is what a failure reports.
+    /// "There is an upstream value", checked inline; `reason` is what a failure reports.
     @usableFromInline let reason: SkipReason?
 
     init(
@@ -20,7 +18,6 @@ struct _Condition<Kind, each Argument, Result>: Sendable {
         self.reason = nil
     }
 
-    /// A condition that holds when the call has an upstream value.
     init(requiringUpstream reason: SkipReason) {
         self.check = nil
         self.reason = reason
@@ -42,7 +39,6 @@ func _isNil(_ value: Any) -> Bool {
     return optional._isNilDeep
 }
 
-/// Lets ``_isNil(_:)`` look inside an optional whose wrapped type is unknown.
 @usableFromInline
 protocol _OptionalValue {
     var _isNilDeep: Bool { get }

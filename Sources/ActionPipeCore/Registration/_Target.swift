@@ -1,18 +1,15 @@
 import ActionPipeConcurrency
 import Synchronization
 
-/// How a handler refers to its target object.
 @usableFromInline
 enum _Target: Sendable {
-    /// A closure handler without a target.
     case none
-    /// A target held weakly; the handler is skipped once it is gone.
+    /// Skipped once it is gone.
     case weak(WeakBox<AnyObject & Sendable>)
-    /// A target held strongly, for as long as the handler is registered.
+    /// Held for as long as the handler is registered.
     case strong(AnyObject & Sendable)
 
-    /// The target to pass to the handler; `nil` with `released == true` when a weak target
-    /// is gone.
+    /// `released` when a weak target is gone.
     @inlinable
     var resolved: (object: AnyObject?, released: Bool) {
         switch self {

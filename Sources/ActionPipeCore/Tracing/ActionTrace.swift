@@ -1,7 +1,5 @@
-/// What happened in one call, pipe by pipe, in chain order.
-///
-/// Get one from a ``BoundAction``'s `report(_:)`; plain calls record nothing, so tracing costs
-/// nothing when it is not asked for.
+/// What happened in one call, pipe by pipe, in chain order. Get one from a
+/// ``BoundAction``'s `report(_:)`; plain calls record nothing.
 ///
 /// ```swift
 /// let report = pipe3.someFunc.report(0, nil)
@@ -10,10 +8,6 @@
 /// ```
 public struct ActionTrace: Sendable, CustomStringConvertible {
     /// What one pipe did in the call.
-    ///
-    /// ```swift
-    /// report.trace.steps.map(\.outcome)   // [.ran, .skipped(.upstreamNil)]
-    /// ```
     public enum Outcome: Sendable, Equatable, CustomStringConvertible {
         /// The handler ran.
         case ran
@@ -24,11 +18,7 @@ public struct ActionTrace: Sendable, CustomStringConvertible {
         /// The handler ran and threw the described error, which ended the call.
         case threw(String)
 
-        /// `ran`, `stopped` or `skipped (reason)`.
-        ///
-        /// ```swift
-        /// print(ActionTrace.Outcome.skipped(.notRegistered))   // "skipped (not registered)"
-        /// ```
+        /// `ran`, `ran and stopped the call`, `skipped (reason)` or `threw error`.
         public var description: String {
             switch self {
             case .ran: "ran"
@@ -40,33 +30,20 @@ public struct ActionTrace: Sendable, CustomStringConvertible {
     }
 
     /// One pipe of the chain and what it did.
-    ///
-    /// ```swift
-    /// let first = report.trace.steps[0]
-    /// print(first.pipe, first.outcome)
-    /// ```
     public struct Step: Sendable, Equatable, CustomStringConvertible {
         /// The pipe's name.
         public let pipe: String
         /// What the pipe did.
         public let outcome: Outcome
 
-        /// `name outcome`.
-        ///
-        /// ```swift
-        /// print(step)   // "p1 ran"
-        /// ```
+        /// `name outcome`, such as `p1 ran`.
         public var description: String { "\(pipe) \(outcome)" }
     }
 
     /// The action's name, as declared in ``Actions``.
     public let action: String
     /// The call's arguments, each described as `String(describing:)` does (a string in
-    /// quotes) and cut to ``argumentLength`` characters, so that calls can be told apart.
-    ///
-    /// ```swift
-    /// pipe.someFunc.report(999, "hello").trace.arguments   // ["999", "\"hello\""]
-    /// ```
+    /// quotes) and cut to ``argumentLength`` characters.
     public let arguments: [String]
     /// The longest an argument's description in ``arguments`` gets, with the cut marked `…`.
     public static let argumentLength = 40
@@ -75,11 +52,7 @@ public struct ActionTrace: Sendable, CustomStringConvertible {
     /// One step per pipe of the chain, in chain order.
     public let steps: [Step]
 
-    /// The names of the pipes whose handlers ran, in order.
-    ///
-    /// ```swift
-    /// report.trace.ran   // ["p1", "p3"]
-    /// ```
+    /// The names of the pipes whose handlers ran (stopped or threw included), in order.
     public var ran: [String] {
         steps.compactMap { step in
             switch step.outcome {
@@ -89,7 +62,6 @@ public struct ActionTrace: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Makes the trace of a call.
     init(action: String, arguments: [String] = [], state: ActionState?, steps: [Step]) {
         self.action = action
         self.arguments = arguments
@@ -97,18 +69,13 @@ public struct ActionTrace: Sendable, CustomStringConvertible {
         self.steps = steps
     }
 
-    /// One line: `someFunc(999, "hello") [start]: p1 ran → p2 skipped (not registered)`.
-    ///
-    /// ```swift
-    /// print(report.trace)
-    /// ```
+    /// One line: `someFunc(999, "hello") start: p1 ran → p2 skipped (not registered)`.
     public var description: String {
         let call = action + "(" + arguments.joined(separator: ", ") + ")"
         let head = state.map { "\(call) \($0)" } ?? call
         return head + ": " + steps.map(\.description).joined(separator: " → ")
     }
 
-    /// `argument` as ``arguments`` lists it.
     static func describe<Argument>(_ argument: Argument) -> String {
         var text =
             if let string = argument as? String { "\"" + string + "\"" } else {

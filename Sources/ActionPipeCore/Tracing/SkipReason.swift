@@ -1,11 +1,4 @@
 /// Why a pipe of the chain did not run its handler in a call; part of an ``ActionTrace``.
-///
-/// ```swift
-/// let report = pipe.someFunc.report(0, nil)
-/// for step in report.trace.steps { print(step.pipe, step.outcome) }
-/// // p1 ran
-/// // p2 skipped: upstream is not Date
-/// ```
 public enum SkipReason: Sendable, Equatable, CustomStringConvertible {
     /// The pipe registered no handler for the action.
     case notRegistered
@@ -29,21 +22,11 @@ public enum SkipReason: Sendable, Equatable, CustomStringConvertible {
     case earlierHandlerThrew
     /// The calling task was cancelled before this handler could start.
     case cancelled
-    /// The handler is a main-actor one (`handle(on: .mainActor)`) of a synchronous action,
-    /// and the call was made off the main actor: a synchronous call cannot wait for it, so
-    /// the handler is skipped instead of trapping, and the call goes on.
-    ///
-    /// ```swift
-    /// let report = await Task.detached { pipe.showTitle.report("Home") }.value
-    /// print(report.trace)   // showTitle("Home"): screen skipped (not on the main actor) → ...
-    /// ```
+    /// A main-actor handler (`handle(on: .mainActor)`) of a synchronous action, in a call
+    /// made off the main actor: it cannot wait, so the handler is skipped, never trapping.
     case notOnMainActor
 
-    /// A short sentence for traces.
-    ///
-    /// ```swift
-    /// print(SkipReason.upstreamNil)   // "upstream is nil"
-    /// ```
+    /// A short sentence for traces, such as `upstream is nil`.
     public var description: String {
         switch self {
         case .notRegistered: "not registered"

@@ -1,25 +1,16 @@
-/// What one call of a throwing action did: an ``ActionReport``, with the error a handler
-/// threw kept at the action's own error type.
-///
-/// Every property of ``ActionReport`` reads through it (`report.value`, `report.thrownBy`,
-/// `report.trace`, ...).
+/// What one call of a throwing action did: an ``ActionReport`` (whose properties read
+/// through it), with the handler's error kept at the action's own error type.
 ///
 /// ```swift
-/// let report = pipe.parse.report("forty-two")
-/// switch report.failure {
-/// case .notANumber(let text)?: print("not a number:", text)
-/// case nil: print(report.value ?? 0)
-/// }
+/// if case .notANumber(let text)? = pipe.parse.report("forty-two").failure { print(text) }
 /// ```
 @dynamicMemberLookup
 public struct ThrowingActionReport<Result, Failure: Error> {
     /// The call's report, with the error as `any Error` (``ActionReport/error``).
     public let report: ActionReport<Result>
 
-    /// The error a handler threw, at the action's error type, or `nil` when none threw.
-    ///
-    /// A call refused for nesting too deep threw nothing: its ``NestingLimitError`` is in
-    /// ``ActionReport/error`` only.
+    /// The error a handler threw, typed; `nil` when none threw (a ``NestingLimitError`` is
+    /// in ``ActionReport/error`` only).
     public let failure: Failure?
 
     /// A property of the call's ``ActionReport``: `report.value`, `report.trace`, ...
