@@ -1,12 +1,8 @@
-/// A screen: a store, a controller and a view built around one shared state, chosen by type
-/// (Minya's `MIScene` + `MIMediator`, without class-name strings: a layer for another
-/// state type does not compile).
+/// A screen: a store, a controller and a view built around one shared state, chosen by type.
 ///
-/// The layers are built store first (it does the work: observes the inputs, fetches, writes
-/// the outputs), then the controller, then the view (which only reads and writes state),
-/// so every observer is in place before the view's first write. The scene keeps the three
-/// layers and the state alive; dropping it releases them, which ends their observations.
-///
+/// Built store first, then controller, then view, so every observer is in place before the
+/// view's first write. The scene keeps the layers and the state alive; dropping it ends
+/// their observations.
 /// ```swift
 /// final class GreetingState: ObservableState, @unchecked Sendable {
 ///     @Observed var name = ""
@@ -34,38 +30,17 @@
 public struct StateScene<Store: StateLayer, Controller: StateLayer, View: StateLayer>
 where Controller.State == Store.State, View.State == Store.State {
     /// The shared state.
-    ///
-    /// ```swift
-    /// scene.state.name = "Ada"
-    /// ```
     public let state: Store.State
     /// The store layer: does the work.
-    ///
-    /// ```swift
-    /// let store = scene.store
-    /// ```
     public let store: Store
     /// The controller layer.
-    ///
-    /// ```swift
-    /// let controller = scene.controller
-    /// ```
     public let controller: Controller
     /// The view layer: only reads and writes state.
-    ///
-    /// ```swift
-    /// scene.view.type("Ada")
-    /// ```
     public let view: View
 
     /// Builds the three layers around `state`: store, then controller, then view.
     ///
-    /// ```swift
-    /// let scene = StateScene(
-    ///     state: GreetingState(),
-    ///     store: GreetingStore.self, controller: GreetingController.self,
-    ///     view: OtherGreetingView.self)   // another view of the same state: a swap
-    /// ```
+    /// - Complexity: O(1), plus the layers' initialisers.
     public init(
         state: Store.State,
         store: Store.Type = Store.self,

@@ -3,16 +3,14 @@ import ActionPipeConcurrency
 #if canImport(Observation)
     import Observation
 
-    /// A property is `Observable` as itself: Swift Observation tracks its `value`. Reads take
-    /// part when made through the `@Observed` wrapper of a class that conforms to
-    /// `Observable`; stores report to the trackers those reads registered.
+    /// Swift Observation tracks a property's `value` when read through the `@Observed`
+    /// wrapper of an `Observable` class.
     extension ObservedProperty: Observable {}
 #endif
 
 extension ObservedProperty {
-    /// The value, read through the `@Observed` wrapper of `object`: when `object`'s class
-    /// conforms to `Observable`, the read is recorded for Swift Observation, and the next
-    /// store tells Observation's trackers.
+    /// The value, read through the `@Observed` wrapper of `object`; recorded for Observation
+    /// when `object`'s class is `Observable`.
     ///
     /// - Complexity: O(1); the first read decides, once, whether `Enclosing` is `Observable`.
     @inlinable
@@ -35,8 +33,7 @@ extension ObservedProperty {
         return value
     }
 
-    /// Decides whether reads through an `Enclosing` take part in Observation, keeps the
-    /// answer, and records this first read.
+    /// Decides, once, whether reads through an `Enclosing` take part, and records this read.
     @usableFromInline @inline(never)
     func _beginTracking<Enclosing: AnyObject>(_: Enclosing.Type) {
         var made: _ObsTracking<Value>? = nil

@@ -2,29 +2,21 @@
     import Observation
 #endif
 
-/// How a property takes part in Swift Observation: the registrar that Observation's
-/// trackers register with. Reads and changes are reported as the property's own `value`
-/// (an `ObservedProperty` is `Observable`), so nothing refers to the object that declares
-/// the property: the tracking can neither keep it alive nor give it a weak-reference side
-/// table.
-///
-/// Created at the first read through an `@Observed` wrapper whose enclosing class is
-/// `Observable`, then kept for the property's life.
-///
-/// `@unchecked Sendable`: immutable; `ObservationRegistrar` is thread-safe.
+/// The registrar Observation's trackers register with, for one property, created at the
+/// first tracked read. Reports go to the property's own `value`, so nothing refers to the
+/// declaring object (no retain, no weak side table). `@unchecked Sendable`: immutable, and
+/// `ObservationRegistrar` is thread-safe.
 @usableFromInline
 final class _ObsTracking<Value: Sendable>: @unchecked Sendable {
     #if canImport(Observation)
         let registrar = ObservationRegistrar()
     #endif
-    /// Made once: a key path into a generic class is instantiated at run time, which costs
-    /// far more than the registrar's work.
+    /// Made once: instantiating a key path into a generic class is costly.
     let keyPath: KeyPath<ObservedProperty<Value>, Value> = \.value
 
     init() {}
 
-    /// Records a read of `property`'s value, for the tracking that is running on this thread
-    /// (`withObservationTracking`, a SwiftUI body), if any.
+    /// Records a read for the tracking running on this thread, if any.
     @usableFromInline
     func access(_ property: ObservedProperty<Value>) {
         #if canImport(Observation)
@@ -32,7 +24,6 @@ final class _ObsTracking<Value: Sendable>: @unchecked Sendable {
         #endif
     }
 
-    /// Tells the trackers waiting for `property`'s next change that it is coming.
     @usableFromInline
     func willSet(_ property: ObservedProperty<Value>) {
         #if canImport(Observation)
@@ -40,7 +31,6 @@ final class _ObsTracking<Value: Sendable>: @unchecked Sendable {
         #endif
     }
 
-    /// Tells the trackers that `property` changed.
     @usableFromInline
     func didSet(_ property: ObservedProperty<Value>) {
         #if canImport(Observation)

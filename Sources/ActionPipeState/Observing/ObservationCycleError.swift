@@ -9,55 +9,34 @@ import ActionPipeConcurrency
 #endif
 
 /// Reported when observers that write properties nest deeper than ``depthLimit`` on one
-/// thread: almost always a cycle (A's observer sets B, B's observer sets A...).
-///
-/// The assignment that would go one level deeper is stored but not delivered, which breaks
-/// the cycle; the error goes to ``Diagnostics`` (kind `.observationCycle`).
+/// thread: almost always a cycle (A's observer sets B, B's sets A). The assignment one level
+/// deeper is stored but not delivered, which breaks the cycle; the error goes to
+/// ``Diagnostics`` (kind `.observationCycle`).
 ///
 /// ```swift
 /// let a = ObservedProperty(0, label: "a")
 /// let b = ObservedProperty(0, label: "b")
 /// a.observe { b.value = $0 + 1 }
 /// b.observe { a.value = $0 + 1 }
-/// a.value = 1   // nests until the limit, then reports "a cycle of observers..." once
+/// a.value = 1   // nests until the limit, then reports once
 /// ```
 public struct ObservationCycleError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// How many nested deliveries one thread may run before the next one is reported.
-    ///
-    /// ```swift
-    /// ObservationCycleError.depthLimit   // 64
-    /// ```
+    /// How many nested deliveries one thread may run before the next one is reported (64).
     public static let depthLimit = 64
 
     /// The label of the property whose assignment was not delivered.
-    ///
-    /// ```swift
-    /// error.property   // "a"
-    /// ```
     public let property: String
 
     /// The nesting depth the delivery would have had.
-    ///
-    /// ```swift
-    /// error.depth   // 65
-    /// ```
     public let depth: Int
 
     /// Creates a report.
-    ///
-    /// ```swift
-    /// let error = ObservationCycleError(property: "a", depth: 65)
-    /// ```
     public init(property: String, depth: Int) {
         self.property = property
         self.depth = depth
     }
 
     /// What went wrong and what to do.
-    ///
-    /// ```swift
-    /// print(error)
-    /// ```
     public var description: String {
         "a cycle of observers: setting '\(property)' would nest deliveries \(depth) deep "
             + "(limit \(Self.depthLimit)); the value was stored but not delivered. Find the "

@@ -1,7 +1,5 @@
-/// An observer that can be gone (its owner released, its stream dropped) or that has an end:
-/// ``_ObsObserver/deliver(_:)`` calls ``body``, which returns `false` once it is gone.
-///
-/// `@unchecked Sendable` as for ``_ObsObserver``.
+/// An observer that can be gone (its owner released, its stream dropped) or has an end:
+/// ``body`` returns `false` once it is gone. `@unchecked Sendable` as ``_ObsObserver``.
 @usableFromInline
 final class _ObsDeliveringObserver<Value: Sendable>: _ObsObserver<Value>, @unchecked Sendable {
     @usableFromInline let body: @Sendable (Value) -> Bool
@@ -16,8 +14,7 @@ final class _ObsDeliveringObserver<Value: Sendable>: _ObsObserver<Value>, @unche
         super.init(id: id, plain: _ignoreValue, isPlain: false)
     }
 
-    /// An observer that is never gone but has an end (a main-actor observer, whose end
-    /// drops its queued deliveries): delivered as a plain one, with no call to ``body``.
+    /// Never gone but with an end (a main-actor observer): delivered as a plain one.
     @usableFromInline
     init(
         id: UInt64, plain: @escaping @Sendable (Value) -> Void,
@@ -34,5 +31,4 @@ final class _ObsDeliveringObserver<Value: Sendable>: _ObsObserver<Value>, @unche
     override func deliverNotPlain(_ value: Value) -> Bool { body(value) }
 }
 
-/// The body of an observer delivered as a plain one: never called.
 @Sendable private func _alwaysThere<Value>(_: Value) -> Bool { true }

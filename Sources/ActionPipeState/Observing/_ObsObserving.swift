@@ -1,7 +1,6 @@
 import ActionPipeConcurrency
 
-/// The observation forms shared by ``ObservedProperty`` and ``ObservedPath``; their public
-/// methods call these.
+/// The observation forms shared by ``ObservedProperty`` and ``ObservedPath``.
 extension _ObsSource {
     /// Wraps `deliver` so it skips a value equal to the last one this observer saw.
     static func _skippingEqual(
@@ -19,8 +18,7 @@ extension _ObsSource {
         }
     }
 
-    /// `label` is made only when used (for `.initial`): a property's default label is
-    /// formatted from its type, which costs more than the rest of observing.
+    /// `label` is made only when used (`.initial`): formatting a default label is costly.
     func _observe(
         _ options: ObservationOptions, label: @autoclosure () -> String,
         _ deliver: @escaping @Sendable (Value) -> Bool
@@ -37,8 +35,7 @@ extension _ObsSource {
         return token
     }
 
-    /// `_observe` for a handler that is never gone: without `.skipEqual`, the property calls
-    /// it directly (`_ObsSink.plain`) rather than through a wrapper that returns `true`.
+    /// Without `.skipEqual`, the property calls `handler` directly (`_ObsSink.plain`).
     func _observePlain(
         _ options: ObservationOptions, label: @autoclosure () -> String,
         _ handler: @escaping @Sendable (Value) -> Void
@@ -62,14 +59,13 @@ extension _ObsSource {
         _ handler: @escaping @Sendable (Owner, Value) -> Void
     ) -> RegistrationToken {
         if retention == .strong {
-            // The observer keeps its owner: a plain observer that captures it.
             return _observePlain(options, label: label()) { value in handler(owner, value) }
         }
         return _observe(options, label: label(), _obsDelivery(whileAlive: owner, handler))
     }
 
-    /// A stream fed by an observer; the initial value (if asked for) is queued under the
-    /// source's lock, so it comes before any later assignment.
+    /// The initial value (if asked for) is queued under the source's lock, so it comes
+    /// before any later assignment.
     func _values(
         _ options: ObservationOptions,
         _ buffering: AsyncStream<Value>.Continuation.BufferingPolicy
@@ -106,8 +102,7 @@ extension _ObsSource {
     }
 }
 
-/// The delivery of an observer bound to `owner`, held weakly: it calls `handler` with the
-/// owner while it lives, and returns `false` (the observer is gone) once it does not.
+/// The delivery of an observer bound to `owner`, held weakly: `false` once it is gone.
 @inlinable
 func _obsDelivery<Owner: AnyObject & Sendable, Value: Sendable>(
     whileAlive owner: Owner, _ handler: @escaping @Sendable (Owner, Value) -> Void

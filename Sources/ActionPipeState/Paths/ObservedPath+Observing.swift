@@ -1,20 +1,12 @@
 extension ObservedPath {
-    /// Calls `handler` with the new value after every assignment, synchronously, on the
-    /// assigning thread; equal values included unless `.skipEqual`.
-    ///
-    /// The observation lasts until the token is cancelled or the property goes away. The
-    /// handler must not capture a state object that holds this property strongly (a
-    /// retain cycle): observe with an `owner:` instead.
+    /// Calls `handler` with the value at the end of the path after every assignment along
+    /// it, synchronously, on the assigning thread, as ``ObservedProperty/observe(_:_:)`` does.
     ///
     /// ```swift
     /// let token = screen.$image.then(\.$url).observe(.initial) { print("now", $0) }
     /// ```
     ///
-    /// - Parameters:
-    ///   - options: `.initial` delivers the current value at once; `.skipEqual` skips a
-    ///     value equal to the last one this observer saw.
-    ///   - handler: Receives each new value. It may set any property, observe, or cancel.
-    /// - Returns: A token that ends the observation.
+    /// - Complexity: O(length of the path).
     @discardableResult
     public func observe(
         _ options: ObservationOptions = [], _ handler: @escaping @Sendable (Value) -> Void
@@ -22,18 +14,10 @@ extension ObservedPath {
         _observePlain(options, label: label, handler)
     }
 
-    /// Calls `handler` with `owner` and each new value for as long as `owner` lives; the
-    /// owner is held weakly by default (``Retention/weak``), so observing never keeps it
-    /// alive. With ``Retention/strong`` the observation keeps it until cancelled.
+    /// Calls `handler` with `owner` and each new value for as long as `owner` lives (held
+    /// weakly by default), as ``ObservedProperty/observe(_:owner:retention:_:)`` does.
     ///
-    /// Once `owner` is released the handler is never called again, and the observation is
-    /// removed at the next assignment.
-    ///
-    /// ```swift
-    /// screen.$image.then(\.$url).observe(owner: view) { view, value in view.show(value) }
-    /// ```
-    ///
-    /// - Returns: A token that ends the observation earlier.
+    /// - Complexity: O(length of the path).
     @discardableResult
     public func observe<Owner: AnyObject & Sendable>(
         _ options: ObservationOptions = [], owner: Owner, retention: Retention = .weak,
@@ -42,18 +26,9 @@ extension ObservedPath {
         _observe(options, label: label, owner: owner, retention: retention, handler)
     }
 
-    /// Delivers each new value on `actor` (e.g. `MainActor.shared`), in assignment order,
-    /// asynchronously; the actor is held weakly.
+    /// Delivers each new value on `actor` (held weakly), in assignment order, asynchronously.
     ///
-    /// Values are queued as they are assigned and delivered one after another by a task, so
-    /// the handler may lag the property. The observation ends when the token is cancelled,
-    /// the property goes away, or the actor is released (at the next value).
-    ///
-    /// ```swift
-    /// screen.$image.then(\.$url).observe(on: MainActor.shared) { _, value in label.text = "\(value)" }
-    /// ```
-    ///
-    /// - Returns: A token that ends the observation.
+    /// - Complexity: O(length of the path).
     @discardableResult
     public func observe<A: Actor>(
         _ options: ObservationOptions = [], on actor: A,
@@ -62,37 +37,15 @@ extension ObservedPath {
         _observe(options, on: actor, handler)
     }
 
-    /// Calls `handler` with each new value on the main actor, as a `@MainActor` closure: it
-    /// touches a `@MainActor` view model directly, with no `MainActor.assumeIsolated`.
-    ///
-    /// Deliveries keep the order of the writes across every property, state object and bus
-    /// observed this way (one queue to the main actor serves them all; see
-    /// ``MainActorDelivery``). A write made on the main actor with nothing queued is
-    /// delivered before the write returns; a write from another thread is delivered later,
-    /// on the main actor. A delivery still queued when the observation ends (the token
-    /// cancelled, a property on the path gone) is dropped: after `cancel()` on the main actor
-    /// the handler is never called again. Writes made at once on several threads are delivered
-    /// in the order their sets reached the observer, as with ``observe(_:_:)``.
-    ///
-    /// The handler must not capture a state object that holds the path's root strongly (a
-    /// retain cycle): observe with an `owner:` instead.
+    /// Calls `handler` with each new value on the main actor, as a `@MainActor` closure,
+    /// ordered, immediate and dropped as the property's main-actor `observe` is.
     ///
     /// ```swift
     /// let url = screen.$image.then(\.$url)
     /// let token = url.observe(.initial, on: .mainActor) { model.imageURL = $0 }
     /// ```
     ///
-    /// - Parameters:
-    ///   - options: `.initial` delivers the current value (on the main actor, first, unless
-    ///     a newer write's value reaches the handler before it); `.skipEqual` skips a value
-    ///     equal to the last one this observer was sent.
-    ///   - on: ``MainActorDelivery/mainActor``.
-    ///   - handler: Receives each new value on the main actor. It may set any property,
-    ///     observe, or cancel.
-    /// - Returns: A token that ends the observation.
-    ///
-    /// - Complexity: Amortised O(1) in the number of observers, as ``observe(_:_:)``; a set
-    ///   adds one enqueue (one lock, one allocation) per main-actor observer.
+    /// - Complexity: O(length of the path); a set adds one enqueue per main-actor observer.
     @discardableResult
     public func observe(
         _ options: ObservationOptions = [], on _: MainActorDelivery,
@@ -101,27 +54,10 @@ extension ObservedPath {
         _observeOnMainActor(options, handler)
     }
 
-    /// Calls `handler` with `owner` and each new value on the main actor, for as long as
-    /// `owner` lives; the owner is held weakly and handed to the handler, so the handler
-    /// need not capture it. A `@MainActor` class (a view model) is `Sendable`, so it can be
-    /// the owner.
+    /// Calls `handler` with `owner` (held weakly) and each new value on the main actor, for
+    /// as long as `owner` lives.
     ///
-    /// Deliveries are ordered, immediate and dropped as for `observe(_:on:_:)` with
-    /// `.mainActor`.
-    /// Once `owner` is released the handler is never called again (not even for values
-    /// queued before), and the observation is removed at the next delivery. The owner is
-    /// only read on the main actor, so observing never makes another thread release it.
-    ///
-    /// ```swift
-    /// screen.$image.then(\.$url).observe(owner: model, on: .mainActor) { model, url in
-    ///     model.imageURL = url   // `model`: a `@MainActor` view model
-    /// }
-    /// ```
-    ///
-    /// - Returns: A token that ends the observation earlier.
-    ///
-    /// - Complexity: As `observe(_:on:_:)` with `.mainActor`: amortised O(1) in the number
-    ///   of observers; a set adds one enqueue per main-actor observer.
+    /// - Complexity: O(length of the path); a set adds one enqueue per main-actor observer.
     @discardableResult
     public func observe<Owner: AnyObject & Sendable>(
         _ options: ObservationOptions = [], owner: Owner, on _: MainActorDelivery,
@@ -130,21 +66,12 @@ extension ObservedPath {
         _observeOnMainActor(options, owner: owner, handler)
     }
 
-    /// The values assigned from now on, as an `AsyncStream` (works on Linux and on every
-    /// Apple OS version the package supports).
+    /// The values at the end of the path from now on, as an `AsyncStream` that finishes when
+    /// the property goes away.
     ///
-    /// The stream finishes when the property goes away; ending the iteration (or its task)
-    /// removes the observer.
-    ///
-    /// ```swift
-    /// for await value in screen.$image.then(\.$url).values(.initial) { print(value) }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - options: `.initial` yields the current value first; `.skipEqual` skips repeats.
-    ///   - buffering: What to keep while the consumer is behind. By default the newest 1,024
-    ///     unread values: a reader that falls further behind loses the oldest, so a stream
-    ///     nobody reads cannot exhaust memory. Pass `.unbounded` to keep every value.
+    /// - Parameter buffering: By default the newest 1,024 unread values; `.unbounded` keeps
+    ///   every value.
+    /// - Complexity: O(length of the path).
     public func values(
         _ options: ObservationOptions = [],
         buffering: AsyncStream<Value>.Continuation.BufferingPolicy = .bufferingNewest(1_024)

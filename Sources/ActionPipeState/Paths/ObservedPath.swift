@@ -1,10 +1,6 @@
 /// A path from a property through sub-states to a property of a sub-state, observed as one
 /// value: `screen.$image.then(\.$url)` is "the url of whichever image state the screen holds".
-///
-/// When an intermediate sub-state is replaced, the path's observers move to the new
-/// sub-state and receive its current value at once (the path's value changed); later
-/// assignments to the old sub-state are no longer delivered. Minya's `MIObserve` keeps
-/// observing the old object, which this fixes.
+/// When a sub-state is replaced, observers move to the new one and receive its value at once.
 ///
 /// ```swift
 /// final class ImageState: ObservableState, @unchecked Sendable {
@@ -17,9 +13,7 @@
 /// let url = screen.$image.then(\.$url)
 /// url.observe { print("url", $0 ?? "nil") }
 /// screen.image.url = "a.jpg"        // prints "url a.jpg"
-/// let old = screen.image
 /// screen.image = ImageState()       // prints "url nil": the new image's url
-/// old.url = "stale.jpg"             // not delivered: the path left the old image
 /// ```
 public struct ObservedPath<Value: Sendable>: Sendable {
     let current: @Sendable () -> Value
@@ -32,9 +26,7 @@ public struct ObservedPath<Value: Sendable>: Sendable {
 
     /// A path that is just `property`.
     ///
-    /// ```swift
-    /// let path = ObservedPath(screen.$image)
-    /// ```
+    /// - Complexity: O(1).
     public init(_ property: ObservedProperty<Value>) {
         current = { property.value }
         weakCurrent = { [weak property] in property?.value }
@@ -58,17 +50,11 @@ public struct ObservedPath<Value: Sendable>: Sendable {
     }
 
     /// The value at the end of the path now.
-    ///
-    /// ```swift
-    /// screen.$image.then(\.$url).value   // the current image's url
-    /// ```
     public var value: Value { current() }
 
     /// Extends the path to the property at `keyPath` of the sub-state at its end.
     ///
-    /// ```swift
-    /// let caption = root.$screen.then(\.$image).then(\.$caption)
-    /// ```
+    /// - Complexity: O(1).
     public func then<Next>(
         _ keyPath: KeyPath<Value, ObservedProperty<Next>> & Sendable
     ) -> ObservedPath<Next> where Value: AnyObject {
@@ -98,9 +84,7 @@ extension ObservedProperty {
     /// A path through this property's sub-state to the property at `keyPath`: observing it
     /// follows replacements of the sub-state.
     ///
-    /// ```swift
-    /// screen.$image.then(\.$url).observe { print($0 ?? "nil") }
-    /// ```
+    /// - Complexity: O(1).
     public func then<Next>(
         _ keyPath: KeyPath<Value, ObservedProperty<Next>> & Sendable
     ) -> ObservedPath<Next> where Value: AnyObject {

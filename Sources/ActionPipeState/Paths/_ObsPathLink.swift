@@ -1,11 +1,7 @@
 import ActionPipeConcurrency
 
-/// One observation of a path `outer → sub-state → property`: observes `outer`, and the
-/// property of whichever sub-state `outer` holds, moving to the new sub-state on replacement.
-///
-/// Ownership: the observer on `outer` holds the link; the observer on the inner property
-/// holds it weakly, so when `outer`'s property goes away (or the token is cancelled) the
-/// link goes away and the inner observer removes itself at its next delivery.
+/// One observation of a path `outer → sub-state → property`. The observer on `outer` holds
+/// the link; the inner observer holds it weakly and removes itself once the link is gone.
 final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry {
     struct State {
         var generation: UInt64 = 0
@@ -15,8 +11,7 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry 
         var ended = false
     }
 
-    /// The sub-state now, without keeping the path's root alive (the root's observer holds
-    /// this link: a strong reference back would be a cycle).
+    /// Weak: the root's observer holds this link, so a strong reference back is a cycle.
     let currentSub: @Sendable () -> Sub?
     let keyPath: KeyPath<Sub, ObservedProperty<Value>> & Sendable
     let state = LockedValue(State())
@@ -31,8 +26,7 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry 
     }
 
     deinit {
-        // The outer property went away (its observer held the link): end the inner
-        // observation and the sink.
+        // The outer property went away (its observer held the link).
         let (inner, sink) = state.withLock { state in
             state.ended = true
             return (state.innerToken, state.sink)
@@ -65,8 +59,7 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry 
         return (RegistrationToken(registry: self, id: id, scope: "observation"), value)
     }
 
-    /// The observer on the current sub-state's property: delivers while its generation is
-    /// current, and removes itself once the link is gone or moved on.
+    /// Delivers while `generation` is current; removes itself once the link is gone or moved on.
     func innerSink(_ generation: UInt64) -> _ObsSink<Value> {
         let weakLink = WeakBox(self)
         return _ObsSink { value in
@@ -90,10 +83,9 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry 
         if !kept { token.cancel() }
     }
 
-    /// The outer property was assigned: move to its sub-state's property and deliver its
-    /// value. The sub-state is read again after taking a new generation rather than taken from
-    /// the delivery: deliveries of concurrent assignments may arrive out of order, and the
-    /// replacement with the newest generation must see the newest sub-state.
+    /// The outer property was assigned: move to its sub-state's property and deliver. The
+    /// sub-state is read again after taking a generation: concurrent deliveries may arrive
+    /// out of order, and the newest generation must see the newest sub-state.
     func replace() -> Bool {
         let (old, generation, ended) = state.withLock { state in
             state.generation &+= 1
@@ -115,7 +107,6 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry 
         return true
     }
 
-    /// Ends the observation: both tokens, then the sink.
     @discardableResult
     func end() -> Bool {
         let (outer, inner, sink, wasEnded) = state.withLock { state in

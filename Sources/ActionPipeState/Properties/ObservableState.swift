@@ -1,14 +1,11 @@
-/// A state object ("pipeline" in Minya): the observable properties that a screen's layers
-/// share, write and observe instead of calling each other.
+/// A state object: the observable properties that a screen's layers share, write and
+/// observe instead of calling each other.
 ///
-/// A state object is a class whose properties are ``Observed`` (or `let` ``ObservedProperty``
-/// values), and whose sub-states are further state objects, fixed (`let`) or replaceable
-/// (`@Observed var`). The protocol adds observation by key path; ``StateLayer`` and
-/// ``StateScene`` build layers around one by type.
+/// Its properties are ``Observed`` (or `let` ``ObservedProperty``); its sub-states are
+/// further state objects, fixed (`let`) or replaceable (`@Observed var`).
 ///
 /// ```swift
 /// final class PhotoListState: ObservableState, @unchecked Sendable {
-///     @Observed("photos") var photos: [String] = []
 ///     @Observed("selectedIndex") var selectedIndex = 0
 /// }
 /// let list = PhotoListState()
@@ -20,11 +17,8 @@ public protocol ObservableState: AnyObject, Sendable {}
 extension ObservableState {
     /// Observes the property at `keyPath`; the same as `self[keyPath: keyPath].observe`.
     ///
-    /// ```swift
-    /// list.observe(\.$selectedIndex, .initial) { print($0) }
-    /// ```
-    ///
     /// - Returns: A token that ends the observation.
+    /// - Complexity: O(1).
     @discardableResult
     public func observe<Value>(
         _ keyPath: KeyPath<Self, ObservedProperty<Value>>,
@@ -37,11 +31,8 @@ extension ObservableState {
     /// Observes the property at `keyPath` for as long as `owner` lives; the handler gets the
     /// owner, so it need not capture it.
     ///
-    /// ```swift
-    /// list.observe(\.$selectedIndex, owner: store) { store, index in store.select(index) }
-    /// ```
-    ///
     /// - Returns: A token that ends the observation earlier.
+    /// - Complexity: O(1).
     @discardableResult
     public func observe<Value, Owner: AnyObject & Sendable>(
         _ keyPath: KeyPath<Self, ObservedProperty<Value>>,
@@ -58,6 +49,8 @@ extension ObservableState {
     /// ```swift
     /// let url = screen.path(\.$image).then(\.$url)
     /// ```
+    ///
+    /// - Complexity: O(1).
     public func path<Value>(
         _ keyPath: KeyPath<Self, ObservedProperty<Value>>
     ) -> ObservedPath<Value> {

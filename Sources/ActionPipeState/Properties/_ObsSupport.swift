@@ -9,16 +9,15 @@ import Synchronization
     import Musl
 #endif
 
-/// Identities of observers and tokens, unique in the process (shared with every part's
-/// registrations, so tokens compare by id).
+/// Identities of observers and tokens, unique in the process (shared with every part).
 @usableFromInline
 func _obsMakeID() -> UInt64 { RegistrationToken.nextID() }
 
 // MARK: - Equality of values whose type is known only at run time
 
 extension Equatable {
-    /// `==` for `Value`, which the caller checked is `Self`: the values are reinterpreted in
-    /// place rather than cast through `Any` on every comparison.
+    /// `==` for `Value`, which the caller checked is `Self`: reinterpreted in place, not cast
+    /// through `Any`.
     static func _obsEquality<Value>(as _: Value.Type) -> @Sendable (Value, Value) -> Bool {
         precondition(Value.self == Self.self)
         return { a, b in
@@ -32,8 +31,8 @@ extension Equatable {
     }
 }
 
-/// `==` for `Value`, or `nil` when `Value` is not `Equatable`; looked up once per observer,
-/// since the conformance lookup costs more than the rest of a set.
+/// `==` for `Value`, or `nil` when not `Equatable`; looked up once per observer, as the
+/// conformance lookup is costly.
 func _obsEquality<Value>(of _: Value.Type) -> (@Sendable (Value, Value) -> Bool)? {
     guard let type = Value.self as? any Equatable.Type else { return nil }
     return type._obsEquality(as: Value.self)
