@@ -1,8 +1,8 @@
 import ActionPipeConcurrency
 import Synchronization
 
-/// Set when the task awaiting a queued packet is cancelled; the drain checks it between
-/// stages, because the packet runs in the drain's task, not the caller's.
+/// Set when the task awaiting a queued packet is cancelled; checked by the drain between
+/// stages, since the packet runs in the drain's task.
 @usableFromInline
 final class _PlumbingCancelFlag: Sendable {
     private let storage = Atomic<Bool>(false)

@@ -1,22 +1,17 @@
 /// What a plumber's lock guards: what snapshots are built from, and the ports it owns.
 struct _PlumbingConfiguration<Payload: Sendable> {
     var storage = _PlumbingStageStorage<Payload>(capacity: 4)
-    /// The registration id of each stage of `storage`, in the same order.
+    /// The registration id of each stage of `storage`, in order.
     var stageIDs: [UInt64] = []
     var firstAsync: Int?
     var sink: (@Sendable (PlumbingPacket<Payload>) -> Void)?
-    /// The registration id of `sink`; a replaced sink's id is no longer here.
     var sinkID: UInt64?
     var onStop: (@Sendable (PlumbingOutcome<Payload>) -> Void)?
     var onStopID: UInt64?
-    /// Observers added beside `sink` and `onStop` (`_addTap`), in the order they were added:
-    /// each is told every packet's outcome, after `sink` or `onStop`; setting either
-    /// replaces none.
+    /// Told every packet's outcome after `sink` or `onStop`, and replaced by neither.
     var taps: [(id: UInt64, body: @Sendable (PlumbingOutcome<Payload>) -> Void)] = []
     var ports: [PlumbingPort<Payload>] = []
 
-    /// Appends a stage, moving the stages to a bigger storage when full.
-    ///
     /// - Complexity: Amortised O(1).
     mutating func append(name: String, body: _PlumbingStageBody<Payload>, id: UInt64) {
         if storage.initialized == storage.capacity { storage = storage.grown() }
@@ -25,8 +20,7 @@ struct _PlumbingConfiguration<Payload: Sendable> {
         stageIDs.append(id)
     }
 
-    /// Removes the stage registered as `id` and returns the storage it was in, which the
-    /// caller releases after unlocking; `nil` when no stage has that id.
+    /// Returns the storage the stage was in, to release after unlocking; `nil` for no such id.
     ///
     /// - Complexity: O(s) for s stages.
     mutating func removeStage(_ id: UInt64) -> _PlumbingStageStorage<Payload>? {
@@ -38,21 +32,14 @@ struct _PlumbingConfiguration<Payload: Sendable> {
         return removed
     }
 
-    /// Removes the sink if it is the one registered as `id`, and returns it for the caller
-    /// to release after unlocking; `nil` when another sink (or none) is installed.
-    ///
-    /// - Complexity: O(1).
+    /// Returns the sink registered as `id`, to release after unlocking; `nil` if replaced.
     mutating func removeSink(_ id: UInt64) -> (@Sendable (PlumbingPacket<Payload>) -> Void)? {
         guard sinkID == id else { return nil }
         defer { (sink, sinkID) = (nil, nil) }
         return sink
     }
 
-    /// Removes the stop observer if it is the one registered as `id`, and returns it for
-    /// the caller to release after unlocking; `nil` when another observer (or none) is
-    /// installed.
-    ///
-    /// - Complexity: O(1).
+    /// Returns the observer registered as `id`, to release after unlocking; `nil` if replaced.
     mutating func removeStopObserver(_ id: UInt64)
         -> (@Sendable (PlumbingOutcome<Payload>) -> Void)?
     {
@@ -61,8 +48,7 @@ struct _PlumbingConfiguration<Payload: Sendable> {
         return onStop
     }
 
-    /// Removes the tap `id` and returns it for the caller to release after unlocking; `nil`
-    /// when there is none.
+    /// Returns the tap, to release after unlocking.
     ///
     /// - Complexity: O(t) for t taps.
     mutating func removeTap(_ id: UInt64) -> (@Sendable (PlumbingOutcome<Payload>) -> Void)? {
@@ -70,8 +56,6 @@ struct _PlumbingConfiguration<Payload: Sendable> {
         return taps.remove(at: index).body
     }
 
-    /// Whether the registration `id` of `kind` is still here.
-    ///
     /// - Complexity: O(1) for the sink and the observer, O(s) for a stage, O(t) for a tap.
     func holds(_ id: UInt64, _ kind: _PlumbingRegistration) -> Bool {
         switch kind {
@@ -82,9 +66,8 @@ struct _PlumbingConfiguration<Payload: Sendable> {
         }
     }
 
-    /// A snapshot of the configuration as it is now. With taps, the snapshot's sink (stop
-    /// observer) is one closure that calls the sink, then each tap: a packet still makes one
-    /// call, and with no tap nothing changes on the hot path.
+    /// With taps, the snapshot's sink (stop observer) is one closure calling it then each tap,
+    /// so the hot path without taps is unchanged.
     func snapshot(plumber: String) -> _PlumbingSnapshot<Payload> {
         let count = storage.initialized
         var (sink, onStop) = (self.sink, self.onStop)

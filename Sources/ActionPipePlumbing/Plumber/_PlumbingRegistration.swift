@@ -3,7 +3,6 @@ enum _PlumbingRegistration: Int {
     case stage
     case sink
     case stopObserver
-    /// An observer of every outcome beside the sink and the stop observer (a test's
-    /// recorder, a connector), replacing neither.
+    /// An outcome observer beside the sink and the stop observer, replacing neither.
     case tap
 }

@@ -1,41 +1,33 @@
 import ActionPipeConcurrency
 import Synchronization
 
-/// An async stage's closure. `nonisolated(nonsending)`: it runs on its caller's actor, so
-/// a packet processed from the main actor does not hop to the global executor and back
-/// around each stage.
+/// `nonisolated(nonsending)`: runs on its caller's actor, so a packet processed from the main
+/// actor does not hop to the global executor around each stage.
 @usableFromInline
 typealias _PlumbingAsyncStageBody<Payload: Sendable> =
     nonisolated(nonsending) @Sendable (inout PlumbingPacket<Payload>) async throws
     -> PlumbingVerdict
 
-/// The body of one stage: synchronous (runs on the fast path) or asynchronous.
 @usableFromInline
 enum _PlumbingStageBody<Payload: Sendable>: Sendable {
     case sync(@Sendable (inout PlumbingPacket<Payload>) throws -> PlumbingVerdict)
     case async(_PlumbingAsyncStageBody<Payload>)
 }
 
-/// A plumber's stages, sink and stop observer at one moment. Immutable: a change to the
-/// plumber publishes a new snapshot, so a packet runs against the configuration it started
-/// with and reads it without a lock.
-///
-/// `@unchecked Sendable`: every field is immutable; `bodies` points at slots of `storage`
-/// (which this snapshot keeps alive) that were initialised before the snapshot was
-/// published and are never written again.
+/// A plumber's stages, sink and stop observer at one moment, immutable, read without a lock.
+/// `@unchecked Sendable`: `bodies` points at slots of `storage` (kept alive here), written
+/// before publication and never again.
 @usableFromInline
 final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
-    /// Holds the stages' slots; `bodies` points into it.
     let storage: _PlumbingStageStorage<Payload>
     @usableFromInline let bodies: UnsafeMutablePointer<_PlumbingStageBody<Payload>>
     @usableFromInline let count: Int
     @usableFromInline let sink: (@Sendable (PlumbingPacket<Payload>) -> Void)?
     @usableFromInline let isSync: Bool
-    /// `_instrumentationFlag`, copied here: a packet reads the snapshot anyway, and reading
-    /// the global costs a call to its lazy-initialisation accessor.
+    /// Copied here: reading the global calls its lazy-initialisation accessor.
     @usableFromInline let instrumentationFlag = UnsafePointer(_instrumentationFlag)
     let onStop: (@Sendable (PlumbingOutcome<Payload>) -> Void)?
-    /// `NestingDepth.key`, copied here for the same reason.
+    /// Copied here for the same reason.
     @usableFromInline let depthKey = NestingDepth.key
     @usableFromInline let plumber: String
 
@@ -55,14 +47,11 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
         self.plumber = plumber
     }
 
-    /// The stages' names, in order.
     var names: [String] { (0..<count).map { storage.names[$0] } }
 
-    /// Runs `packet` through every stage on the calling thread, then into the sink. Stops
-    /// at the first async stage: a synchronous caller cannot wait for it.
-    ///
-    /// Counts one level of the thread's `.call` nesting (with synchronous core calls and bus
-    /// publishes); past ``NestingLimitError/depthLimit`` the packet is refused.
+    /// Runs `packet` through every stage on this thread, then into the sink, stopping at the
+    /// first async stage. Counts one level of the thread's `.call` nesting; past
+    /// ``NestingLimitError/depthLimit`` the packet is refused.
     @inlinable
     func runSync(_ packet: consuming PlumbingPacket<Payload>) -> PlumbingOutcome<Payload> {
         guard let depth = _enterCall(depthKey) else { return refusedNested(packet) }
@@ -76,12 +65,9 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
         return outcome
     }
 
-    /// A synchronous run refused for nesting too deep: stopped before its first stage,
-    /// reported to `Diagnostics` and to the stop observer.
-    ///
-    /// The observer is told with the thread's depth one past the limit: a `send` it makes
-    /// is refused too, and that refusal (found past the limit) is returned to it but not
-    /// reported again, so an observer that sends cannot recurse without end.
+    /// Stopped before its first stage, reported to `Diagnostics` and the stop observer. The
+    /// observer runs one past the limit, so a `send` it makes is refused without being
+    /// reported again: it cannot recurse without end.
     @usableFromInline @inline(never)
     func refusedNested(_ packet: PlumbingPacket<Payload>) -> PlumbingOutcome<Payload> {
         let depth = NestingDepth.counter(.call, key: depthKey)
@@ -98,8 +84,7 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
         return stop
     }
 
-    /// `runSync` with an instrument installed. Never inlined, so a plain packet pays only
-    /// the check.
+    /// Never inlined, so a plain packet pays only the check.
     @inlinable @inline(never)
     func runSyncInstrumented(_ packet: consuming PlumbingPacket<Payload>)
         -> PlumbingOutcome<Payload>
@@ -110,7 +95,6 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
         return outcome
     }
 
-    /// The stages, then the sink, on this thread: the body of `runSync`.
     @inlinable @inline(__always)
     func _runSync(_ packet: consuming PlumbingPacket<Payload>) -> PlumbingOutcome<Payload> {
         var packet = packet
@@ -136,8 +120,7 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
         return delivered(packet)
     }
 
-    /// Runs `packet` through every stage, awaiting async ones, then into the sink. Before
-    /// each stage and before the sink, `isCancelled` decides whether the packet goes on.
+    /// `isCancelled` is checked before each stage and before the sink.
     @inlinable
     nonisolated(nonsending) func runAsync(
         _ packet: consuming PlumbingPacket<Payload>, isCancelled: () -> Bool
@@ -151,7 +134,6 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
         return outcome
     }
 
-    /// The stages, awaiting the async ones, then the sink: the body of `runAsync`.
     @inlinable
     nonisolated(nonsending) func _runAsync(
         _ packet: consuming PlumbingPacket<Payload>, isCancelled: () -> Bool
@@ -183,7 +165,6 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
         return delivered(packet)
     }
 
-    /// The outcome of a packet every stage passed.
     @inlinable @inline(__always)
     func delivered(_ packet: consuming PlumbingPacket<Payload>) -> PlumbingOutcome<Payload> {
         PlumbingOutcome(
@@ -191,7 +172,6 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
             plumber: plumber)
     }
 
-    /// The slow path of a stop: builds the record and tells the observer.
     @usableFromInline
     func stopped(
         _ packet: PlumbingPacket<Payload>, at index: Int, _ reason: PlumbingStopReason

@@ -1,23 +1,16 @@
 extension PlumbingPort {
-    /// Sends every element of `source` through the port, in order, one at a time: each is
-    /// processed (``process(_:)``) before the next is read, so a slow stage slows the
-    /// reading, and nothing piles up in between.
+    /// Sends every element of `source` through the port, one at a time: each is processed
+    /// (``process(_:)``) before the next is read, so nothing piles up in between.
     ///
-    /// Returns when `source` ends or the task is cancelled (the element being processed
-    /// then stops with ``PlumbingStopReason/cancelled``, and no further one is read);
-    /// rethrows what `source` throws.
+    /// Returns when `source` ends or the task is cancelled (the element in flight then stops
+    /// with ``PlumbingStopReason/cancelled``).
     ///
     /// ```swift
-    /// let lines = AsyncStream<String> { continuation in
-    ///     for line in ["GET /", "POST /login"] { continuation.yield(line) }
-    ///     continuation.finish()
-    /// }
-    /// let counts = try await port.consume(lines)
-    /// #expect(counts.deliveredCount + counts.stoppedCount == 2)
+    /// let counts = try await port.consume(lines)   // lines: an AsyncSequence of payloads
     /// ```
     ///
-    /// - Returns: How many packets every stage passed (and reached the sink, if there is
-    ///   one), and how many stopped (refused, threw, cancelled, or the port not connected).
+    /// - Returns: How many packets every stage passed, and how many stopped.
+    /// - Throws: What `source` throws.
     /// - Complexity: O(n) packets, each costing what `process` costs.
     @discardableResult
     public nonisolated(nonsending) func consume<Source: AsyncSequence>(

@@ -1,16 +1,11 @@
 import ActionPipeConcurrency
 
-/// Produces packets for a plumber: the original's port (`PortDelegate` and its
-/// `throwPacketBlock(packet, portNum)`).
+/// Produces packets for a plumber, each stamped with the port's number.
 ///
-/// A port has a number, stamped on every packet it produces. It feeds one plumber at a
-/// time (``PipelinePlumber/addPort(_:)``) and holds it weakly; the plumber keeps the port.
-/// A packet belongs to the plumber it was emitted into: while it waits in the port's queue
-/// it keeps that plumber alive, and runs there even if the port is removed meanwhile.
-///
-/// Packets of one port are processed one at a time, in the order they were emitted: a
-/// packet emitted while an earlier one is still in the stages waits for it. Different ports
-/// run concurrently. ``emit(_:)`` never blocks; ``process(_:)`` awaits the outcome.
+/// A port feeds one plumber at a time (``PipelinePlumber/addPort(_:)``) and holds it weakly.
+/// A queued packet keeps the plumber it was emitted into alive and runs there, even if the
+/// port is removed meanwhile. Packets of one port run one at a time, in emission order;
+/// different ports run concurrently. ``emit(_:)`` never blocks; ``process(_:)`` awaits.
 ///
 /// ```swift
 /// let port = PlumbingPort<String>(100)
@@ -21,70 +16,41 @@ import ActionPipeConcurrency
 /// _ = plumber
 /// ```
 public final class PlumbingPort<Payload: Sendable>: Sendable {
-    /// The number stamped on every packet of this port (the original's `portNum`).
-    ///
-    /// ```swift
-    /// #expect(PlumbingPort<Int>(100).number == 100)
-    /// ```
+    /// The number stamped on every packet of this port.
     public let number: Int
 
     @usableFromInline let _state = LockedValue(_PlumbingPortState<Payload>())
 
-    /// A port that stamps its packets with `number`. Several ports may share a number;
-    /// the number is a label for the stages, not an identity.
+    /// A port that stamps its packets with `number`, a label for the stages, not an identity.
     ///
-    /// ```swift
-    /// let port = PlumbingPort<Int>(7)
-    /// #expect(!port.isConnected)
-    /// ```
+    /// - Complexity: O(1).
     public init(_ number: Int) {
         self.number = number
     }
 
     /// Whether the port feeds a plumber that is still alive.
-    ///
-    /// ```swift
-    /// let port = PlumbingPort<Int>(1)
-    /// let plumber = try PipelinePlumber<Int>().addPort(port)
-    /// #expect(port.isConnected)
-    /// plumber.removePort(port)
-    /// #expect(!port.isConnected)
-    /// ```
     public var isConnected: Bool {
         _state.withLock { $0.plumber } != nil  // released after unlocking
     }
 
-    /// Emits a packet and returns at once, like the original's
-    /// `self.throwPacketBlock(packet, 100)`.
+    /// Emits a packet and returns at once; learn what became of it through the plumber's
+    /// `sink` and `onStop`.
     ///
-    /// When the port is free and every stage is synchronous, the packet runs on the calling
-    /// thread before `emit` returns. Otherwise (an earlier packet of this port is still
-    /// running, or a stage is async) it is queued and run in order by a task the port
-    /// starts. Learn what became of it through the plumber's `sink` and `onStop`. A port
-    /// that feeds no plumber drops the packet.
+    /// When the port is free and every stage is synchronous, the packet runs on this thread
+    /// before `emit` returns; otherwise it is queued and run in order by a task the port
+    /// starts. A port that feeds no plumber drops the packet.
     ///
-    /// ```swift
-    /// let port = PlumbingPort<Int>(100)
-    /// let total = Mutex(0)
-    /// let plumber = try PipelinePlumber<Int>().addPort(port)
-    /// plumber.sink { packet in total.withLock { $0 += packet.payload } }
-    /// port.emit(2)
-    /// port.emit(3)
-    /// #expect(total.withLock { $0 } == 5)  // synchronous stages: ran before emit returned
-    /// _ = plumber
-    /// ```
+    /// - Complexity: O(stages) when it runs here; O(1) amortised to queue.
     @inlinable
     public func emit(_ payload: Payload) {
-        // Inlinable, down to the lock and the stages, so a client specialises it for its
-        // payload: compiled here, generically, every emit looked up the generic metadata of
-        // the types it uses, two thirds of its cost.
+        // Inlinable down to the lock and the stages, so a client specialises it for its
+        // payload (generic code looks up metadata on every emit).
         let admission = _state.withLock { state in
             _admit(&state, payload, waiter: nil, cancelled: nil, canRunHere: true)
         }
         switch admission {
         case .runHere(let plumber):
-            // Run here if every stage is synchronous, else queue the packet for the drain
-            // (the port stays claimed).
+            // Run here if every stage is synchronous, else queue for the drain (port claimed).
             let ran = plumber._withSnapshot { snapshot in
                 guard snapshot.isSync else { return false }
                 _ = snapshot.runSync(PlumbingPacket(payload, port: number))
@@ -107,22 +73,12 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
         }
     }
 
-    /// Emits a packet and awaits what became of it: delivered, or stopped where and why.
+    /// Emits a packet and awaits what became of it.
     ///
     /// The packet waits for earlier packets of this port. Cancelling the awaiting task
-    /// stops the packet before its next stage (or before the sink), also while it waits.
+    /// stops the packet before its next stage (or the sink), also while it waits.
     ///
-    /// ```swift
-    /// let port = PlumbingPort<Int>(5)
-    /// let plumber = try PipelinePlumber<Int>().addPort(port)
-    /// plumber.addStage("later") { packet in
-    ///     await Task.yield()
-    ///     return packet.payload > 0 ? .pass : .stop("not positive")
-    /// }
-    /// #expect(await port.process(1).wasDelivered)
-    /// #expect(await port.process(0).reason?.refusal == "not positive")
-    /// _ = plumber
-    /// ```
+    /// - Complexity: O(stages), plus the wait for earlier packets.
     @discardableResult
     public nonisolated(nonsending) func process(_ payload: Payload) async
         -> PlumbingOutcome<Payload>
@@ -131,8 +87,8 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
         let claim = _state.withLock { state -> _PlumbingClaim<Payload> in
             guard let plumber = state.plumber else { return .notConnected }
             if state.busy {
-                // Called from a stage of this port's running packet (this task's turn): run
-                // nested, as `send` does; waiting would wait for itself.
+                // Called from a stage of this port's running packet: run nested, as `send`
+                // does; waiting would wait for itself.
                 let current = _PlumbingTurn(port: ObjectIdentifier(self), turn: state.turn)
                 return running.contains(current) ? .nested(plumber) : .wait(plumber)
             }
@@ -140,8 +96,7 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
         }
         switch claim {
         case .claimed(let plumber, let turn):
-            // The port was free: run in the caller's task, so its cancellation applies, and
-            // on the caller's actor.
+            // The port was free: run in the caller's task (its cancellation applies), on its actor.
             let outcome = await _processClaimed(
                 payload, in: plumber,
                 turns: running + [_PlumbingTurn(port: ObjectIdentifier(self), turn: turn)])
@@ -156,10 +111,8 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
         }
     }
 
-    /// Runs the packet in `plumber` with `turns` bound, on the caller's actor: the closure
-    /// `withValue` runs captures `isolation`, so it is isolated to it (a closure that does
-    /// not is nonisolated, and would run the stages, the sink and the stop observer on the
-    /// global executor, off the main actor of a main-actor caller).
+    /// Runs the packet with `turns` bound, on the caller's actor: the `withValue` closure
+    /// captures `isolation` (a nonisolated one would run the stages off the main actor).
     private func _processClaimed(
         _ payload: Payload, in plumber: PipelinePlumber<Payload>, turns: [_PlumbingTurn],
         isolation: isolated (any Actor)? = #isolation
@@ -170,19 +123,14 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
         }
     }
 
-    /// Waits in the queue; the drain task runs the packet and resumes the caller. Cancelling
-    /// the caller while the packet still waits takes it out of the queue and resumes the
-    /// caller at once, stopped before its first stage: a wait for a port whose own packet
-    /// waits for this caller (two ports whose stages await each other) would otherwise
-    /// never end.
-    ///
-    /// `plumber`: the one the port fed when the caller found it busy; a packet cancelled
-    /// before it could queue stops there.
+    /// Waits in the queue; the drain runs the packet and resumes the caller. Cancelling the
+    /// caller while it waits withdraws the packet and resumes at once, stopped before its
+    /// first stage: else two ports whose stages await each other would wait forever.
+    /// `plumber`: the one the port fed when the caller found it busy.
     private nonisolated(nonsending) func _processQueued(
         _ payload: Payload, plumber: PipelinePlumber<Payload>
     ) async -> PlumbingOutcome<Payload> {
         let cancelled = _PlumbingCancelFlag()
-        // The plumber the packet was queued into: the one that stops it if it is withdrawn.
         let queuedInto = LockedValue<PipelinePlumber<Payload>?>(nil)
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -207,21 +155,19 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
             }
         } onCancel: {
             cancelled.set()
-            // The lock makes exactly one of this, the admission above and the drain resume
-            // the caller: whoever finds the packet queued, or not yet queued, or dequeued.
-            // The packet leaves the lock with its caller: its payload is released out here.
+            // The lock makes exactly one of this, the admission and the drain resume the
+            // caller. The payload is released out here, unlocked.
             let withdrawn = _state.withLock { state in state.withdraw(cancelled) }
             withdrawn?.waiter?.resume(returning: nil)
         }
-        // `nil`: withdrawn before it ran. Built here, in the caller's task, because it tells
-        // the plumber's stop observer, which runs on the task of its packet.
+        // `nil`: withdrawn before it ran. Built in the caller's task: it tells the stop
+        // observer, which runs on its packet's task.
         if let outcome { return outcome }
         return _cancelledWhileWaiting(payload, in: queuedInto.withLock { $0 } ?? plumber)
     }
 
-    /// The outcome of a `process` cancelled while its packet waited: stopped before the
-    /// first stage of the plumber it was emitted into, as the drain would have stopped it,
-    /// and reported to that plumber's stop observer.
+    /// Stopped before the first stage of the plumber it was emitted into, and reported to
+    /// that plumber's stop observer.
     private func _cancelledWhileWaiting(_ payload: Payload, in plumber: PipelinePlumber<Payload>)
         -> PlumbingOutcome<Payload>
     {
@@ -240,8 +186,7 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
         if !state.busy {
             _ = state.begin()
             if canRunHere {
-                // The plumber is loaded, its snapshot pinned and checked for async stages by
-                // the caller, after unlocking.
+                // The plumber is loaded, and its snapshot checked, after unlocking.
                 return .runHere(plumber)
             }
             state.queue.append(
@@ -255,8 +200,7 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
         return .queued(startDrain: false, plumber: plumber)
     }
 
-    /// The caller that ran a packet releases the port, or hands what queued up meanwhile to
-    /// a drain task.
+    /// Releases the port, or hands what queued meanwhile to a drain task.
     @inlinable
     func _finishTurn() {
         let drain = _state.withLock { state in
@@ -267,10 +211,8 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
         if drain { _startDrain() }
     }
 
-    /// Runs queued packets one at a time, in order, until the queue is empty. The task
-    /// holds the port until then, and each packet holds the plumber it was emitted into
-    /// until its outcome: releasing the plumber, or removing the port from it, does not
-    /// lose or re-route a packet already queued.
+    /// Runs queued packets one at a time, in order, until the queue is empty; each packet
+    /// holds its plumber until its outcome, so dropping the plumber or the port loses none.
     @usableFromInline
     func _startDrain() {
         Task { await self._drain() }
@@ -285,7 +227,7 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
                 }
                 return (item, state.begin())
             }
-            // The packet (and the plumber it keeps) is released out here, unlocked.
+            // Released unlocked: the packet and the plumber it keeps.
             guard let (item, turn) = next else { return }
             let snapshot = item.plumber._current.load().unsafelyUnwrapped
             let cancelled = item.cancelled
@@ -305,10 +247,9 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
             stageCount: 0, reason: .portNotConnected, plumber: "")
     }
 
-    /// Connects to `plumber`; `false` when it already was. Throws when another live
-    /// plumber has the port.
+    /// `false` when already connected. Throws when another live plumber has the port.
     func _connect(to plumber: PipelinePlumber<Payload>) throws(PlumbingError) -> Bool {
-        // The current plumber leaves the lock in `current`, to be released outside it.
+        // The current plumber leaves the lock in `current`, released outside it.
         let (connected, current) = _state.withLock {
             state -> (Bool, PipelinePlumber<Payload>?) in
             guard let current = state.plumber else {
@@ -322,7 +263,6 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
         throw .portInUse(port: number, plumber: current.name)
     }
 
-    /// Whether the port feeds `plumber`.
     func _feeds(_ plumber: PipelinePlumber<Payload>) -> Bool {
         _state.withLock { $0.plumber } === plumber  // released after unlocking
     }

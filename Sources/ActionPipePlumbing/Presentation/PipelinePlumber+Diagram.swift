@@ -1,25 +1,19 @@
 import ActionPipeConcurrency
 
 extension PipelinePlumber {
-    /// The plumber as a Mermaid flowchart, left to right: each port (a stadium, `port 100`),
-    /// an arrow from each port to the first stage, the stages in order (boxes), and the sink
-    /// (a cylinder) when one is set.
+    /// The plumber as a Mermaid flowchart, left to right: the ports (stadiums, ids `port0`,
+    /// … in the order added), an arrow to the first stage, the stages in order (boxes,
+    /// `stage0`, …), and the sink (a cylinder, `sink`) when one is set.
     ///
     /// ```swift
     /// let plumber = try PipelinePlumber<Int>(name: "share").addPort(PlumbingPort(100))
     /// plumber.addStage("check-login") { _ in .pass }
-    /// plumber.sink { _ in }
     /// print(plumber.mermaidDiagram)
     /// // flowchart LR
     /// //     port0(["port 100"])
     /// //     stage0["check-login"]
-    /// //     sink[("sink")]
     /// //     port0 --> stage0
-    /// //     stage0 --> sink
     /// ```
-    ///
-    /// Ids are `port0`, `port1`, … in the order the ports were added, `stage0`, `stage1`, …
-    /// in stage order, and `sink`. Names are escaped like every diagram's.
     ///
     /// - Complexity: O(p + s) for p ports and s stages, under one take of the plumber's lock.
     public var mermaidDiagram: String {
@@ -37,7 +31,6 @@ extension PipelinePlumber {
         }
         for (index, name) in stages.enumerated() { chart.node("stage\(index)", name) }
         if hasSink { chart.node("sink", "sink", shape: .cylinder) }
-        // Where a packet goes first, then after each stage.
         let first = stages.isEmpty ? (hasSink ? "sink" : nil) : "stage0"
         if let first {
             for index in ports.indices { chart.edge("port\(index)", first) }

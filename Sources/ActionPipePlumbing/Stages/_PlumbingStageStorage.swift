@@ -1,15 +1,10 @@
-/// The stages of a plumber, append-only, shared by every snapshot; removing a stage makes
-/// a new storage.
+/// The stages of a plumber, append-only, shared by its snapshots. A snapshot of `count`
+/// stages reads slots `0..<count`, never changed once initialised, so packets read them
+/// unlocked while stages are added (the snapshot's atomic store publishes the slot). A
+/// removal or growth copies; running snapshots keep the old storage alive.
 ///
-/// A snapshot of `count` stages reads slots `0..<count`; adding a stage initialises the
-/// next slot and then publishes a snapshot that counts it (the atomic store releases the
-/// write, the packet's load acquires it). Slots are never changed once initialised, so
-/// packets read them without a lock while stages are added. When the storage is full, the
-/// stages move to a storage twice the size; snapshots still running keep the old one
-/// alive. Total memory stays linear in the number of stages.
-///
-/// `@unchecked Sendable`: `initialized` and the slots at and after it are touched only
-/// under the owning plumber's lock; the slots before it are immutable.
+/// `@unchecked Sendable`: `initialized` and the slots from it on are touched only under the
+/// owning plumber's lock; the slots before it are immutable.
 @usableFromInline
 final class _PlumbingStageStorage<Payload: Sendable>: @unchecked Sendable {
     @usableFromInline let bodies: UnsafeMutablePointer<_PlumbingStageBody<Payload>>
@@ -23,13 +18,13 @@ final class _PlumbingStageStorage<Payload: Sendable>: @unchecked Sendable {
         names = .allocate(capacity: capacity)
     }
 
-    /// A storage of twice the capacity with the same stages. Under the plumber's lock.
+    /// Under the plumber's lock.
     func grown() -> _PlumbingStageStorage {
         copy(capacity: Swift.max(4, capacity * 2), skipping: nil)
     }
 
-    /// A new storage with the stages but the one at `index`: a removal cannot change
-    /// slots that running snapshots read. Under the plumber's lock.
+    /// Without the stage at `index`: a removal cannot change slots running snapshots read.
+    /// Under the plumber's lock.
     ///
     /// - Complexity: O(s) for s stages.
     func removing(at index: Int) -> _PlumbingStageStorage {
@@ -45,7 +40,7 @@ final class _PlumbingStageStorage<Payload: Sendable>: @unchecked Sendable {
         return copy
     }
 
-    /// The index of the first async stage, if any. Under the plumber's lock.
+    /// Under the plumber's lock.
     ///
     /// - Complexity: O(s) for s stages.
     func firstAsync() -> Int? {
@@ -55,7 +50,7 @@ final class _PlumbingStageStorage<Payload: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Initialises the next slot. Under the plumber's lock, with `initialized < capacity`.
+    /// Under the plumber's lock, with `initialized < capacity`.
     func append(name: String, body: _PlumbingStageBody<Payload>) {
         precondition(initialized < capacity, "plumbing stage storage is full")
         (names + initialized).initialize(to: name)
