@@ -1,7 +1,5 @@
-// The umbrella module: `import ActionPipe` brings every part. An app that needs one part
-// may import that module alone (`import ActionPipeBus`); the parts do not depend on each
-// other, only on the concurrency primitives (`ActionPipeConcurrency`, never re-exported) and
-// the shared vocabulary (`ActionPipeShared`, re-exported by each part and here).
+// The umbrella module: `import ActionPipe` brings every part; an app may import one part
+// alone (`import ActionPipeBus`).
 @_exported import ActionPipeBus
 @_exported import ActionPipeCore
 @_exported import ActionPipePlumbing
