@@ -22,8 +22,8 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// Made when asked for, so a property without a label stores no string.
     private let _label: String?
 
-    // A spin lock and a raw pointer, not `LockedValue` or stored `var`s (a mutex, and run-time
-    // exclusivity checks, on every set). `@inlinable` so a client specialises for `Value`.
+    // A spin lock and a raw pointer: `LockedValue` is a mutex, and a stored `var` is checked
+    // for exclusivity at run time. `@inlinable` paths let a client specialise for `Value`.
     @usableFromInline let lock = SpinLock()
     @usableFromInline let state: UnsafeMutablePointer<_ObsPropertyState<Value>>
     /// Pinned by a set under the lock, so an observer added after the store does not get it.
