@@ -19,8 +19,8 @@ public struct UnansweredActionError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         "\(action)(\(arguments.joined(separator: ", "))): no handler answered in the chain "
             + chain.joined(separator: " → ")
-            + ". Register a handler that returns a value, or call report(…) to see why each "
-            + "pipe was skipped."
+            + ": none registered it, each was skipped, or the last returned nil. "
+            + "report(…) says which, pipe by pipe."
     }
 
     /// An error for a call of `action` with `arguments` on the chain `chain`.

@@ -38,7 +38,7 @@ struct AnswerTests {
         let error = UnansweredActionError(
             action: "tWords", arguments: ["\"a\"", "\"b\""], chain: ["p"])
         #expect(
-            error.description.hasPrefix("tWords(\"a\", \"b\"): no handler answered in the chain p.")
+            error.description.hasPrefix("tWords(\"a\", \"b\"): no handler answered in the chain p:")
         )
     }
 
