@@ -1,4 +1,4 @@
-import Synchronization
+import ActionPipeConcurrency
 
 /// One connector to a bus made of several registrations (a plumber's two taps, a run's
 /// forwarding task), cancelled together by one `RegistrationToken`.
@@ -6,8 +6,9 @@ import Synchronization
 /// The token holds the link weakly, like every token; what forwards (the taps, the task)
 /// holds it strongly, so the link lives exactly as long as something can still publish.
 final class _BusLink: _Registry {
-    /// How to end each part of the connector; `nil` once it has ended.
-    private let ends = Mutex<[@Sendable () -> Void]?>([])
+    /// How to end each part of the connector; `nil` once it has ended. The closures are
+    /// the connector's own (they cancel its taps), and leave the lock before they run or go.
+    private let ends = LockedValue<[@Sendable () -> Void]?>([])
     private let id = RegistrationToken.nextID()
     private let scope: String
     private let label: String

@@ -24,7 +24,7 @@ final class _ObsMainActorObservation<Value: Sendable>: Sendable {
     /// Whether a write's value was delivered: the initial value is stale after one.
     @usableFromInline let wrote = Atomic<Bool>(false)
     /// The registration, to remove it from the main actor once the owner is gone.
-    @usableFromInline let token = Mutex<RegistrationToken?>(nil)
+    @usableFromInline let token = LockedValue<RegistrationToken?>(nil)
 
     @inlinable
     init(_ handler: @escaping @MainActor @Sendable (Value) -> Bool) {
@@ -54,7 +54,12 @@ final class _ObsMainActorObservation<Value: Sendable>: Sendable {
 
     /// Keeps the registration's token, for ``run(_:initial:)`` to cancel.
     func keep(_ registration: RegistrationToken) {
-        token.withLock { $0 = registration }
+        // The replaced token (none: `keep` is called once) is released after unlocking.
+        let replaced = token.withLock { token in
+            defer { token = registration }
+            return token
+        }
+        withExtendedLifetime(replaced) {}
     }
 
     /// The sink's delivery, on the writing thread: enqueues `value`; `false` (the observer

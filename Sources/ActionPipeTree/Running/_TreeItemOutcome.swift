@@ -11,6 +11,11 @@ struct _TreeItemOutcome {
     var retrySlots: [Int] = []
     var succeeded = false
     var cancelled = false
+    /// The run had stopped before the item's work began: the report counts it not started.
+    var notStarted = false
+    /// A call of the item that timed out and runs on (it ignores cancellation): the worker
+    /// makes no other call until it returns (see `_TreeRunner.slowCall`).
+    var straggler: (any _TreeStraggler)?
     var retries = 0
     /// The item's output, kept only when someone listens (for its `finished` event).
     var output: (any Sendable)?

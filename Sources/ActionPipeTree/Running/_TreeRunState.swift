@@ -14,6 +14,11 @@ struct _TreeRunState {
     var done = false
     var running = 0
     var peak = 0
+    /// Calls that timed out and still run (they ignore cancellation): each keeps the slot of
+    /// the worker that made it, which makes no other call until it returns or the run ends.
+    var timedOutRunning = 0
+    /// Items handed to a worker that found the run stopped before starting them.
+    var notStartedHandedOut = 0
     var nextID = 1
     var succeeded = 0
     var retries = 0
@@ -79,16 +84,12 @@ struct _TreeRunState {
         limit: Int, events: _TreeEventSink?, dropped: inout [OperationTreeEvent],
         finished: inout [OperationTreeEvent]?
     ) -> _TreeCompletion {
-        running -= 1
-        let slot = item.batch.limitSlot
-        if slot >= 0 {
-            slotRunning[slot] -= 1
-            if let waiting = slotWaiting[slot].popFront() {
-                pushReady(
-                    _TreeReadyRange(
-                        batch: waiting.batch, start: waiting.index, end: waiting.index + 1),
-                    front: true)
-            }
+        // A worker whose call timed out and runs on keeps the item's slots until `endHold`.
+        let holding = outcome.straggler != nil
+        if !holding { release(item) }
+        if outcome.notStarted {
+            notStartedHandedOut += 1
+            if let plan = item.batch.plan { nodeCounts[plan.countSlot].notStarted += 1 }
         }
         if outcome.succeeded {
             succeeded += 1
@@ -152,7 +153,32 @@ struct _TreeRunState {
             index = batch.parentIndex
             batch = parent
         }
-        let next = pop()
+        // The worker's own next item first, then the parked workers'.
+        let next = holding ? nil : pop()
+        var completion = handOut(limit: limit)
+        completion.next = next
+        completion.isOver = done
+        return completion
+    }
+
+    /// Counts `item`'s call over: frees its place in the limits (the run's and its node's),
+    /// queuing first an item that waited for the node's slot.
+    private mutating func release(_ item: _TreeWorkItem) {
+        running -= 1
+        let slot = item.batch.limitSlot
+        if slot >= 0 {
+            slotRunning[slot] -= 1
+            if let waiting = slotWaiting[slot].popFront() {
+                pushReady(
+                    _TreeReadyRange(
+                        batch: waiting.batch, start: waiting.index, end: waiting.index + 1),
+                    front: true)
+            }
+        }
+    }
+
+    /// Ready items for parked workers, and how many workers to start for the rest.
+    private mutating func handOut(limit: Int) -> _TreeCompletion {
         // `nil`, not an empty array, when no worker is parked (the common case): the caller
         // then has no array to release.
         var wake: _TreeWakeList?
@@ -174,12 +200,28 @@ struct _TreeRunState {
             workers += start
             starting += start
         }
-        return _TreeCompletion(next: next, wake: wake, startWorkers: start, isOver: done)
+        return _TreeCompletion(wake: wake, startWorkers: start)
+    }
+
+    /// Ends the hold of a worker that completed `item` while a call of it that timed out ran
+    /// on: the call has returned (`returned`), or the run is over. Frees the item's slots
+    /// and pops the worker's next item.
+    mutating func endHold(
+        _ item: _TreeWorkItem, returned: Bool, limit: Int
+    ) -> _TreeCompletion {
+        if returned { timedOutRunning -= 1 }
+        release(item)
+        // Over: whoever ended the run resumed the parked workers.
+        if isOver { return _TreeCompletion(isOver: true) }
+        let next = pop()
+        var completion = handOut(limit: limit)
+        completion.next = next
+        return completion
     }
 
     func report() -> OperationTreeReport {
         var counts = nodeCounts
-        var notStarted = 0
+        var notStarted = notStartedHandedOut
         for var waiting in slotWaiting {
             while let item = waiting.popFront() {
                 notStarted += 1

@@ -1,4 +1,5 @@
 import ActionPipeConcurrency
+import Synchronization
 
 /// One run of an operation tree.
 ///
@@ -23,6 +24,9 @@ final class _TreeRunner: Sendable {
     let demandRequests: AsyncStream<_TreeDemand>
     // Workers take it once per item, for a few loads and stores.
     let state: LockedValue<_TreeRunState>
+    /// Set when the run stops (cancelled, or failed fast), before `cancel()` returns: a
+    /// worker reads it before each call it starts, so nothing starts after that.
+    let halted = Atomic<Bool>(false)
 
     init(
         root: any _TreeNodeErased, options: OperationTreeOptions,
@@ -54,6 +58,9 @@ final class _TreeRunner: Sendable {
                     }
                 }
                 // The run is over; the group waits for the workers to see it and return.
+                // Cancelling them ends the wait of a worker that holds its slot for a
+                // timed-out call (`holdSlot`); nothing else of theirs is left to cancel.
+                group.cancelAll()
             }
         } onCancel: {
             stop(.cancelled)
@@ -91,6 +98,7 @@ final class _TreeRunner: Sendable {
     }
 
     private func stop(_ outcome: OperationTreeReport.Outcome) {
+        halted.store(true, ordering: .releasing)
         let idle = state.withLock { state -> [UnsafeContinuation<_TreeWorkItem?, Never>] in
             if state.stop == nil && !state.done { state.stop = outcome }
             defer { state.idle = [] }
@@ -116,7 +124,11 @@ final class _TreeRunner: Sendable {
         if let node = item.plan {
             hasChildren = !node.children.isEmpty
             let jobs = node.jobs
-            if direct {
+            if isHalted {
+                // Handed out before the run stopped, not begun: it never starts.
+                outcome.cancelled = true
+                outcome.notStarted = true
+            } else if direct {
                 do {
                     // Only children read the output (a listener needs the slow path).
                     output = try await jobs.workOnItem(
@@ -149,6 +161,10 @@ final class _TreeRunner: Sendable {
         // (an optional existential, copied through its value witnesses).
         if hasChildren, let output {
             for child in item.plan?.children ?? [plan] where !outcome.cancelled {
+                if isHalted {
+                    outcome.cancelled = true  // the children's items are dropped, as on stop
+                    break
+                }
                 var batch: _TreeBatch?
                 let jobs = child.jobs
                 if direct {
@@ -191,6 +207,19 @@ final class _TreeRunner: Sendable {
         // Events the stream dropped (a bounded buffer) are released here, unlocked: their
         // outputs are the user's values.
         dropped = []
+        apply(completion)
+        if let progress, let finished, !finished.isEmpty {
+            await progress.deliver(finished, ticket: ticket)
+        }
+        if let straggler = outcome.straggler, !completion.isOver {
+            return await holdSlot(item, straggler)
+        }
+        return completion.next
+    }
+
+    /// Resumes the parked workers a completion woke, asks for the workers it wants, and
+    /// ends the demand when the run is over.
+    private func apply(_ completion: _TreeCompletion) {
         if let wake = completion.wake {
             for (continuation, item) in wake { continuation.resume(returning: item) }
         }
@@ -198,12 +227,26 @@ final class _TreeRunner: Sendable {
             for _ in 0..<completion.startWorkers { demand.yield(.worker) }
         }
         if completion.isOver {
-            if completion.cancelAll { demand.yield(.cancelAll) }
+            if completion.cancelAll {
+                halted.store(true, ordering: .releasing)
+                demand.yield(.cancelAll)
+            }
             demand.finish()
         }
-        if let progress, let finished, !finished.isEmpty {
-            await progress.deliver(finished, ticket: ticket)
+    }
+
+    /// After completing `item`, whose call timed out and runs on: keeps the worker's slot
+    /// (and the item's place in its node's limit) until that call returns or the run is
+    /// over, so the limits count it; then returns the worker's next item.
+    @inline(never)
+    nonisolated(nonsending) private func holdSlot(
+        _ item: _TreeWorkItem, _ straggler: any _TreeStraggler
+    ) async -> _TreeWorkItem? {
+        let returned = await straggler.waitForReturn()
+        let completion = state.withLock {
+            $0.endHold(item, returned: returned, limit: options.concurrencyLimit)
         }
+        apply(completion)
         return completion.next
     }
 
@@ -228,16 +271,47 @@ final class _TreeRunner: Sendable {
         var lastError = firstError
         while true {
             if lastError == nil {
-                if let item { await emit(.started(item.info, attempt: attempt)) }
+                // A call of this item that timed out and runs on holds the worker's slot:
+                // the next attempt, or the next child's `objects`, waits for it to return.
+                if let straggler = outcome.straggler {
+                    guard await straggler.waitForReturn() else {
+                        outcome.cancelled = true  // the run is over
+                        return nil
+                    }
+                    outcome.straggler = nil
+                    state.withLock { $0.timedOutRunning -= 1 }
+                }
+                if isHalted {
+                    outcome.cancelled = true
+                    return nil
+                }
+                if let item {
+                    await emit(.started(item.info, attempt: attempt))
+                    // The progress callback may have taken a while: check again.
+                    if isHalted {
+                        outcome.cancelled = true
+                        return nil
+                    }
+                }
                 do {
                     let value: Value
                     let context = OperationTreeWorkContext(
                         attempt: attempt, maxAttempts: node.retry.maxAttempts)
                     if let limit = options.itemTimeout, limit < _treeLongestWait {
-                        value = try await _treeWithTimeout(
-                            limit, node: node.name, clock: options.clock
-                        ) {
-                            try await job(object, context)
+                        var straggler: (any _TreeStraggler)?
+                        do {
+                            value = try await _treeWithTimeout(
+                                limit, node: node.name, clock: options.clock,
+                                straggler: &straggler
+                            ) {
+                                try await job(object, context)
+                            }
+                        } catch {
+                            if let straggler {
+                                outcome.straggler = straggler
+                                state.withLock { $0.timedOutRunning += 1 }
+                            }
+                            throw error
                         }
                     } else {
                         value = try await job(object, context)
@@ -285,6 +359,9 @@ final class _TreeRunner: Sendable {
     }
 
     private var isStopped: Bool { state.withLock { $0.stop != nil } }
+
+    /// Whether the run has stopped: one atomic load, read before each call starts.
+    private var isHalted: Bool { halted.load(ordering: .acquiring) }
 
     /// Sends `event` to the run's streams and its progress callback; returns once the
     /// callback has seen it, so the worker's next step comes after it.
