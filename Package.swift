@@ -49,8 +49,8 @@ let package = Package(
         .target(
             name: "ActionPipe",
             dependencies: [
-                "ActionPipeShared", "ActionPipeCore", "ActionPipeBus", "ActionPipeState",
-                "ActionPipeTree", "ActionPipePlumbing",
+                "ActionPipeConcurrency", "ActionPipeShared", "ActionPipeCore", "ActionPipeBus",
+                "ActionPipeState", "ActionPipeTree", "ActionPipePlumbing",
             ]
         ),
         // Test tools, for apps and for the package's own tests; no dependency either.
