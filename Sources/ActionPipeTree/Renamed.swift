@@ -1,4 +1,4 @@
-// Names this part had before 0.2, kept one release for migration (CHANGELOG.md).
+// Deprecated names, kept one release for migration (CHANGELOG.md).
 
 extension OperationTreeReport {
     /// Renamed: ``succeededCount``.

@@ -1,14 +1,10 @@
 /// One object a node works on during a run, as events and failures name it.
 ///
-/// Items are numbered in the order they became ready (the object sent to the root is
-/// mapped to items 1, 2, …); `parentID` is the item whose output this one came from.
+/// Items are numbered from 1 in the order they became ready; `parentID` is the item whose
+/// output this one came from.
 ///
 /// ```swift
-/// for await event in run.events {
-///     if case .started(let item, _) = event, item.belongs(to: recipe) {
-///         print("fetching recipe \(item.object) (item \(item.id), child of \(item.parentID ?? 0))")
-///     }
-/// }
+/// if case .started(let item, _) = event, item.belongs(to: recipe) { print(item.object) }
 /// ```
 public struct OperationTreeItem: Sendable, CustomStringConvertible {
     /// The name of the node.
@@ -26,9 +22,7 @@ public struct OperationTreeItem: Sendable, CustomStringConvertible {
 
     /// Whether the item is one of `node`'s.
     ///
-    /// ```swift
-    /// if item.belongs(to: recipe) { print("a recipe") }
-    /// ```
+    /// - Complexity: O(1).
     public func belongs<Input, Output>(to node: OperationTreeNode<Input, Output>) -> Bool {
         nodeID == ObjectIdentifier(node)
     }

@@ -1,11 +1,10 @@
 import ActionPipeConcurrency
 
-/// A node of an operation tree: the Swift form of `DRBOperationTree`.
+/// A node of an operation tree (the Swift form of `DRBOperationTree`): maps its input to
+/// objects, works on each, and sends each output to its children.
 ///
-/// A node maps what it receives (`Input`: its parent's output, or the object sent to the
-/// root) to objects, does the work for each object, and sends each output (`Output`) to
-/// its children. A child must take the parent's `Output` as its `Input`, so a tree whose
-/// steps do not fit together does not compile, and a node cannot exist without its two jobs.
+/// A child's `Input` is its parent's `Output`, so steps that do not fit together do not
+/// compile.
 ///
 /// ```swift
 /// let cookbook = OperationTreeNode("cookbook",
@@ -13,11 +12,11 @@ import ActionPipeConcurrency
 /// let recipe = OperationTreeNode("recipe",
 ///     objects: { (book: Cookbook) in book.recipeIDs }, work: { id in try await api.recipe(id) })
 /// try cookbook.addChild(recipe)
-/// let report = await cookbook.run("a-cookbook")  // every recipe fetched; report.failures lists misses
+/// let report = await cookbook.run("a-cookbook")  // report.failures lists the misses
 /// ```
 ///
-/// Nodes are `Sendable`; adding children while a run is going on affects later runs only
-/// (a run works on the tree as it was when it started).
+/// A run works on the tree as it was when it started: children added meanwhile reach later
+/// runs only.
 public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendable {
     /// The node's name, as events, failures and reports show it.
     public let name: String
@@ -32,16 +31,9 @@ public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendabl
 
     /// A node from its two jobs as closures.
     ///
-    /// ```swift
-    /// let recipe = OperationTreeNode("recipe",
-    ///     objects: { (book: Cookbook) in book.recipeIDs },
-    ///     work: { (id: Int) in try await api.recipe(id) })
-    /// ```
-    ///
     /// - Parameters:
     ///   - name: how events and reports name the node.
-    ///   - concurrencyLimit: the most of this node's calls at once (values below 1 count
-    ///     as 1); `nil` for the run's limit only.
+    ///   - concurrencyLimit: the most of this node's calls at once (at least 1), or `nil`.
     ///   - retry: a policy for this node instead of the run's.
     ///   - objects: maps an input to the objects to work on, in the order they start.
     ///   - work: does the work for one object; its result goes to the children.
@@ -52,10 +44,8 @@ public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendabl
         objects: nonisolated(nonsending) @escaping @Sendable (Input) async throws -> [Item],
         work: nonisolated(nonsending) @escaping @Sendable (Item) async throws -> Output
     ) {
-        // `@inlinable`: these closures are compiled where the tree is built, specialised for
-        // its types (see `_TreeJobs`). The casts cannot fail: `addChild` only accepts children
-        // whose `Input` is this node's `Output`, and the run gives `workOnItem` only batches
-        // that this node's `objects` made.
+        // The casts cannot fail: `addChild` only accepts children whose `Input` is this
+        // node's `Output`, and `workOnItem` gets only batches this node's `objects` made.
         let jobs = _TreeJobs(
             objects: { input in
                 let items = try await objects(input as! Input)
@@ -76,18 +66,16 @@ public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendabl
     /// let recipe = OperationTreeNode("recipe",
     ///     objects: { (book: Cookbook) in book.recipeIDs },
     ///     work: { (id: Int, context: OperationTreeWorkContext) in
-    ///         try await api.recipe(id, fresh: context.attempt > 1)  // skip a cache on retries
+    ///         try await api.recipe(id, fresh: context.attempt > 1)
     ///     })
     /// ```
     ///
     /// - Parameters:
     ///   - name: how events and reports name the node.
-    ///   - concurrencyLimit: the most of this node's calls at once (values below 1 count
-    ///     as 1); `nil` for the run's limit only.
+    ///   - concurrencyLimit: the most of this node's calls at once (at least 1), or `nil`.
     ///   - retry: a policy for this node instead of the run's.
     ///   - objects: maps an input to the objects to work on, in the order they start.
-    ///   - work: does the work for one object, given the attempt (1 for the first call, 2
-    ///     for the first retry, …); its result goes to the children.
+    ///   - work: does the work for one object, given its attempt; the children get the result.
     /// - Complexity: O(1).
     @inlinable
     public convenience init<Item: Sendable>(
@@ -97,7 +85,6 @@ public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendabl
             nonisolated(nonsending) @escaping @Sendable (Item, OperationTreeWorkContext)
             async throws -> Output
     ) {
-        // As the init above; the context is made by the run, one per attempt.
         let jobs = _TreeJobs(
             objects: { input in
                 let items = try await objects(input as! Input)
@@ -122,14 +109,12 @@ public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendabl
         self.jobs = jobs
     }
 
-    /// A node whose jobs are a provider's, like `node.provider = …` in DRBOperationTree.
+    /// A node whose jobs are a provider's; the run calls its
+    /// ``OperationTreeProvider/work(on:context:)``.
     ///
     /// ```swift
     /// let ingredient = OperationTreeNode("ingredient", provider: IngredientProvider())
     /// ```
-    ///
-    /// The run calls the provider's ``OperationTreeProvider/work(on:context:)``, which by
-    /// default calls its `work(on:)`.
     ///
     /// - Complexity: O(1).
     @inlinable
@@ -145,22 +130,18 @@ public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendabl
 
     /// Adds `child` after the children added before; it receives every output of this node.
     ///
-    /// ```swift
-    /// try recipe.addChild(recipeImage)
-    /// try recipe.addChild(ingredient)  // siblings start in the order they were added
-    /// ```
-    ///
-    /// A node may be the child of several nodes (it runs under each). Returns `child`, so
-    /// calls can be nested: `try a.addChild(b).addChild(c)` makes `a → b → c`.
+    /// A node may have several parents (it runs under each). Returns `child`, so
+    /// `try a.addChild(b).addChild(c)` makes `a → b → c`.
     ///
     /// - Throws: ``OperationTreeError/cycle(parent:child:)`` when this node is `child` or
     ///   one of its descendants; the tree is then unchanged.
+    /// - Complexity: O(n) for the n nodes below `child` (the cycle check).
     @discardableResult
     public func addChild<ChildOutput>(_ child: OperationTreeNode<Output, ChildOutput>)
         throws(OperationTreeError) -> OperationTreeNode<Output, ChildOutput>
     {
-        // One structural change at a time, so two concurrent calls cannot each pass the
-        // check and together make a cycle (a → b and b → a). No user code runs inside.
+        // One structural change at a time: two concurrent calls cannot each pass the check
+        // and together make a cycle (a → b, b → a).
         let added = _treeStructureLock.withLock { changes -> Bool in
             if child.contains(ObjectIdentifier(self)) { return false }
             children.withLock { $0.append(child) }
@@ -173,9 +154,7 @@ public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendabl
 
     /// The names of the children, in the order they were added.
     ///
-    /// ```swift
-    /// #expect(recipe.childNames == ["recipe image", "ingredient"])
-    /// ```
+    /// - Complexity: O(c) for c children.
     public var childNames: [String] { childNodes.map(\.name) }
 }
 
@@ -185,7 +164,6 @@ extension OperationTreeNode: _TreeNodeErased {
     var childNodes: [any _TreeNodeErased] { children.withLock { $0 } }
 }
 
-/// A node with its types erased: what the plan and the cycle check need.
 protocol _TreeNodeErased: AnyObject, Sendable {
     var id: ObjectIdentifier { get }
     var name: String { get }
@@ -196,9 +174,8 @@ protocol _TreeNodeErased: AnyObject, Sendable {
 }
 
 extension _TreeNodeErased {
-    /// Whether `id` is this node or one of its descendants. Reads each node's children
-    /// under its own lock, one node at a time, so concurrent `addChild` calls cannot
-    /// deadlock.
+    /// Whether `id` is this node or one of its descendants. Takes one node's lock at a
+    /// time, so concurrent `addChild` calls cannot deadlock.
     func contains(_ id: ObjectIdentifier) -> Bool {
         var stack: [any _TreeNodeErased] = [self]
         var seen: Set<ObjectIdentifier> = []
@@ -210,7 +187,6 @@ extension _TreeNodeErased {
     }
 }
 
-/// Serialises `addChild` calls of every tree (they are rare, and a cycle can span trees).
-/// The value counts the children added; it is an `Int`, not `Void`, because ThreadSanitizer
-/// reports a zero-sized guarded value as racing with the lock's own pointer.
+/// Serialises `addChild` of every tree (a cycle can span trees). An `Int`, not `Void`:
+/// ThreadSanitizer reports a zero-sized guarded value as racing with the lock's pointer.
 let _treeStructureLock = LockedValue<Int>(0)

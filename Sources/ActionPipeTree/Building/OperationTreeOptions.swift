@@ -1,5 +1,4 @@
-/// How a run of an operation tree behaves: concurrency limit, retries, fail-fast, timeout,
-/// and the clock they wait on.
+/// How a run of an operation tree behaves: limits, retries, fail-fast, timeout and clock.
 ///
 /// ```swift
 /// var options = OperationTreeOptions(concurrencyLimit: 4)
@@ -9,26 +8,19 @@
 /// ```
 public struct OperationTreeOptions: Sendable {
     /// Which ready item a free worker takes first.
-    ///
-    /// ```swift
-    /// var options = OperationTreeOptions()
-    /// options.order = .breadthFirst  // level by level instead
-    /// ```
     public enum Order: Sendable, Equatable {
-        /// An item's children go before everything else that is ready (siblings still in
-        /// the order they were added). The default: subtrees complete sooner, one after
-        /// another (a recipe is ready before the next recipe's images are fetched), fewer
-        /// items wait in the queue, and the items just produced are still in the cache.
+        /// An item's children go before everything else that is ready (siblings in the
+        /// order added). The default: subtrees complete one after another, and fewer items
+        /// wait in the queue.
         case depthFirst
         /// First in, first out: level by level, siblings in the order they were added.
         case breadthFirst
     }
 
-    /// The most provider calls running at once in the whole run; at least 1.
+    /// The most provider calls running at once in the whole run; at least 1, default 8.
     ///
-    /// The run starts worker tasks as items become ready, up to this many: a limit larger
-    /// than the work (even `Int.max`) starts only as many as there are items to run.
-    /// Default 8: enough to overlap network requests, few enough not to flood a server.
+    /// Workers start as items become ready, so a limit above the work (even `Int.max`)
+    /// starts only as many as there are items to run.
     public var concurrencyLimit: Int {
         didSet { concurrencyLimit = max(1, concurrencyLimit) }
     }
@@ -40,31 +32,19 @@ public struct OperationTreeOptions: Sendable {
     public var failFast: Bool
     /// The longest one provider call (one attempt) may take; `nil` (the default) waits for
     /// ever. A call that exceeds it fails with ``OperationTreeError/timedOut(node:after:)``
-    /// and is cancelled; if it ignores cancellation it keeps running detached, and its
-    /// result is dropped. Zero or less times every attempt out at once; 2^32 seconds or
-    /// more (over a century) counts as no timeout.
+    /// and is cancelled; one that ignores cancellation keeps its place in the limits until
+    /// it returns, and its result is dropped. Zero or less times every attempt out at once;
+    /// 2^32 seconds or more counts as no timeout.
     public var itemTimeout: Duration?
     /// Which ready item starts first; default ``Order/depthFirst``.
     public var order: Order
     /// The clock that retry backoffs and ``itemTimeout`` wait on; default a
-    /// `ContinuousClock`. Tests pass a manual clock (`TestClock` of the `ActionPipeTesting`
-    /// product) to run retries and timeouts in virtual time:
-    ///
-    /// ```swift
-    /// let clock = TestClock()
-    /// var options = OperationTreeOptions(clock: clock)
-    /// options.retry = OperationTreeRetryPolicy(maxAttempts: 3, backoff: .constant(.seconds(60)))
-    /// // ... start the run, then `await clock.advance(by: .seconds(60))` per retry
-    /// ```
+    /// `ContinuousClock`. Tests pass a `TestClock` (`ActionPipeTesting`) for virtual time.
     public var clock: any Clock<Duration>
 
     /// Options with the given values; `concurrencyLimit` below 1 counts as 1.
     ///
-    /// ```swift
-    /// let options = OperationTreeOptions(concurrencyLimit: 0)
-    /// #expect(options.concurrencyLimit == 1)
-    /// #expect(options.retry.maxAttempts == 3)
-    /// ```
+    /// - Complexity: O(1).
     public init(
         concurrencyLimit: Int = 8, retry: OperationTreeRetryPolicy = .init(),
         failFast: Bool = false, itemTimeout: Duration? = nil, order: Order = .depthFirst,

@@ -1,10 +1,8 @@
-/// The two jobs of a node of an operation tree, as one type: the Swift form of
-/// `DRBOperationProvider`.
+/// The two jobs of a node of an operation tree as one type (the Swift form of
+/// `DRBOperationProvider`).
 ///
-/// `objects(for:)` maps what the parent node produced to the objects this node works on;
-/// `work(on:)` does the work for one of them and returns the output that this node's
-/// children receive. Both may be async and may throw; a thrown error is retried by the run's
-/// ``OperationTreeRetryPolicy`` and then reported (see ``OperationTreeFailure``).
+/// A thrown error is retried by the ``OperationTreeRetryPolicy``, then reported as an
+/// ``OperationTreeFailure``.
 ///
 /// ```swift
 /// struct IngredientProvider: OperationTreeProvider {
@@ -22,22 +20,13 @@ public protocol OperationTreeProvider<Input, Output>: Sendable {
     associatedtype Output: Sendable
 
     /// Maps an input to the objects to work on, in the order they should start.
-    ///
-    /// ```swift
-    /// func objects(for recipe: Recipe) async throws -> [Int] { recipe.ingredientIDs }
-    /// ```
     func objects(for input: Input) async throws -> [Item]
 
-    /// Does the work for one object.
-    ///
-    /// ```swift
-    /// func work(on id: Int) async throws -> Ingredient { try await api.ingredient(id) }
-    /// ```
+    /// Does the work for one object; the children receive its result.
     func work(on item: Item) async throws -> Output
 
-    /// Does the work for one object, knowing which attempt it is; what the run calls.
-    /// Implement it when the work depends on the attempt; by default it calls
-    /// ``work(on:)``.
+    /// Does the work for one object, knowing which attempt it is; what the run calls. By
+    /// default it calls ``work(on:)``.
     ///
     /// ```swift
     /// func work(on id: Int, context: OperationTreeWorkContext) async throws -> Ingredient {
@@ -48,13 +37,7 @@ public protocol OperationTreeProvider<Input, Output>: Sendable {
 }
 
 extension OperationTreeProvider {
-    /// Calls ``work(on:)``: a provider that does not care which attempt it is implements
-    /// that alone.
-    ///
-    /// ```swift
-    /// let output = try await IngredientProvider().work(
-    ///     on: 7, context: OperationTreeWorkContext(attempt: 1, maxAttempts: 3))
-    /// ```
+    /// Calls ``work(on:)``, for a provider that does not care which attempt it is.
     ///
     /// - Complexity: that of ``work(on:)``.
     public func work(on item: Item, context: OperationTreeWorkContext) async throws -> Output {

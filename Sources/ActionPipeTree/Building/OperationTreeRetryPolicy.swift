@@ -1,8 +1,7 @@
 /// How often and how soon a failing provider call is tried again.
 ///
-/// The default makes 3 attempts in total, one right after the other, like
-/// DRBOperationTree. After the last attempt the object's subtree is skipped and the failure is
-/// reported (an ``OperationTreeEvent/failed(_:)`` event and an entry of
+/// The default makes 3 attempts, one right after the other. After the last, the object's
+/// subtree is skipped and the failure reported (``OperationTreeEvent/failed(_:)``,
 /// ``OperationTreeReport/failures``).
 ///
 /// ```swift
@@ -13,11 +12,6 @@
 /// ```
 public struct OperationTreeRetryPolicy: Sendable {
     /// How long to wait before the next attempt.
-    ///
-    /// ```swift
-    /// let backoff = OperationTreeRetryPolicy.Backoff.constant(.milliseconds(100))
-    /// #expect(backoff.delay(beforeAttempt: 3) == .milliseconds(100))
-    /// ```
     public enum Backoff: Sendable, Equatable {
         /// Try again at once.
         case immediate
@@ -36,10 +30,8 @@ public struct OperationTreeRetryPolicy: Sendable {
         /// #expect(backoff.delay(beforeAttempt: 4) == .milliseconds(25))
         /// ```
         ///
-        /// Any values are accepted and none traps: a negative duration counts as zero, an
-        /// exponential `maximum` below `initial` caps every wait at `maximum`, and the
-        /// doubling stops at `maximum` however large `attempt` is (attempts below 2 wait
-        /// `initial`).
+        /// No value traps: a negative duration counts as zero, a `maximum` below `initial`
+        /// caps every wait, and attempts below 2 wait `initial`.
         ///
         /// - Complexity: O(log(maximum / initial)) at most.
         public func delay(beforeAttempt attempt: Int) -> Duration {
@@ -54,7 +46,6 @@ public struct OperationTreeRetryPolicy: Sendable {
                 guard delay > .zero else { return .zero }
                 var step = 2
                 while step < attempt && delay < maximum {
-                    // Doubling past `maximum` (or past what a Duration holds) ends the loop.
                     delay = delay > maximum / 2 ? maximum : delay * 2
                     step += 1
                 }
@@ -63,8 +54,7 @@ public struct OperationTreeRetryPolicy: Sendable {
         }
     }
 
-    /// Attempts in total, the first one included; at least 1 (smaller values, also set
-    /// later, count as 1).
+    /// Attempts in total, the first included; values below 1 count as 1.
     public var maxAttempts: Int {
         didSet { maxAttempts = Swift.max(1, maxAttempts) }
     }
@@ -75,10 +65,7 @@ public struct OperationTreeRetryPolicy: Sendable {
 
     /// A policy of `maxAttempts` attempts in total (values below 1 count as 1).
     ///
-    /// ```swift
-    /// let policy = OperationTreeRetryPolicy(maxAttempts: 2, shouldRetry: { !($0 is CancellationError) })
-    /// #expect(policy.maxAttempts == 2)
-    /// ```
+    /// - Complexity: O(1).
     public init(
         maxAttempts: Int = 3, backoff: Backoff = .immediate,
         shouldRetry: @escaping @Sendable (any Error) -> Bool = { _ in true }
@@ -89,9 +76,5 @@ public struct OperationTreeRetryPolicy: Sendable {
     }
 
     /// One attempt, no retry.
-    ///
-    /// ```swift
-    /// #expect(OperationTreeRetryPolicy.never.maxAttempts == 1)
-    /// ```
     public static var never: OperationTreeRetryPolicy { OperationTreeRetryPolicy(maxAttempts: 1) }
 }

@@ -1,5 +1,5 @@
-/// One node of a run's plan: the tree as it was when the run started, with each node's
-/// policy and concurrency slot resolved, so the run never locks a node.
+/// One node of a run's plan: the tree as it was when the run started, policies and slots
+/// resolved, so the run never locks a node.
 final class _TreePlanNode: Sendable {
     let name: String
     let nodeID: ObjectIdentifier
@@ -25,8 +25,7 @@ final class _TreePlanNode: Sendable {
     }
 
     /// The plan of `root`'s tree, the limit of each slot, and the node of each count slot.
-    /// A node reached through two parents appears twice but shares one slot of each kind,
-    /// so its limit holds, and its items are counted, over both places.
+    /// A node under two parents shares one slot of each kind over both places.
     static func make(_ root: any _TreeNodeErased, defaultRetry: OperationTreeRetryPolicy)
         -> (plan: _TreePlanNode, limits: [Int], nodeIDs: [ObjectIdentifier])
     {
@@ -53,8 +52,7 @@ final class _TreePlanNode: Sendable {
                     limits.append(limit)
                 }
             }
-            // `addChild` refuses cycles, so the path check never drops an edge; it is here
-            // so that a future way of adding children cannot turn a cycle into a hang.
+            // `addChild` refuses cycles; the path check keeps any other way from hanging.
             let children = node.childNodes.filter { !path.contains($0.id) }.map(build)
             return _TreePlanNode(
                 node, children: children, limitSlot: slot, retry: node.retry ?? defaultRetry,

@@ -1,8 +1,8 @@
 import ActionPipeConcurrency
 
 extension OperationTreeNode {
-    /// The tree below this node as a Mermaid flowchart, top down: one box per node, named
-    /// by its ``name``, and an arrow from each node to each child, in the order added.
+    /// The tree below this node as a Mermaid flowchart, top down: one box per node and an
+    /// arrow to each child, in the order added.
     ///
     /// ```swift
     /// let book = OperationTreeNode("cookbook", objects: { (id: String) in [id] }, work: { $0 })
@@ -14,15 +14,13 @@ extension OperationTreeNode {
     /// //     node0 --> node1
     /// ```
     ///
-    /// Ids are `node0`, `node1`, … in depth-first order. A node that is the child of several
-    /// nodes appears once, with an arrow from each parent, as it shares its concurrency
-    /// limit over all its places in a run. Names are escaped like every diagram's.
+    /// Ids are `node0`, `node1`, … in depth-first order. A node with several parents appears
+    /// once, with an arrow from each (it shares its limit over its places).
     ///
     /// - Complexity: O(n + e) for n nodes and e parent–child links, one lock per node.
     public var mermaidDiagram: String {
         var chart = MermaidFlowchart(direction: "TD")
         var numbers: [ObjectIdentifier: Int] = [:]
-        // Depth first, children in the order added: the order a depth-first run starts them.
         var stack: [any _TreeNodeErased] = [self]
         var edges: [(parent: ObjectIdentifier, child: ObjectIdentifier)] = []
         var seenEdges: Set<[ObjectIdentifier]> = []

@@ -1,22 +1,12 @@
 extension OperationTreeTimeline {
-    /// The timeline in the Trace Event Format that Perfetto and `chrome://tracing` open:
-    /// `{"traceEvents":[…],"displayTimeUnit":"ms"}`, one event a line.
+    /// The timeline in the Trace Event Format that Perfetto and `chrome://tracing` open,
+    /// one event a line.
     ///
-    /// ```swift
-    /// let url = FileManager.default.temporaryDirectory.appending(path: "tree.json")
-    /// try timeline.chromeTraceJSON.write(to: url, atomically: true, encoding: .utf8)
-    /// ```
-    ///
-    /// The events, all in process 1:
-    /// - metadata (`"ph":"M"`): the process's name, and each lane's (`lane 1`, …);
-    /// - one complete event (`"ph":"X"`) per ``Slice``: named like the item
-    ///   (`recipe#3(12)`), category the node's name, `tid` its lane, `ts` and `dur` in
-    ///   microseconds, and `args` `node`, `item`, `parent` (when it has one), `object`,
-    ///   `attempt` and `outcome`; an unfinished slice ends at the last recorded event;
-    /// - one instant (`"ph":"i"`) per retry (`retry recipe#3(12)`, category `retry`) and per
-    ///   final failure (`failed …`, category `failure`), on the failed attempt's lane, with
-    ///   `args` `error`, `attempts` and, for a retry, `delay`; a failure of a node's
-    ///   `objects` has no lane and is drawn across the process.
+    /// The events, all in process 1: metadata naming the process and each lane; one
+    /// complete event (`"ph":"X"`) per ``Slice``, named like the item, `tid` its lane, times
+    /// in microseconds (an unfinished slice ends at the last recorded event); one instant
+    /// per retry and per final failure, on the failed attempt's lane (across the process
+    /// for a failure of `objects`).
     ///
     /// - Complexity: O(n) for n slices and marks.
     public var chromeTraceJSON: String {
@@ -94,8 +84,7 @@ extension OperationTreeTimeline {
     }
 
     /// `duration` in microseconds, to the nanosecond: `1500.250`. Negative counts as zero.
-    /// Written digit by digit from the seconds, so no duration overflows (a clock advanced
-    /// past 292,000 years would overflow a count of microseconds).
+    /// Built from the seconds, not a count of microseconds, so no duration overflows.
     static func micros(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         guard seconds >= 0, attoseconds >= 0 else { return "0.000" }

@@ -1,6 +1,5 @@
 /// A timeline of an operation tree run: when each attempt of each item ran, on which lane,
-/// and how it ended; written as Chrome trace-event JSON (``chromeTraceJSON``), which
-/// Perfetto (ui.perfetto.dev) and `chrome://tracing` open.
+/// and how it ended; ``chromeTraceJSON`` writes it for Perfetto and `chrome://tracing`.
 ///
 /// ```swift
 /// let run = cookbook.start("a-cookbook", options: .init(concurrencyLimit: 4))
@@ -9,25 +8,15 @@
 /// try timeline.chromeTraceJSON.write(to: url, atomically: true, encoding: .utf8)
 /// ```
 ///
-/// Every attempt is one ``Slice``: from the item's `started` event to its `produced`
-/// (``Outcome/produced``), `retrying` (``Outcome/retried``) or `failed`
-/// (``Outcome/failed``); an attempt the run left running when it stopped is
-/// ``Outcome/unfinished``. A slice takes the first lane free when it starts, so slices on
-/// one lane never overlap, and there are never more lanes than attempts that ran at once:
-/// at most the run's concurrency limit.
+/// Every attempt is one ``Slice``, from its `started` event to its `produced`, `retrying` or
+/// `failed`. A slice takes the first free lane, so slices on one lane never overlap and
+/// there are no more lanes than attempts that ran at once.
 ///
-/// Times are read from the clock when the recorder gets each event, measured from the
-/// recorder's creation: a reader that keeps up with the run (like the stream-reading `record(_:)`)
-/// stamps each event within moments of it. Pass a `TestClock` (or the run's own clock) to
-/// record in virtual time; then advance the clock only after the recorder has read the
-/// events that came before (say, the `retrying` that began a backoff), or they are stamped
-/// with the later time.
+/// Each event is stamped when the recorder gets it, from the recorder's creation. With a
+/// `TestClock`, advance the clock only after the recorder has read the earlier events, or
+/// they get the later time.
 public struct OperationTreeTimeline: Sendable {
     /// How an attempt ended.
-    ///
-    /// ```swift
-    /// #expect(OperationTreeTimeline.Outcome.retried.description == "retried")
-    /// ```
     public enum Outcome: Sendable, Equatable, CustomStringConvertible {
         /// The work produced an output.
         case produced
@@ -50,10 +39,6 @@ public struct OperationTreeTimeline: Sendable {
     }
 
     /// One attempt of one item: a slice of the timeline.
-    ///
-    /// ```swift
-    /// for slice in timeline.slices { print(slice.item, slice.attempt, slice.lane, slice.outcome) }
-    /// ```
     public struct Slice: Sendable {
         /// The item the attempt worked on.
         public let item: OperationTreeItem
@@ -69,8 +54,7 @@ public struct OperationTreeTimeline: Sendable {
         public internal(set) var outcome: Outcome
     }
 
-    /// A retry or a failure, drawn as an instant: on the lane of the attempt that failed,
-    /// or across the run when it was a node's `objects` that failed.
+    /// A retry or a failure, drawn as an instant.
     struct Mark: Sendable {
         let failure: OperationTreeFailure
         /// The delay before the retry; `nil` for a final failure.
@@ -84,7 +68,7 @@ public struct OperationTreeTimeline: Sendable {
     var marks: [Mark] = []
     /// How many lanes the slices use.
     public var laneCount: Int { laneIsBusy.count }
-    /// When the latest event was recorded: where unfinished slices end.
+    /// Where unfinished slices end.
     var latest: Duration = .zero
     /// The slice of each item's running attempt, by item id.
     private var running: [Int: Int] = [:]
@@ -93,12 +77,8 @@ public struct OperationTreeTimeline: Sendable {
 
     /// An empty timeline whose times count from now on `clock`.
     ///
-    /// ```swift
-    /// let clock = TestClock()
-    /// var timeline = OperationTreeTimeline(clock: clock)   // times in the test's virtual time
-    /// ```
-    ///
     /// - Parameter clock: What stamps each event; by default a `ContinuousClock`.
+    /// - Complexity: O(1).
     public init(clock: some Clock<Duration> = ContinuousClock()) {
         let origin = clock.now
         now = { origin.duration(to: clock.now) }
@@ -106,14 +86,7 @@ public struct OperationTreeTimeline: Sendable {
 
     /// Records `event` at the clock's current time.
     ///
-    /// ```swift
-    /// for await event in run.events {
-    ///     timeline.record(event)
-    ///     show(event)
-    /// }
-    /// ```
-    ///
-    /// - Complexity: O(l) for l lanes (a start looks for the first free lane), amortised.
+    /// - Complexity: O(l) for l lanes, amortised.
     public mutating func record(_ event: OperationTreeEvent) {
         let time = now()
         latest = max(latest, time)
@@ -139,19 +112,11 @@ public struct OperationTreeTimeline: Sendable {
         }
     }
 
-    /// Records every event of `events` as it arrives, until the stream finishes (a run's
-    /// stream finishes when the run ends).
+    /// Records every event of `events` as it arrives, until the stream finishes.
     ///
-    /// ```swift
-    /// let run = cookbook.start("a-cookbook")
-    /// var timeline = OperationTreeTimeline()
-    /// await timeline.record(run.events)
-    /// ```
-    ///
-    /// Read ``OperationTreeRun/events`` (which holds every event from the start) rather than
-    /// a stream from ``OperationTreeRun/eventStream(buffering:)``, which starts when it is
-    /// asked for and may miss the first; and read it as it comes: a buffer that drops
-    /// events leaves their attempts out.
+    /// Pass ``OperationTreeRun/events``, which holds every event from the start (an
+    /// ``OperationTreeRun/eventStream(buffering:)`` may miss the first); events a buffer
+    /// drops leave their attempts out.
     ///
     /// - Complexity: O(l) per event for l lanes.
     public nonisolated(nonsending) mutating func record(

@@ -1,5 +1,4 @@
-/// What went wrong when building or running an operation tree, other than an error thrown
-/// by a provider.
+/// What went wrong building or running an operation tree, other than a provider's error.
 ///
 /// ```swift
 /// let node = OperationTreeNode("loop", objects: { (n: Int) in [n] }, work: { $0 + 1 })
@@ -8,8 +7,7 @@
 /// }
 /// ```
 public enum OperationTreeError: Error, Equatable, CustomStringConvertible {
-    /// `parent.addChild(child)` would make a cycle: `parent` is `child` or one of its
-    /// descendants. The tree is unchanged.
+    /// `parent.addChild(child)` would make a cycle; the tree is unchanged.
     case cycle(parent: String, child: String)
     /// A provider's call did not return within ``OperationTreeOptions/itemTimeout``. It is
     /// retried like any other error.

@@ -1,16 +1,13 @@
 /// What happened during a run, as ``OperationTreeRun/events`` delivers it.
 ///
-/// For one item the order is: `started` (attempt 1), then for each retry `retrying` and
-/// `started` again, then `produced` or `failed`, then, once every item below it is done too,
-/// `finished` (post-order: an item's `finished` comes after the `finished` of all its
-/// descendants). An item's children start only after its `produced`.
+/// For one item: `started`, then per retry `retrying` and `started`, then `produced` or
+/// `failed`, then `finished` once its whole subtree is done (post-order). An item's children
+/// start only after its `produced`.
 ///
 /// ```swift
 /// let run = cookbook.start("a-cookbook")
 /// for await event in run.events {
-///     if let recipe = event.finishedOutput(of: recipeNode) {
-///         show(recipe)  // the recipe and everything below it is ready
-///     }
+///     if let recipe = event.finishedOutput(of: recipeNode) { show(recipe) }
 /// }
 /// ```
 public enum OperationTreeEvent: Sendable, CustomStringConvertible {
@@ -22,15 +19,12 @@ public enum OperationTreeEvent: Sendable, CustomStringConvertible {
     case retrying(OperationTreeFailure, delay: Duration)
     /// A provider call failed for the last time; the subtree is skipped.
     case failed(OperationTreeFailure)
-    /// An item and its whole subtree are done (the per-object completion). `output` is
-    /// `nil` when the item's work failed.
+    /// An item and its whole subtree are done; `output` is `nil` when its work failed.
     case finished(OperationTreeItem, output: (any Sendable)?)
 
-    /// The item the event is about (for `retrying` and `failed` of stage `.objects`: `nil`).
+    /// The item the event is about; `nil` for a failure of `objects`.
     ///
-    /// ```swift
-    /// if let item = event.item { print(item.node) }
-    /// ```
+    /// - Complexity: O(1).
     public var item: OperationTreeItem? {
         switch self {
         case .started(let item, _), .produced(let item, _), .finished(let item, _): item
@@ -40,9 +34,7 @@ public enum OperationTreeEvent: Sendable, CustomStringConvertible {
 
     /// The output, typed, when this is a `produced` event of `node`.
     ///
-    /// ```swift
-    /// if let recipe = event.output(of: recipeNode) { print("fetched \(recipe.name)") }
-    /// ```
+    /// - Complexity: O(1).
     public func output<Input, Output>(of node: OperationTreeNode<Input, Output>) -> Output? {
         guard case .produced(let item, let output) = self, item.belongs(to: node) else {
             return nil
@@ -53,9 +45,7 @@ public enum OperationTreeEvent: Sendable, CustomStringConvertible {
     /// The output, typed, when this is a `finished` event of `node` whose work succeeded:
     /// the object and its whole subtree are ready.
     ///
-    /// ```swift
-    /// if let recipe = event.finishedOutput(of: recipeNode) { show(recipe) }
-    /// ```
+    /// - Complexity: O(1).
     public func finishedOutput<Input, Output>(of node: OperationTreeNode<Input, Output>)
         -> Output?
     {

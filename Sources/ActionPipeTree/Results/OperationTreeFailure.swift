@@ -1,26 +1,17 @@
-/// A provider call that failed after its last attempt: the node, the object, the error and
-/// the number of attempts. The object's subtree was skipped; the rest of the run went on
-/// (unless ``OperationTreeOptions/failFast`` is set).
+/// A provider call that failed after its last attempt. Its subtree was skipped; the rest of
+/// the run went on (unless ``OperationTreeOptions/failFast`` is set).
 ///
 /// ```swift
 /// let report = await cookbook.run("a-cookbook")
 /// for failure in report.failures {
-///     print(failure.summary)  // node 'recipe': work on 42 failed after 3 attempts: ...
-///     log.debug(failure.developerHint)  // what a developer can change
+///     print(failure.summary)  // for users
+///     log.debug(failure.developerHint)  // for developers
 /// }
 /// ```
-///
-/// Its description is ``summary``: what failed and what happened to the subtree, fit to
-/// show a program's users. Advice for the program's developer is ``developerHint``.
 public struct OperationTreeFailure: Error, Sendable, CustomStringConvertible {
     /// Which of the provider's two jobs failed.
-    ///
-    /// ```swift
-    /// if failure.stage == .objects { print("could not list the children") }
-    /// ```
     public enum Stage: Sendable, Equatable {
-        /// `objects(for:)`: mapping the parent's output to this node's objects. None of
-        /// this node's objects for that input ran.
+        /// `objects(for:)`: none of this node's objects for that input ran.
         case objects
         /// `work(on:)`: the work for one object. Its subtree did not run.
         case work
@@ -32,14 +23,12 @@ public struct OperationTreeFailure: Error, Sendable, CustomStringConvertible {
     public let stage: Stage
     /// The item whose work failed (stage `.work`); `nil` for stage `.objects`.
     public let item: OperationTreeItem?
-    /// What the failing call was given: the item's object (`.work`) or the parent's output,
-    /// or the object sent to the root (`.objects`).
+    /// What the failing call was given: the item's object, or (`.objects`) the input.
     public let object: any Sendable
     /// The error of the last attempt.
     public let error: any Error
     /// How many attempts were made.
     public let attempts: Int
-    /// The identity of the failing node, for ``belongs(to:)``.
     let nodeID: ObjectIdentifier
 
     init(
@@ -55,13 +44,8 @@ public struct OperationTreeFailure: Error, Sendable, CustomStringConvertible {
         self.attempts = attempts
     }
 
-    /// What failed, why, and what happened to the subtree, in words fit for a program's
-    /// users: `node 'recipe': work on 42 failed after 3 attempts: offline; its subtree was
-    /// skipped`. No advice to a developer (see ``developerHint``).
-    ///
-    /// ```swift
-    /// for failure in report.failures { print(failure.summary) }
-    /// ```
+    /// What failed, why, and what happened to the subtree, fit for a program's users:
+    /// `node 'recipe': work on 42 failed after 3 attempts: offline; its subtree was skipped`.
     ///
     /// - Complexity: O(n) in the length of the error's description.
     public var summary: String {
@@ -77,14 +61,7 @@ public struct OperationTreeFailure: Error, Sendable, CustomStringConvertible {
             + "its subtree was skipped"
     }
 
-    /// What a developer can change so the call succeeds: for a log or a debug build, not
-    /// for the program's users.
-    ///
-    /// ```swift
-    /// #if DEBUG
-    /// for failure in report.failures { print(failure.developerHint) }
-    /// #endif
-    /// ```
+    /// What a developer can change so the call succeeds: for a log, not for users.
     ///
     /// - Complexity: O(1).
     public var developerHint: String {
@@ -97,10 +74,6 @@ public struct OperationTreeFailure: Error, Sendable, CustomStringConvertible {
     }
 
     /// Whether the failing call was one of `node`'s.
-    ///
-    /// ```swift
-    /// let jobFailures = report.failures.filter { $0.belongs(to: job) }
-    /// ```
     ///
     /// - Complexity: O(1).
     public func belongs<Input, Output>(to node: OperationTreeNode<Input, Output>) -> Bool {

@@ -3,14 +3,9 @@
 /// ```swift
 /// let report = await cookbook.run("a-cookbook")
 /// if report.outcome == .completed && report.failures.isEmpty { print("all fetched") }
-/// print(report)  // completed: 57 items succeeded, 0 failed, 0 retries, ...
 /// ```
 public struct OperationTreeReport: Sendable, CustomStringConvertible {
     /// Why the run ended.
-    ///
-    /// ```swift
-    /// #expect(OperationTreeReport.Outcome.completed.description == "completed")
-    /// ```
     public enum Outcome: Sendable, Equatable, CustomStringConvertible {
         /// Every item ran or failed; the whole tree is done.
         case completed
@@ -30,16 +25,10 @@ public struct OperationTreeReport: Sendable, CustomStringConvertible {
     }
 
     /// What one node's items did in a run: ``OperationTreeReport/counts(for:)``.
-    ///
-    /// ```swift
-    /// let jobs = report.counts(for: job)
-    /// print("\(jobs.succeeded) jobs done, \(jobs.failed) failed")
-    /// ```
     public struct NodeCounts: Sendable, Equatable, CustomStringConvertible {
         /// The node's items whose work produced an output.
         public var succeeded: Int
-        /// The node's calls that failed after their last attempt (its items' work, and its
-        /// `objects` calls).
+        /// The node's calls (work and `objects`) that failed after their last attempt.
         public var failed: Int
         /// Retries of the node's calls (attempts after the first).
         public var retries: Int
@@ -47,10 +36,6 @@ public struct OperationTreeReport: Sendable, CustomStringConvertible {
         public var notStarted: Int
 
         /// Counts with the given values.
-        ///
-        /// ```swift
-        /// #expect(report.counts(for: job) == .init(succeeded: 5, failed: 0, retries: 0, notStarted: 0))
-        /// ```
         ///
         /// - Complexity: O(1).
         public init(succeeded: Int = 0, failed: Int = 0, retries: Int = 0, notStarted: Int = 0) {
@@ -70,8 +55,7 @@ public struct OperationTreeReport: Sendable, CustomStringConvertible {
     public let outcome: Outcome
     /// Every call that failed after its last attempt, in the order they gave up.
     public let failures: [OperationTreeFailure]
-    /// Items whose work produced an output, of every node (``counts(for:)`` tells the
-    /// nodes apart).
+    /// Items whose work produced an output, of every node.
     public let succeededCount: Int
     /// Retries made (attempts after the first), over all calls.
     public let retryCount: Int
@@ -79,21 +63,16 @@ public struct OperationTreeReport: Sendable, CustomStringConvertible {
     public let notStartedCount: Int
     /// The most provider calls that ran at once.
     public let peakConcurrency: Int
-    /// How many worker tasks the run started (for tests: never above the items that could
-    /// run, nor the concurrency limit).
+    /// Worker tasks started, for tests.
     var workersStarted = 0
     /// Per node that counted anything.
     var nodeCounts: [ObjectIdentifier: NodeCounts] = [:]
 
-    /// What `node`'s items did in this run; all zero for a node that did not run.
+    /// What `node`'s items did in this run, over all its places; all zero if it did not run.
     ///
     /// ```swift
-    /// let report = await scan.run("folder")
-    /// #expect(report.succeededCount == 6)  // the scan and its jobs
     /// #expect(report.counts(for: job).succeeded == 5)
     /// ```
-    ///
-    /// A node under two parents counts its items under both.
     ///
     /// - Complexity: O(1).
     public func counts<Input, Output>(for node: OperationTreeNode<Input, Output>) -> NodeCounts {
@@ -101,11 +80,6 @@ public struct OperationTreeReport: Sendable, CustomStringConvertible {
     }
 
     /// `true` when the whole tree ran with no failure.
-    ///
-    /// ```swift
-    /// #expect(await OperationTreeNode("one", objects: { (n: Int) in [n] }, work: { $0 })
-    ///     .run(1).isSuccess)
-    /// ```
     public var isSuccess: Bool { outcome == .completed && failures.isEmpty }
 
     /// One line, then one line per failure.

@@ -1,25 +1,23 @@
 import ActionPipeConcurrency
 
-/// A run of an operation tree started with ``OperationTreeNode/start(_:options:buffering:)``: its
-/// events as they happen, its final report, and a way to cancel it.
+/// A run started with ``OperationTreeNode/start(_:options:buffering:)``: its events, its
+/// report, and a way to cancel it.
 ///
 /// ```swift
 /// let run = cookbook.start("a-cookbook")
 /// Task { for await event in run.events { print(event) } }
-/// if userTappedCancel { run.cancel() }   // or run.token.cancel(), or keep the token in a bag
-/// let report = await run.report  // outcome .cancelled if cancelled in time
+/// if userTappedCancel { run.cancel() }
+/// let report = await run.report
 /// ```
 public final class OperationTreeRun: Sendable {
-    /// Every event of the run, in order (see ``OperationTreeEvent``); finishes when the run
-    /// has ended. Iterate it once: like any `AsyncStream`, it has a single consumer.
+    /// Every event of the run, in order; finishes when the run has ended. Iterate it once:
+    /// like any `AsyncStream`, it has a single consumer.
     public let events: AsyncStream<OperationTreeEvent>
     let sink: _TreeEventSink
     let task: Task<OperationTreeReport, Never>
-    /// Whether the run goes on, was cancelled, or has ended.
     let status: LockedValue<Status>
     private let id = RegistrationToken.nextID()
 
-    /// Whether a run goes on, was cancelled, or has ended (whichever came first).
     enum Status: Sendable { case running, cancelled, ended }
 
     init(
@@ -32,8 +30,7 @@ public final class OperationTreeRun: Sendable {
         self.status = status
     }
 
-    /// The run as a registration, like every part's: cancelling the token cancels the run,
-    /// and it is active until the run ends or is cancelled. Store it in a
+    /// The run as a registration: cancelling the token cancels the run; store it in a
     /// ``RegistrationBag`` to end the run with its owner.
     ///
     /// ```swift
@@ -44,17 +41,11 @@ public final class OperationTreeRun: Sendable {
     }
 
     /// Another stream of the run's events, for one more reader: every event from now on, in
-    /// the same order as ``events``; it finishes when the run ends (at once if it has).
-    /// Each stream has its own buffer, so a slow reader holds back no other.
-    ///
-    /// ```swift
-    /// let run = cookbook.start("a-cookbook")
-    /// let progress = run.eventStream()   // a progress bar
-    /// let audit = run.eventStream()      // and a log, each reading every event
-    /// ```
+    /// the order of ``events``; it finishes when the run ends (at once if it has). Each
+    /// stream has its own buffer, so a slow reader holds back no other.
     ///
     /// - Parameter buffering: How many unread events this stream keeps, and which; by
-    ///   default the newest 1,024 (a reader that falls further behind loses the oldest).
+    ///   default the newest 1,024.
     /// - Complexity: O(1) amortised; every later event costs one more yield.
     public func eventStream(
         buffering: AsyncStream<OperationTreeEvent>.Continuation.BufferingPolicy =
@@ -64,11 +55,6 @@ public final class OperationTreeRun: Sendable {
     }
 
     /// The report, once the run has ended.
-    ///
-    /// ```swift
-    /// let report = await run.report
-    /// print(report.failures)
-    /// ```
     public var report: OperationTreeReport {
         get async { await task.value }
     }
@@ -77,18 +63,13 @@ public final class OperationTreeRun: Sendable {
     /// cancelled, and the report's outcome is ``OperationTreeReport/Outcome/cancelled``
     /// (unless the tree was already done).
     ///
-    /// ```swift
-    /// run.cancel()
-    /// #expect(await run.report.outcome == .cancelled)
-    /// ```
-    ///
     /// - Returns: Whether the run was still going (neither ended nor cancelled before).
+    /// - Complexity: O(1).
     @discardableResult
     public func cancel() -> Bool { _cancelRegistration(id, detail: 0) }
 }
 
 extension OperationTreeRun: _Registry {
-    /// Cancels the run's task, unless it has ended or was cancelled already.
     package func _cancelRegistration(_ id: UInt64, detail: Int) -> Bool {
         let wasRunning = status.withLock { status in
             guard status == .running else { return false }
@@ -99,7 +80,6 @@ extension OperationTreeRun: _Registry {
         return wasRunning
     }
 
-    /// Whether the run is still going.
     package func _isRegistrationActive(_ id: UInt64, detail: Int) -> Bool {
         status.withLock { $0 == .running }
     }

@@ -1,6 +1,5 @@
 import ActionPipeConcurrency
 
-/// What running one item gave, handed to `_TreeRunState.complete` in one piece.
 /// What the task group's owner is asked to do.
 enum _TreeDemand: Sendable {
     /// Start one more worker.
@@ -9,8 +8,7 @@ enum _TreeDemand: Sendable {
     case cancelAll
 }
 
-/// What a completion hands back to its worker: its next item, the parked workers to wake,
-/// how many workers to start, and whether the run is over.
+/// What a completion hands back to its worker.
 struct _TreeCompletion {
     var next: _TreeWorkItem?
     var wake: _TreeWakeList?

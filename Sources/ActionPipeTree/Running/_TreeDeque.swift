@@ -1,5 +1,5 @@
-/// A ring-buffer queue: push at either end, pop at the front, all O(1) amortised. The
-/// capacity is a power of two, so wrapping is a mask, not a division.
+/// A ring buffer: push at either end, pop at the front, O(1) amortised. The capacity is a
+/// power of two, so wrapping is a mask.
 struct _TreeDeque<Element> {
     private var storage: ContiguousArray<Element?> = []
     private var head = 0
@@ -39,8 +39,7 @@ struct _TreeDeque<Element> {
 }
 
 extension _TreeDeque where Element == _TreeReadyRange {
-    /// Takes the first item of the front range, in place: only the range's last item moves
-    /// the range out of the queue (a pop and a push back cost a retain and a release each).
+    /// Takes the first item of the front range, in place; its last item pops the range.
     mutating func popFirstItem() -> _TreeWorkItem? {
         guard count > 0 else { return nil }
         let index = storage[head]!.start

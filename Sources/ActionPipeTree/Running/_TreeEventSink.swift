@@ -1,12 +1,11 @@
 import ActionPipeConcurrency
 
 /// Where a run's events go: the run's own stream and any added by
-/// ``OperationTreeRun/eventStream(buffering:)``. A class, so that "no listener" (a run
-/// started with `run`) is a cheap `nil` check.
+/// ``OperationTreeRun/eventStream(buffering:)``.
 ///
 /// Every event goes to every stream under one lock, so all streams see one order. Yielding
-/// runs no user code (it only resumes a waiting reader), which is why it may happen under a
-/// lock; an event a bounded buffer drops is handed back, to be released after unlocking.
+/// runs no user code, so it may happen under a lock; an event a bounded buffer drops is
+/// handed back, to be released after unlocking.
 final class _TreeEventSink: Sendable {
     typealias Continuation = AsyncStream<OperationTreeEvent>.Continuation
 
@@ -23,7 +22,6 @@ final class _TreeEventSink: Sendable {
         state = LockedValue(State(primary: continuation))
     }
 
-    /// Yields `event` to every stream.
     func yield(_ event: OperationTreeEvent) {
         var dropped: [OperationTreeEvent] = []
         yield(event, dropped: &dropped)
@@ -42,8 +40,6 @@ final class _TreeEventSink: Sendable {
     }
 
     /// A new stream of the events from now on; finished at once if the run has ended.
-    ///
-    /// - Complexity: O(1) amortised; every later event costs one more yield.
     func addStream(
         buffering: AsyncStream<OperationTreeEvent>.Continuation.BufferingPolicy
     ) -> AsyncStream<OperationTreeEvent> {
@@ -67,7 +63,6 @@ final class _TreeEventSink: Sendable {
         return stream
     }
 
-    /// Ends every stream: the run is over.
     func finish() {
         let streams = state.withLock { state -> [Continuation] in
             state.isFinished = true

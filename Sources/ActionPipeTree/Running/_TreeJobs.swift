@@ -1,20 +1,17 @@
 /// A node's two jobs, as the (non-generic) run calls them.
 ///
-/// The closures are made by `OperationTreeNode`'s `@inlinable` init, so they are compiled in
-/// the module that builds the tree, specialised for its types: the common call, `work` on an
-/// item of a typed batch, reads the object and calls the provider without a cast, an
-/// existential box or a generic value witness, and the compiler may inline the provider's
-/// closure into it (one async frame per item instead of two). Everything else (events,
-/// timeouts, retries, reports) goes through the erased forms.
+/// Made by `OperationTreeNode`'s `@inlinable` init, so they are specialised where the tree is
+/// built: `workOnItem` calls the provider without a cast or a box. Events, timeouts and
+/// retries use the erased forms.
 @usableFromInline
 final class _TreeJobs: Sendable {
     /// Maps a parent's output (or the run's input) to a batch of this node's objects; `nil`
     /// when there are none.
     let objects: _TreeObjectsJob
-    /// Does the work on item `index` of a batch made by `objects`; returns the output when
-    /// the flag asks for it (the node has children to pass it to), `nil` otherwise.
+    /// Does the work on item `index` of a batch made by `objects`; returns the output only
+    /// when the flag asks (the node has children).
     let workOnItem: _TreeItemWorkJob
-    /// Does the work on one object, erased: for retries, events and timeouts.
+    /// Does the work on one object, erased.
     let work: _TreeWorkJob
 
     @usableFromInline
@@ -28,9 +25,8 @@ final class _TreeJobs: Sendable {
     }
 }
 
-/// A node's `objects`, erased. `nonisolated(nonsending)`: the wrapper runs on its caller's
-/// executor instead of hopping to the global one first; a hop per call is a measurable share
-/// of a trivial item's cost.
+/// A node's `objects`, erased. `nonisolated(nonsending)`: runs on its caller's executor,
+/// with no hop to the global one.
 @usableFromInline
 typealias _TreeObjectsJob =
     nonisolated(nonsending) @Sendable (any Sendable) async throws -> _TreeBatch?
@@ -41,7 +37,7 @@ typealias _TreeItemWorkJob =
     nonisolated(nonsending) @Sendable (_TreeBatch, Int, Bool, OperationTreeWorkContext)
     async throws -> (any Sendable)?
 
-/// A node's `work` on one object, erased (see `_TreeObjectsJob`).
+/// A node's `work` on one object, erased.
 @usableFromInline
 typealias _TreeWorkJob =
     nonisolated(nonsending) @Sendable (any Sendable, OperationTreeWorkContext) async throws

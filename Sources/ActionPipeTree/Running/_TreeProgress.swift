@@ -3,12 +3,10 @@ import ActionPipeConcurrency
 /// Delivers a structured run's events to its progress callback: one call at a time, in the
 /// order the events happened, each before the worker that caused it goes on.
 ///
-/// An event's place in the order is a ticket, taken under the run's lock where the event
-/// happens (so `finished` events keep the post-order the lock gives them). The worker then
-/// waits, suspended, until every earlier ticket has been delivered, calls the callback with
-/// no lock held, and lets the next ticket's worker go. Tickets are taken only by a worker
-/// that is about to deliver, so every ticket is served and a wait is bounded by the
-/// callbacks before it.
+/// An event's place is a ticket, taken under the run's lock (so `finished` keeps its
+/// post-order). The worker waits until every earlier ticket is delivered, then calls the
+/// callback unlocked. Only a worker about to deliver takes a ticket, so every ticket is
+/// served.
 final class _TreeProgress: Sendable {
     let callback: @Sendable (OperationTreeEvent) -> Void
 
@@ -32,7 +30,7 @@ final class _TreeProgress: Sendable {
         endTurn()
     }
 
-    /// ``deliver(_:ticket:)`` for one event, without an array.
+    /// For one event, without an array.
     nonisolated(nonsending) func deliver(_ event: OperationTreeEvent, ticket: UInt64) async {
         await waitForTurn(ticket)
         callback(event)
@@ -63,7 +61,7 @@ final class _TreeProgress: Sendable {
 }
 
 extension Array {
-    /// Removes element `index` by moving the last element into its place: O(1), order lost.
+    /// O(1); the order is lost.
     fileprivate mutating func swapRemoveAt(_ index: Int) -> Element {
         swapAt(index, count - 1)
         return removeLast()

@@ -1,5 +1,4 @@
-/// Consecutive items of one batch waiting in the ready queue: one entry per batch, not
-/// per item.
+/// Consecutive items of one batch waiting in the ready queue.
 struct _TreeReadyRange {
     let batch: _TreeBatch
     var start: Int

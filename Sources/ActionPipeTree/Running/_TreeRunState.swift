@@ -3,10 +3,9 @@ import ActionPipeConcurrency
 /// The mutable state of a run; only touched with the run's lock held.
 struct _TreeRunState {
     var ready = _TreeDeque<_TreeReadyRange>()
-    /// Items in `ready`, to know how many more workers could start.
+    /// Items in `ready` (ranges hold several).
     var readyItems = 0
-    /// Workers started so far (never more than the run's concurrency limit), and those of
-    /// them that have not yet taken their first item (each will take one ready item).
+    /// Workers started (never above the run's limit), and those not yet at their first item.
     var workers = 0
     var starting = 0
     var idle: [UnsafeContinuation<_TreeWorkItem?, Never>] = []
@@ -14,8 +13,8 @@ struct _TreeRunState {
     var done = false
     var running = 0
     var peak = 0
-    /// Calls that timed out and still run (they ignore cancellation): each keeps the slot of
-    /// the worker that made it, which makes no other call until it returns or the run ends.
+    /// Calls that timed out and still run: each keeps its worker's slot, and its item's
+    /// node slot, until it returns or the run ends.
     var timedOutRunning = 0
     /// Items handed to a worker that found the run stopped before starting them.
     var notStartedHandedOut = 0
@@ -23,13 +22,12 @@ struct _TreeRunState {
     var succeeded = 0
     var retries = 0
     var failures: [OperationTreeFailure] = []
-    /// Per node (see `_TreePlanNode.countSlot`): its identity and its counts.
+    /// Per count slot: the node's identity and its counts.
     let nodeIDs: [ObjectIdentifier]
     var nodeCounts: [OperationTreeReport.NodeCounts]
-    /// The next ticket of the progress callback's order (see `_TreeProgress`).
+    /// The next ticket of the progress callback's order.
     var nextTicket: UInt64 = 0
-    /// Per-node limits (see `_TreePlanNode.limitSlot`), the calls running in each slot, and
-    /// the items that were ready while their slot was full.
+    /// Per limit slot: the limit, the calls running, and the items waiting for a place.
     let limits: [Int]
     var slotRunning: [Int]
     var slotWaiting: [_TreeDeque<_TreeWorkItem>]
@@ -44,7 +42,6 @@ struct _TreeRunState {
 
     var isOver: Bool { done || stop != nil }
 
-    /// The place of the events that happen now in the progress callback's order.
     mutating func takeTicket() -> UInt64 {
         defer { nextTicket += 1 }
         return nextTicket
@@ -112,9 +109,8 @@ struct _TreeRunState {
         if let output = outcome.output { item.batch.setOutput(item.index, output) }
         if outcome.childCount > 0 {
             item.batch.addPending(item.index, outcome.childCount)
-            // Numbered in order (sibling nodes in the order added, objects in order), then
-            // queued: depth first puts them, still in that order, before everything else,
-            // so it pushes the batches to the front last to first.
+            // Numbered in order; depth first pushes the batches to the front last to first,
+            // so they keep that order ahead of everything else.
             var batch = outcome.firstBatch
             var reversed: _TreeBatch?
             while let current = batch {
@@ -179,8 +175,7 @@ struct _TreeRunState {
 
     /// Ready items for parked workers, and how many workers to start for the rest.
     private mutating func handOut(limit: Int) -> _TreeCompletion {
-        // `nil`, not an empty array, when no worker is parked (the common case): the caller
-        // then has no array to release.
+        // `nil` when no worker is parked: no array to release.
         var wake: _TreeWakeList?
         if !idle.isEmpty {
             var list: _TreeWakeList = []
@@ -193,7 +188,6 @@ struct _TreeRunState {
             }
             wake = list
         }
-        // Ready items no worker will take: start more workers, up to the limit.
         var start = 0
         if !done, readyItems > starting, workers < limit {
             start = Swift.min(readyItems - starting, limit - workers)
@@ -203,9 +197,8 @@ struct _TreeRunState {
         return _TreeCompletion(wake: wake, startWorkers: start)
     }
 
-    /// Ends the hold of a worker that completed `item` while a call of it that timed out ran
-    /// on: the call has returned (`returned`), or the run is over. Frees the item's slots
-    /// and pops the worker's next item.
+    /// Ends the hold of a worker that completed `item` while its timed-out call ran on: the
+    /// call has returned (`returned`), or the run is over. Frees the item's slots.
     mutating func endHold(
         _ item: _TreeWorkItem, returned: Bool, limit: Int
     ) -> _TreeCompletion {

@@ -3,26 +3,19 @@ import Synchronization
 
 /// One run of an operation tree.
 ///
-/// Worker tasks (children of the calling task, in one task group) pull ready items from one
-/// queue. Workers are started on demand, never more than `concurrencyLimit` and never more
-/// than the items ready to run: a run starts one, and a completion that leaves ready items
-/// no worker will take asks the group's owner for more. A worker runs an item's work, maps its output
-/// to the children's items, then, in one lock round-trip, pushes those items, counts the
-/// item done (finishing it and its ancestors whose subtrees are now complete, post-order)
-/// and pops its next item. Workers with nothing to do park on a continuation; pushing work
-/// hands items straight to parked workers. No provider code, and no progress callback,
-/// runs with the lock held.
+/// Worker tasks (one task group, children of the calling task) pull ready items from one
+/// queue; a completion that leaves items no worker will take asks the group's owner for more
+/// workers, up to the limit. A worker runs an item's work and its children's `objects`, then,
+/// in one lock round-trip, queues the children, finishes what is complete and pops its next
+/// item. Idle workers park on a continuation. No user code runs under the lock.
 final class _TreeRunner: Sendable {
     let plan: _TreePlanNode
     let options: OperationTreeOptions
     let events: _TreeEventSink?
-    /// The structured run's callback; `nil` when nobody passed one.
     let progress: _TreeProgress?
-    /// Requests to the task group's owner: start a worker, or cancel every call (fail
-    /// fast). Finished when the run is over.
+    /// Requests to the task group's owner; finished when the run is over.
     let demand: AsyncStream<_TreeDemand>.Continuation
     let demandRequests: AsyncStream<_TreeDemand>
-    // Workers take it once per item, for a few loads and stores.
     let state: LockedValue<_TreeRunState>
     /// Set when the run stops (cancelled, or failed fast), before `cancel()` returns: a
     /// worker reads it before each call it starts, so nothing starts after that.
@@ -57,9 +50,8 @@ final class _TreeRunner: Sendable {
                     case .cancelAll: group.cancelAll()  // fail fast: cancel the calls running
                     }
                 }
-                // The run is over; the group waits for the workers to see it and return.
-                // Cancelling them ends the wait of a worker that holds its slot for a
-                // timed-out call (`holdSlot`); nothing else of theirs is left to cancel.
+                // The run is over. Cancelling ends the wait of a worker holding its slot for
+                // a timed-out call (`holdSlot`), so the run does not wait for that call.
                 group.cancelAll()
             }
         } onCancel: {
@@ -72,7 +64,6 @@ final class _TreeRunner: Sendable {
 
     // MARK: - Workers
 
-    /// Runs items until the tree is done or the run stops.
     nonisolated(nonsending) private func workLoop() async {
         var next = state.withLock { state in
             state.starting -= 1
@@ -109,11 +100,8 @@ final class _TreeRunner: Sendable {
     }
 
     /// Runs one item (its work, then its children's `objects`) and completes it; returns the
-    /// worker's next item, if one is ready.
-    ///
-    /// The common case (no listener, no timeout, no error) calls the provider directly; all
-    /// else is in `slowCall`, so this async function's frame stays small: every item pays
-    /// for its frame in the task allocator.
+    /// worker's next item. The common case calls the provider directly; all else is in
+    /// `slowCall`, which keeps this frame, allocated per item, small.
     @inline(__always)
     nonisolated(nonsending) private func process(_ item: _TreeWorkItem) async -> _TreeWorkItem? {
         var outcome = _TreeItemOutcome()
@@ -130,7 +118,6 @@ final class _TreeRunner: Sendable {
                 outcome.notStarted = true
             } else if direct {
                 do {
-                    // Only children read the output (a listener needs the slow path).
                     output = try await jobs.workOnItem(
                         item.batch, item.index, hasChildren,
                         OperationTreeWorkContext(attempt: 1, maxAttempts: node.retry.maxAttempts))
@@ -150,15 +137,13 @@ final class _TreeRunner: Sendable {
                     node, .work, item: item, object: item.object, nil, &outcome, jobs.work)
                 outcome.succeeded = output != nil
                 if let span { span.end(Self.instrumentedOutcome(outcome)) }
-                // Only `finished` events read it back; without a listener, skip the copy.
                 if listening { outcome.output = output }
             }
         } else {
             hasChildren = true
             output = item.object  // the run's root item passes the input on to the root node
         }
-        // `hasChildren` first: a leaf item (most items) then never copies its empty output
-        // (an optional existential, copied through its value witnesses).
+        // `hasChildren` first: a leaf item then never copies its output.
         if hasChildren, let output {
             for child in item.plan?.children ?? [plan] where !outcome.cancelled {
                 if isHalted {
@@ -192,8 +177,8 @@ final class _TreeRunner: Sendable {
             }
         }
         var dropped: [OperationTreeEvent] = []
-        // The `finished` events, for the progress callback: collected under the lock with
-        // their ticket, delivered after unlocking.
+        // `finished` events for the progress callback: ticketed under the lock, delivered
+        // after unlocking.
         var finished: [OperationTreeEvent]? = progress == nil ? nil : []
         var ticket: UInt64 = 0
         let completion = state.withLock { state in
@@ -204,8 +189,7 @@ final class _TreeRunner: Sendable {
             if finished?.isEmpty == false { ticket = state.takeTicket() }
             return completion
         }
-        // Events the stream dropped (a bounded buffer) are released here, unlocked: their
-        // outputs are the user's values.
+        // Dropped events hold the user's outputs: released here, unlocked.
         dropped = []
         apply(completion)
         if let progress, let finished, !finished.isEmpty {
@@ -217,8 +201,7 @@ final class _TreeRunner: Sendable {
         return completion.next
     }
 
-    /// Resumes the parked workers a completion woke, asks for the workers it wants, and
-    /// ends the demand when the run is over.
+    /// Carries out a completion, after unlocking.
     private func apply(_ completion: _TreeCompletion) {
         if let wake = completion.wake {
             for (continuation, item) in wake { continuation.resume(returning: item) }
@@ -235,9 +218,8 @@ final class _TreeRunner: Sendable {
         }
     }
 
-    /// After completing `item`, whose call timed out and runs on: keeps the worker's slot
-    /// (and the item's place in its node's limit) until that call returns or the run is
-    /// over, so the limits count it; then returns the worker's next item.
+    /// After completing `item`, whose timed-out call runs on: keeps the worker's slot and the
+    /// node's until that call returns or the run is over; then returns the next item.
     @inline(never)
     nonisolated(nonsending) private func holdSlot(
         _ item: _TreeWorkItem, _ straggler: any _TreeStraggler
@@ -250,17 +232,14 @@ final class _TreeRunner: Sendable {
         return completion.next
     }
 
-    /// How an instrument sees an item's work: it produced, failed after its retries, or was
-    /// cancelled.
     private static func instrumentedOutcome(_ outcome: _TreeItemOutcome) -> InstrumentedOutcome {
         if outcome.succeeded { return .succeeded }
         if let failure = outcome.failures.last { return .failed(failure.error) }
         return .stopped(outcome.cancelled ? "cancelled" : "not produced")
     }
 
-    /// Calls a provider job with events, the run's timeout and the node's retry policy;
-    /// `firstError` is the error of a first attempt already made. Returns the value, or `nil`
-    /// after recording a failure or a cancellation in `outcome`.
+    /// Calls a job with events, the timeout and the retry policy; `firstError` is that of a
+    /// first attempt already made. Returns `nil` after recording a failure or a cancellation.
     @inline(never)
     private func slowCall<Value: Sendable>(
         _ node: _TreePlanNode, _ stage: OperationTreeFailure.Stage, item: _TreeWorkItem?,
@@ -271,8 +250,7 @@ final class _TreeRunner: Sendable {
         var lastError = firstError
         while true {
             if lastError == nil {
-                // A call of this item that timed out and runs on holds the worker's slot:
-                // the next attempt, or the next child's `objects`, waits for it to return.
+                // A timed-out call still running holds the worker's slot: wait for it.
                 if let straggler = outcome.straggler {
                     guard await straggler.waitForReturn() else {
                         outcome.cancelled = true  // the run is over
@@ -287,7 +265,7 @@ final class _TreeRunner: Sendable {
                 }
                 if let item {
                     await emit(.started(item.info, attempt: attempt))
-                    // The progress callback may have taken a while: check again.
+                    // The progress callback may have outlasted a stop.
                     if isHalted {
                         outcome.cancelled = true
                         return nil
@@ -360,11 +338,10 @@ final class _TreeRunner: Sendable {
 
     private var isStopped: Bool { state.withLock { $0.stop != nil } }
 
-    /// Whether the run has stopped: one atomic load, read before each call starts.
+    /// Read before each call starts.
     private var isHalted: Bool { halted.load(ordering: .acquiring) }
 
-    /// Sends `event` to the run's streams and its progress callback; returns once the
-    /// callback has seen it, so the worker's next step comes after it.
+    /// Returns once the progress callback has seen `event`.
     private func emit(_ event: OperationTreeEvent) async {
         events?.yield(event)
         if let progress {

@@ -1,16 +1,13 @@
 import ActionPipeConcurrency
 
-/// The longest wait the tree makes: a timeout at or above it is no timeout, and a longer
-/// backoff waits this long. (Waiting longer would overflow the clock's instant and trap;
-/// 2^32 seconds is over a century.)
+/// The longest wait: a timeout at or above it is none, a longer backoff waits this long
+/// (longer could overflow the clock's instant and trap).
 let _treeLongestWait = Duration.seconds(Int64(1) << 32)
 
-/// Runs `operation` with a time limit measured by `clock`; when the limit passes first, throws
-/// `OperationTreeError.timedOut` at once and cancels the operation. The operation runs in its
-/// own task so that one ignoring cancellation cannot hold the caller: its result is dropped,
-/// and `straggler` is set to what the caller may wait on until it has returned (the run keeps
-/// the caller's slot until then). An operation whose caller was cancelled before it began is
-/// never called.
+/// Runs `operation` with a time limit on `clock`; when it passes, throws `timedOut` at once
+/// and cancels the operation. The operation runs in its own task so that one ignoring
+/// cancellation cannot hold the caller; `straggler` is then what the caller waits on (the
+/// run keeps the slots until it returns). Not called if the caller was cancelled first.
 func _treeWithTimeout<T: Sendable>(
     _ limit: Duration, node: String, clock: any Clock<Duration>,
     straggler: inout (any _TreeStraggler)?,
@@ -22,7 +19,7 @@ func _treeWithTimeout<T: Sendable>(
             try await withUnsafeThrowingContinuation { continuation in
                 race.begin(continuation)
                 let work = Task {
-                    // Cancelled before it began (the run's `cancel()` has returned): no call.
+                    // The caller was cancelled before this began: it never starts.
                     guard race.mayStart else {
                         race.workReturned(.failure(CancellationError()))
                         return
@@ -50,13 +47,12 @@ func _treeWithTimeout<T: Sendable>(
 
 /// A call that lost its race to a timeout (or a cancellation) and may still run.
 protocol _TreeStraggler: AnyObject, Sendable {
-    /// Returns `true` once the call has returned, or `false` as soon as the waiting task is
-    /// cancelled (the run is over: nothing waits for the call any more).
+    /// `true` once the call has returned; `false` as soon as the waiting task is cancelled
+    /// (the run is over).
     func waitForReturn() async -> Bool
 }
 
-/// The first of work, timer and cancellation to finish resumes the caller; the others are
-/// cancelled. Also tells when the work has really returned (see `_TreeStraggler`).
+/// The first of work, timer and cancellation resumes the caller; the others are cancelled.
 /// `@unchecked Sendable`: all state is inside a `LockedValue`.
 final class _TreeTimeoutRace<T: Sendable>: _TreeStraggler, @unchecked Sendable {
     private struct State {
@@ -68,7 +64,6 @@ final class _TreeTimeoutRace<T: Sendable>: _TreeStraggler, @unchecked Sendable {
         var cancelled = false
         /// The work returned, threw, or was never called.
         var returned = false
-        /// Who waits for the work to return, and whether that wait was cancelled.
         var returnWaiter: UnsafeContinuation<Bool, Never>?
         var waitCancelled = false
     }
@@ -95,19 +90,17 @@ final class _TreeTimeoutRace<T: Sendable>: _TreeStraggler, @unchecked Sendable {
         if finished { for task in tasks { task.cancel() } }
     }
 
-    /// Whether the work may begin: the caller was not cancelled.
     var mayStart: Bool { state.withLock { !$0.cancelled } }
 
-    /// Whether the work has returned.
     var hasReturned: Bool { state.withLock { $0.returned } }
 
-    /// The caller's task was cancelled: the caller resumes with `CancellationError`.
+    /// The caller resumes with `CancellationError`.
     func cancel() {
         state.withLock { $0.cancelled = true }
         finish(.failure(CancellationError()))
     }
 
-    /// The work's end: counted returned first, so a caller it resumes knows.
+    /// Marks the work returned before resuming the caller, so the caller sees it.
     func workReturned(_ result: Result<T, any Error>) {
         let waiter = state.withLock { state -> UnsafeContinuation<Bool, Never>? in
             state.returned = true
@@ -149,8 +142,8 @@ final class _TreeTimeoutRace<T: Sendable>: _TreeStraggler, @unchecked Sendable {
             state.continuation = nil
             return (continuation, state.tasks)
         }
-        // The losers are cancelled before the caller resumes, so a timer's sleep is over
-        // (and gone from its clock) by the time the caller sees the result.
+        // Losers are cancelled before the caller resumes: a timer's sleep has left its
+        // clock by the time the caller sees the result.
         for task in tasks { task.cancel() }
         continuation?.resume(with: result)
     }

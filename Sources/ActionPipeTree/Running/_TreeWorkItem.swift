@@ -1,4 +1,4 @@
-/// One object of a run: the unit the workers run. A value: queueing it allocates nothing.
+/// One object of a run: the unit the workers run.
 struct _TreeWorkItem: Sendable {
     let batch: _TreeBatch
     let index: Int
@@ -6,8 +6,8 @@ struct _TreeWorkItem: Sendable {
     var plan: _TreePlanNode? { batch.plan }
     var object: any Sendable { batch.object(index) }
 
-    /// The item as events and failures show it (only built when someone listens or a call
-    /// fails). Reads the numbers given under the run's lock before the item was handed out.
+    /// The item as events and failures show it. Reads numbers set under the run's lock
+    /// before the item was handed out.
     var info: OperationTreeItem {
         let parent = batch.parent
         return OperationTreeItem(
