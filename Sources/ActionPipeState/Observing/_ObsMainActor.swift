@@ -2,28 +2,23 @@ import ActionPipeConcurrency
 import Synchronization
 
 /// One observation delivered on the main actor (`observe(on: .mainActor)`): a set enqueues
-/// each value on the process's one main-actor queue (`_MainActorQueue`), so deliveries of
-/// every property keep the order of the writes; the delivery runs the handler only if the
-/// observation is still active when it runs.
+/// each value on the one main-actor queue (`_MainActorQueue`), so deliveries of every
+/// property keep the order of the writes; a delivery runs only if the observation is active.
 ///
-/// - ``end()`` (the sink's end: a cancel, the property gone, the owner gone) clears
-///   ``isActive`` before it returns, so a cancel made on the main actor drops every
-///   delivery still queued.
-/// - `.initial`'s value is read when the observer is registered, so it is older than any
-///   write delivered to the observer; a write's delivery can still be enqueued before it (a
-///   write on another thread, between the registration and the enqueue). It is then dropped:
-///   the handler never gets an older value after a newer one.
-/// - An owner is read only on the main actor, so its last release (and its `deinit`) never
-///   happens on the writing thread.
+/// - ``end()`` clears ``isActive`` before it returns, so a cancel made on the main actor
+///   drops every delivery still queued.
+/// - `.initial`'s value is older than any write delivered, yet a write's delivery can be
+///   enqueued before it; it is then dropped, so no older value follows a newer one.
+/// - An owner is read only on the main actor, so its `deinit` never runs on the writing
+///   thread.
 @usableFromInline
 final class _ObsMainActorObservation<Value: Sendable>: Sendable {
-    /// The user's handler, returning `false` when its owner is gone; called only on the
-    /// main actor (see `MainQueue.uncheckedIsolation`).
+    /// Returns `false` when its owner is gone; called only on the main actor.
     @usableFromInline let handler: @Sendable (Value) -> Bool
     @usableFromInline let active = Atomic<Bool>(true)
-    /// Whether a write's value was delivered: the initial value is stale after one.
+    /// A write's value was delivered: the initial value is stale.
     @usableFromInline let wrote = Atomic<Bool>(false)
-    /// The registration, to remove it from the main actor once the owner is gone.
+    /// To remove the registration from the main actor once the owner is gone.
     @usableFromInline let token = LockedValue<RegistrationToken?>(nil)
 
     @inlinable
@@ -31,14 +26,12 @@ final class _ObsMainActorObservation<Value: Sendable>: Sendable {
         self.handler = MainQueue.uncheckedIsolation(handler)
     }
 
-    /// Whether the observation has not ended.
     @inlinable var isActive: Bool { active.load(ordering: .acquiring) }
 
     /// Ends the observation: no delivery runs the handler after this.
     @usableFromInline func end() { active.store(false, ordering: .releasing) }
 
-    /// `handler`, callable where the caller has checked it is on the main actor (see
-    /// `MainQueue.uncheckedIsolation`).
+    /// `handler`, for a caller that has checked it is on the main actor.
     @inlinable
     static func callable(
         _ handler: @escaping @MainActor @Sendable (Value) -> Void
@@ -46,7 +39,6 @@ final class _ObsMainActorObservation<Value: Sendable>: Sendable {
         MainQueue.uncheckedIsolation(handler)
     }
 
-    /// Enqueues `value`'s delivery for the main actor.
     @usableFromInline
     func enqueue(_ value: Value) {
         _MainActorQueue.shared.enqueue { self.run(value, initial: false) }
@@ -54,7 +46,7 @@ final class _ObsMainActorObservation<Value: Sendable>: Sendable {
 
     /// Keeps the registration's token, for ``run(_:initial:)`` to cancel.
     func keep(_ registration: RegistrationToken) {
-        // The replaced token (none: `keep` is called once) is released after unlocking.
+        // The replaced token is released after unlocking.
         let replaced = token.withLock { token in
             defer { token = registration }
             return token
@@ -62,11 +54,10 @@ final class _ObsMainActorObservation<Value: Sendable>: Sendable {
         withExtendedLifetime(replaced) {}
     }
 
-    /// The sink's delivery, on the writing thread: enqueues `value`; `false` (the observer
-    /// is gone) once ended.
+    /// The sink's delivery, on the writing thread; `false` once ended.
     func send(_ value: Value) -> Bool {
         guard isActive else { return false }
-        // At once on the main actor with nothing queued, with no closure allocated.
+        // On the main actor with nothing queued, order allows delivering now.
         if _MainActorQueue.shared.isIdleOnMainActor {
             run(value, initial: false)
         } else {
@@ -75,7 +66,6 @@ final class _ObsMainActorObservation<Value: Sendable>: Sendable {
         return true
     }
 
-    /// Enqueues the initial value.
     func sendInitial(_ value: Value) {
         _MainActorQueue.shared.enqueue { self.run(value, initial: true) }
     }
@@ -89,7 +79,7 @@ final class _ObsMainActorObservation<Value: Sendable>: Sendable {
             wrote.store(true, ordering: .relaxed)
         }
         if !handler(value) {
-            // The owner is gone: end now, and remove the observer (with no lock held).
+            // The owner is gone: remove the observer, with no lock held.
             end()
             let registration = token.withLock { $0 }
             registration?.cancel()
@@ -98,8 +88,7 @@ final class _ObsMainActorObservation<Value: Sendable>: Sendable {
 }
 
 extension _ObsSource {
-    /// Observes on the main actor (see ``_ObsMainActorObservation``); `handler` returns
-    /// `false` once its owner is gone.
+    /// Observes on the main actor; `handler` returns `false` once its owner is gone.
     func _observeOnMainActor(
         _ options: ObservationOptions,
         whileAlive handler: @escaping @MainActor @Sendable (Value) -> Bool
@@ -128,8 +117,8 @@ extension _ObsSource {
         return _observeOnMainActor(options, whileAlive: deliver)
     }
 
-    /// ``_observeOnMainActor(_:whileAlive:)`` bound to `owner`, held weakly: read on the main
-    /// actor only.
+    /// ``_observeOnMainActor(_:whileAlive:)`` bound to `owner`, held weakly and read on the
+    /// main actor only.
     func _observeOnMainActor<Owner: AnyObject & Sendable>(
         _ options: ObservationOptions, owner: Owner,
         _ handler: @escaping @MainActor @Sendable (Owner, Value) -> Void
