@@ -3,11 +3,10 @@ import ActionPipeConcurrency
 /// One connector to a bus made of several registrations (a plumber's two taps, a run's
 /// forwarding task), cancelled together by one `RegistrationToken`.
 ///
-/// The token holds the link weakly, like every token; what forwards (the taps, the task)
-/// holds it strongly, so the link lives exactly as long as something can still publish.
+/// The token holds the link weakly; what forwards holds it strongly, so the link lives as
+/// long as something can still publish.
 final class _BusLink: _Registry {
-    /// How to end each part of the connector; `nil` once it has ended. The closures are
-    /// the connector's own (they cancel its taps), and leave the lock before they run or go.
+    /// How to end each part; `nil` once ended. They run, and are released, unlocked.
     private let ends = LockedValue<[@Sendable () -> Void]?>([])
     private let id = RegistrationToken.nextID()
     private let scope: String
@@ -18,12 +17,11 @@ final class _BusLink: _Registry {
         self.label = label
     }
 
-    /// The connector's token, named `scope/label#id`.
+    /// Named `scope/label#id`.
     var token: RegistrationToken {
         RegistrationToken(registry: self, id: id, scope: scope, joiner: "/", label: label)
     }
 
-    /// Whether the connector still forwards.
     var isActive: Bool { ends.withLock { $0 != nil } }
 
     /// Adds what ends one part; if the connector has already ended, ends it at once.
@@ -36,8 +34,8 @@ final class _BusLink: _Registry {
         if !added { end() }
     }
 
-    /// Ends every part; whether the connector was still active. The ends run unlocked:
-    /// cancelling a tap releases what the app's transform captured.
+    /// Ends every part; whether it was still active. Unlocked: cancelling a tap releases
+    /// what the app's transform captured.
     @discardableResult
     func end() -> Bool {
         let taken = ends.withLock { ends -> [@Sendable () -> Void]? in
