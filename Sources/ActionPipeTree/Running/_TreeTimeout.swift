@@ -6,8 +6,8 @@ let _treeLongestWait = Duration.seconds(Int64(1) << 32)
 
 /// Runs `operation` with a time limit on `clock`; when it passes, throws `timedOut` at once
 /// and cancels the operation. The operation runs in its own task so that one ignoring
-/// cancellation cannot hold the caller; `straggler` is then what the caller waits on (the
-/// run keeps the slots until it returns). Not called if the caller was cancelled first.
+/// cancellation cannot hold the caller: it runs on, outside the limits, and its result is
+/// dropped. Not called if the caller was cancelled first.
 func _treeWithTimeout<T: Sendable>(
     _ limit: Duration, node: String, clock: any Clock<Duration>,
     straggler: inout (any _TreeStraggler)?,
@@ -40,7 +40,8 @@ func _treeWithTimeout<T: Sendable>(
             race.cancel()
         }
     } catch {
-        if !race.hasReturned { straggler = race }
+        // `straggler` stays nil: waiting for a call that ignores cancellation would hang the
+        // run when it never returns, and bounding a lost request is what a timeout is for.
         throw error
     }
 }
