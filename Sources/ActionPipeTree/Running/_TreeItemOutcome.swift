@@ -13,9 +13,6 @@ struct _TreeItemOutcome {
     var cancelled = false
     /// The run had stopped before the item's work began: the report counts it not started.
     var notStarted = false
-    /// A call of the item that timed out and runs on: the worker makes no other call until
-    /// it returns.
-    var straggler: (any _TreeStraggler)?
     var retries = 0
     /// The item's output, kept only for a listener's `finished` event.
     var output: (any Sendable)?

@@ -13,9 +13,6 @@ struct _TreeRunState {
     var done = false
     var running = 0
     var peak = 0
-    /// Calls that timed out and still run: each keeps its worker's slot, and its item's
-    /// node slot, until it returns or the run ends.
-    var timedOutRunning = 0
     /// Items handed to a worker that found the run stopped before starting them.
     var notStartedHandedOut = 0
     var nextID = 1
@@ -81,9 +78,7 @@ struct _TreeRunState {
         limit: Int, events: _TreeEventSink?, dropped: inout [OperationTreeEvent],
         finished: inout [OperationTreeEvent]?
     ) -> _TreeCompletion {
-        // A worker whose call timed out and runs on keeps the item's slots until `endHold`.
-        let holding = outcome.straggler != nil
-        if !holding { release(item) }
+        release(item)
         if outcome.notStarted {
             notStartedHandedOut += 1
             if let plan = item.batch.plan { nodeCounts[plan.countSlot].notStarted += 1 }
@@ -150,7 +145,7 @@ struct _TreeRunState {
             batch = parent
         }
         // The worker's own next item first, then the parked workers'.
-        let next = holding ? nil : pop()
+        let next = pop()
         var completion = handOut(limit: limit)
         completion.next = next
         completion.isOver = done
@@ -195,21 +190,6 @@ struct _TreeRunState {
             starting += start
         }
         return _TreeCompletion(wake: wake, startWorkers: start)
-    }
-
-    /// Ends the hold of a worker that completed `item` while its timed-out call ran on: the
-    /// call has returned (`returned`), or the run is over. Frees the item's slots.
-    mutating func endHold(
-        _ item: _TreeWorkItem, returned: Bool, limit: Int
-    ) -> _TreeCompletion {
-        if returned { timedOutRunning -= 1 }
-        release(item)
-        // Over: whoever ended the run resumed the parked workers.
-        if isOver { return _TreeCompletion(isOver: true) }
-        let next = pop()
-        var completion = handOut(limit: limit)
-        completion.next = next
-        return completion
     }
 
     func report() -> OperationTreeReport {

@@ -50,9 +50,6 @@ final class _TreeRunner: Sendable {
                     case .cancelAll: group.cancelAll()  // fail fast: cancel the calls running
                     }
                 }
-                // The run is over. Cancelling ends the wait of a worker holding its slot for
-                // a timed-out call (`holdSlot`), so the run does not wait for that call.
-                group.cancelAll()
             }
         } onCancel: {
             stop(.cancelled)
@@ -195,9 +192,6 @@ final class _TreeRunner: Sendable {
         if let progress, let finished, !finished.isEmpty {
             await progress.deliver(finished, ticket: ticket)
         }
-        if let straggler = outcome.straggler, !completion.isOver {
-            return await holdSlot(item, straggler)
-        }
         return completion.next
     }
 
@@ -218,20 +212,6 @@ final class _TreeRunner: Sendable {
         }
     }
 
-    /// After completing `item`, whose timed-out call runs on: keeps the worker's slot and the
-    /// node's until that call returns or the run is over; then returns the next item.
-    @inline(never)
-    nonisolated(nonsending) private func holdSlot(
-        _ item: _TreeWorkItem, _ straggler: any _TreeStraggler
-    ) async -> _TreeWorkItem? {
-        let returned = await straggler.waitForReturn()
-        let completion = state.withLock {
-            $0.endHold(item, returned: returned, limit: options.concurrencyLimit)
-        }
-        apply(completion)
-        return completion.next
-    }
-
     private static func instrumentedOutcome(_ outcome: _TreeItemOutcome) -> InstrumentedOutcome {
         if outcome.succeeded { return .succeeded }
         if let failure = outcome.failures.last { return .failed(failure.error) }
@@ -250,15 +230,6 @@ final class _TreeRunner: Sendable {
         var lastError = firstError
         while true {
             if lastError == nil {
-                // A timed-out call still running holds the worker's slot: wait for it.
-                if let straggler = outcome.straggler {
-                    guard await straggler.waitForReturn() else {
-                        outcome.cancelled = true  // the run is over
-                        return nil
-                    }
-                    outcome.straggler = nil
-                    state.withLock { $0.timedOutRunning -= 1 }
-                }
                 if isHalted {
                     outcome.cancelled = true
                     return nil
@@ -276,20 +247,10 @@ final class _TreeRunner: Sendable {
                     let context = OperationTreeWorkContext(
                         attempt: attempt, maxAttempts: node.retry.maxAttempts)
                     if let limit = options.itemTimeout, limit < _treeLongestWait {
-                        var straggler: (any _TreeStraggler)?
-                        do {
-                            value = try await _treeWithTimeout(
-                                limit, node: node.name, clock: options.clock,
-                                straggler: &straggler
-                            ) {
-                                try await job(object, context)
-                            }
-                        } catch {
-                            if let straggler {
-                                outcome.straggler = straggler
-                                state.withLock { $0.timedOutRunning += 1 }
-                            }
-                            throw error
+                        value = try await _treeWithTimeout(
+                            limit, node: node.name, clock: options.clock
+                        ) {
+                            try await job(object, context)
                         }
                     } else {
                         value = try await job(object, context)

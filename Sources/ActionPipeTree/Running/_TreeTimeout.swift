@@ -10,52 +10,38 @@ let _treeLongestWait = Duration.seconds(Int64(1) << 32)
 /// dropped. Not called if the caller was cancelled first.
 func _treeWithTimeout<T: Sendable>(
     _ limit: Duration, node: String, clock: any Clock<Duration>,
-    straggler: inout (any _TreeStraggler)?,
     _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let race = _TreeTimeoutRace<T>()
-    do {
-        return try await withTaskCancellationHandler {
-            try await withUnsafeThrowingContinuation { continuation in
-                race.begin(continuation)
-                let work = Task {
-                    // The caller was cancelled before this began: it never starts.
-                    guard race.mayStart else {
-                        race.workReturned(.failure(CancellationError()))
-                        return
-                    }
-                    do {
-                        race.workReturned(.success(try await operation()))
-                    } catch {
-                        race.workReturned(.failure(error))
-                    }
+    return try await withTaskCancellationHandler {
+        try await withUnsafeThrowingContinuation { continuation in
+            race.begin(continuation)
+            let work = Task {
+                // The caller was cancelled before this began: it never starts.
+                guard race.mayStart else {
+                    race.finish(.failure(CancellationError()))
+                    return
                 }
-                let timer = Task {
-                    try? await clock.sleep(for: limit)
-                    race.finish(.failure(OperationTreeError.timedOut(node: node, after: limit)))
+                do {
+                    race.finish(.success(try await operation()))
+                } catch {
+                    race.finish(.failure(error))
                 }
-                race.track(work, timer)
             }
-        } onCancel: {
-            race.cancel()
+            let timer = Task {
+                try? await clock.sleep(for: limit)
+                race.finish(.failure(OperationTreeError.timedOut(node: node, after: limit)))
+            }
+            race.track(work, timer)
         }
-    } catch {
-        // `straggler` stays nil: waiting for a call that ignores cancellation would hang the
-        // run when it never returns, and bounding a lost request is what a timeout is for.
-        throw error
+    } onCancel: {
+        race.cancel()
     }
-}
-
-/// A call that lost its race to a timeout (or a cancellation) and may still run.
-protocol _TreeStraggler: AnyObject, Sendable {
-    /// `true` once the call has returned; `false` as soon as the waiting task is cancelled
-    /// (the run is over).
-    func waitForReturn() async -> Bool
 }
 
 /// The first of work, timer and cancellation resumes the caller; the others are cancelled.
 /// `@unchecked Sendable`: all state is inside a `LockedValue`.
-final class _TreeTimeoutRace<T: Sendable>: _TreeStraggler, @unchecked Sendable {
+final class _TreeTimeoutRace<T: Sendable>: @unchecked Sendable {
     private struct State {
         var continuation: UnsafeContinuation<T, any Error>?
         var result: Result<T, any Error>?
@@ -63,10 +49,6 @@ final class _TreeTimeoutRace<T: Sendable>: _TreeStraggler, @unchecked Sendable {
         var tasks: [Task<Void, Never>] = []
         /// The caller was cancelled: the work, if it has not begun, must not begin.
         var cancelled = false
-        /// The work returned, threw, or was never called.
-        var returned = false
-        var returnWaiter: UnsafeContinuation<Bool, Never>?
-        var waitCancelled = false
     }
     private let state = LockedValue(State())
 
@@ -93,44 +75,10 @@ final class _TreeTimeoutRace<T: Sendable>: _TreeStraggler, @unchecked Sendable {
 
     var mayStart: Bool { state.withLock { !$0.cancelled } }
 
-    var hasReturned: Bool { state.withLock { $0.returned } }
-
     /// The caller resumes with `CancellationError`.
     func cancel() {
         state.withLock { $0.cancelled = true }
         finish(.failure(CancellationError()))
-    }
-
-    /// Marks the work returned before resuming the caller, so the caller sees it.
-    func workReturned(_ result: Result<T, any Error>) {
-        let waiter = state.withLock { state -> UnsafeContinuation<Bool, Never>? in
-            state.returned = true
-            defer { state.returnWaiter = nil }
-            return state.returnWaiter
-        }
-        waiter?.resume(returning: true)
-        finish(result)
-    }
-
-    func waitForReturn() async -> Bool {
-        await withTaskCancellationHandler {
-            await withUnsafeContinuation { continuation in
-                let now = state.withLock { state -> Bool? in
-                    if state.returned { return true }
-                    if state.waitCancelled { return false }
-                    state.returnWaiter = continuation
-                    return nil
-                }
-                if let now { continuation.resume(returning: now) }
-            }
-        } onCancel: {
-            let waiter = state.withLock { state -> UnsafeContinuation<Bool, Never>? in
-                state.waitCancelled = true
-                defer { state.returnWaiter = nil }
-                return state.returnWaiter
-            }
-            waiter?.resume(returning: false)
-        }
     }
 
     func finish(_ result: Result<T, any Error>) {
