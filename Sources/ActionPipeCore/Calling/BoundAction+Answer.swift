@@ -20,6 +20,10 @@ extension BoundAction where Kind == ActionKind.Sync {
     ///
     /// - Throws: ``UnansweredActionError`` when no handler ran or the last one returned
     ///   `nil`; the handlers that ran are not undone.
+    ///
+    /// It holds the pipe for the call (a reference count every caller of the pipe shares),
+    /// which the plain call does not: on a path many threads call, unwrap the plain call's
+    /// optional instead.
     /// - Complexity: As the call; O(*c*) more to build the error, for a chain of *c* pipes.
     @inlinable
     public func answer(_ arguments: repeat each Argument) throws(UnansweredActionError) -> Result {
