@@ -1,55 +1,93 @@
-/// An immutable list of objects in one allocation, which it retains, lent one at a time
-/// inside a closure without reference counting; a reader keeps the buffer alive (a pin).
+/// An immutable buffer in one allocation: a header, `count` elements that each refer,
+/// `Unretained`, to one object the buffer owns, then `tailCount` plain values (an index).
+/// Readers borrow the objects with no reference counting while they keep the buffer alive
+/// (a pin of the snapshot that holds it). The one place the parts' snapshots retain and
+/// release what they hold.
+///
+/// Not `Sendable` (a managed buffer cannot be), yet shared: immutable after ``make``.
 @usableFromInline
-package final class ReferenceBuffer<Element: AnyObject>: ManagedBuffer<Int, Unmanaged<Element>> {
-    /// A buffer of `count` objects, which `fill` appends in order (exactly `count`).
-    package static func make(count: Int, _ fill: ((Element) -> Void) -> Void) -> ReferenceBuffer {
+package final class ReferenceBuffer<Header, Element: ReferenceBufferElement, Tail>:
+    ManagedBuffer<(header: Header, count: Int, tailCount: Int), Element>
+{
+    /// `header`, then the `count` elements `fill` appends in order (the maker passes each
+    /// object unretained and keeps it alive until `make` returns; the buffer retains it),
+    /// then `tail`.
+    @inlinable
+    package static func make(
+        _ header: Header, count: Int, tail: [Tail] = [], _ fill: ((Element) -> Void) -> Void
+    ) -> ReferenceBuffer {
+        let stride = MemoryLayout<Element>.stride
+        let padding = Swift.max(0, MemoryLayout<Tail>.alignment - MemoryLayout<Element>.alignment)
+        let tailBytes = tail.isEmpty ? 0 : padding + tail.count * MemoryLayout<Tail>.stride
         let buffer = unsafeDowncast(
-            create(minimumCapacity: count) { _ in 0 }, to: ReferenceBuffer.self)
-        buffer.withUnsafeMutablePointers { made, elements in
-            fill { element in
-                precondition(made.pointee < count, "ReferenceBuffer: more elements than its count")
-                (elements + made.pointee).initialize(to: .passRetained(element))
-                made.pointee += 1
-            }
-            precondition(made.pointee == count, "ReferenceBuffer: fewer elements than its count")
+            create(minimumCapacity: count + (tailBytes + stride - 1) / stride) { _ in
+                (header, count, tail.count)
+            }, to: ReferenceBuffer.self)
+        var made = 0
+        fill { element in
+            precondition(made < count, "ReferenceBuffer: more elements than its count")
+            _ = element.owned.reference.retain()
+            (buffer.elements + made).initialize(to: element)
+            made += 1
         }
+        precondition(made == count, "ReferenceBuffer: fewer elements than its count")
+        UnsafeMutableRawPointer(buffer.tail).bindMemory(to: Tail.self, capacity: tail.count)
+            .initialize(from: tail, count: tail.count)
         return buffer
     }
 
     deinit {
-        withUnsafeMutablePointers { count, elements in
-            for index in 0..<count.pointee { elements[index].release() }
-        }
+        // An owner releases its buffer with no lock held: an object's last reference (and
+        // user code it captured) may go here.
+        for index in 0..<count { elements[index].owned.reference.release() }
+        tail.deinitialize(count: tailCount)
     }
 
-    @inlinable package var count: Int {
-        // `header` is a class's stored `var`: every read is exclusivity-checked.
-        withUnsafeMutablePointerToHeader { $0.pointee }
-    }
-
-    /// Calls `body` with each object, in order, as a `Subclass`, which each must be (so the
-    /// maker stays concrete code); checked in debug builds.
+    /// The header and counts by address: a field read through `header` (a class's stored
+    /// `var`) is exclusivity-checked and costs a call path a frame buffer.
     @inlinable @inline(__always)
-    package func forEach<Subclass: AnyObject>(as _: Subclass.Type, _ body: (Subclass) -> Void) {
-        withUnsafeMutablePointers { count, elements in
-            for index in 0..<count.pointee {
-                assert(elements[index].takeUnretainedValue() is Subclass)
-                Unmanaged<Subclass>.fromOpaque(elements[index].toOpaque())
-                    ._withUnsafeGuaranteedRef(body)
-            }
-        }
+    package var fields: UnsafeMutablePointer<(header: Header, count: Int, tailCount: Int)> {
+        withUnsafeMutablePointerToHeader { $0 }
     }
 
-    /// The object at `index`, borrowed, as a `Subclass` (see ``forEach(as:_:)``).
+    /// How many elements.
     @inlinable @inline(__always)
-    package func withElement<Subclass: AnyObject, Result>(
-        at index: Int, as _: Subclass.Type, _ body: (Subclass) -> Result
-    ) -> Result {
-        withUnsafeMutablePointerToElements { elements in
-            assert(elements[index].takeUnretainedValue() is Subclass)
-            return Unmanaged<Subclass>.fromOpaque(elements[index].toOpaque())
-                ._withUnsafeGuaranteedRef(body)
-        }
+    package var count: Int { fields.pointee.count }
+
+    /// In the order `make` appended them.
+    @inlinable @inline(__always)
+    package var elements: UnsafeMutablePointer<Element> {
+        withUnsafeMutablePointerToElements { $0 }
     }
+
+    /// How many tail values.
+    @inlinable @inline(__always)
+    package var tailCount: Int { fields.pointee.tailCount }
+
+    /// After the elements.
+    @inlinable @inline(__always)
+    package var tail: UnsafeMutablePointer<Tail> {
+        let end = UnsafeMutableRawPointer(elements + count)
+        // Known when compiled: a tail aligned no wider than the elements starts at their end.
+        let start =
+            MemoryLayout<Tail>.alignment <= MemoryLayout<Element>.alignment
+            ? end : end.alignedUp(for: Tail.self)
+        return start.assumingMemoryBound(to: Tail.self)
+    }
+}
+
+/// An element of a ``ReferenceBuffer``: a plain value (reading one copies no reference) that
+/// refers to one object, which the buffer retains in `make` and releases in `deinit`.
+@usableFromInline
+package protocol ReferenceBufferElement: BitwiseCopyable {
+    /// The object's class.
+    associatedtype Object: AnyObject
+    /// Made with `Unretained(_:)`: the buffer, not the element, counts the reference.
+    var owned: Unretained<Object> { get }
+}
+
+extension Unretained: ReferenceBufferElement {
+    /// Itself: a buffer of objects alone.
+    @inlinable @inline(__always)
+    package var owned: Unretained { self }
 }

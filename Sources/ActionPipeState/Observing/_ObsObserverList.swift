@@ -4,15 +4,19 @@ import ActionPipeConcurrency
 /// buffer that owns them and lends them to a set. Elements are `_ObsAnyObserver`s (concrete
 /// code to build); each is an `_ObsObserver<Value>` of the property's `Value`.
 @usableFromInline
-typealias _ObsList = ReferenceBuffer<_ObsAnyObserver>
+typealias _ObsList = ReferenceBuffer<Void, Unretained<_ObsAnyObserver>, Never>
 
-extension ReferenceBuffer where Element == _ObsAnyObserver {
+extension ReferenceBuffer
+where Header == Void, Element == Unretained<_ObsAnyObserver>, Tail == Never {
     /// `nil` for no observers.
     ///
     /// - Complexity: O(n) for n slots of the table.
     static func make(_ table: borrowing _ObsTable) -> _ObsList? {
         let count = table.count
         guard count > 0 else { return nil }
-        return make(count: count) { append in table.forEachObserver(append) }
+        // Unretained: the table holds them until the buffer retains them.
+        return make((), count: count) { append in
+            table.forEachObserver { append(Unretained($0)) }
+        }
     }
 }

@@ -254,7 +254,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     @inlinable @inline(__always)
     func deliver(_ value: Value, _ list: _ObsList) {
         if list.count == 1 {
-            list.withElement(at: 0, as: _ObsObserver<Value>.self) { observer in
+            list.elements[0].as(_ObsObserver<Value>.self).with { observer in
                 if !observer.deliver(value) { removeGone([(observer.id, observer.number)]) }
             }
             return
@@ -266,8 +266,11 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     @inlinable
     func deliverToEach(_ value: Value, _ list: _ObsList) {
         var gone: [(id: UInt64, number: Int)] = []
-        list.forEach(as: _ObsObserver<Value>.self) { observer in
-            if !observer.deliver(value) { gone.append((observer.id, observer.number)) }
+        let observers = list.elements
+        for index in 0..<list.count {
+            observers[index].as(_ObsObserver<Value>.self).with { observer in
+                if !observer.deliver(value) { gone.append((observer.id, observer.number)) }
+            }
         }
         if !gone.isEmpty { removeGone(gone) }
     }
