@@ -3,8 +3,9 @@
 ///
 /// Its owner is always one of two:
 ///
-/// - **The holder.** Made with ``retaining(_:)``, released once with ``release()`` (a
-///   snapshot's `deinit`); readers borrow it while they keep the holder alive.
+/// - **A ``ReferenceBuffer``.** Made with ``init(_:)`` and handed to the buffer's `make`,
+///   which retains the object once; its `deinit` releases it. Readers borrow it while they
+///   keep the buffer alive.
 /// - **Something the reader holds.** Made with ``init(_:)`` from a reference the reader
 ///   holds for longer (a call's pinned snapshot holds its members).
 ///
@@ -27,16 +28,6 @@ package struct Unretained<Object: AnyObject>: @unchecked Sendable, BitwiseCopyab
         guard let pointer = UnsafeRawPointer(bitPattern: address) else { return nil }
         reference = .fromOpaque(pointer)
     }
-
-    /// Retained: the holder calls ``release()`` exactly once.
-    @inlinable @inline(__always)
-    package static func retaining(_ object: Object) -> Unretained {
-        Unretained(reference: .passRetained(object))
-    }
-
-    /// Never with a lock held (the object's `deinit` may release user code).
-    @inlinable @inline(__always)
-    package func release() { reference.release() }
 
     /// Borrowed: no reference is counted.
     @inlinable @inline(__always)

@@ -3,119 +3,95 @@ import Synchronization
 
 /// An immutable view of a chain that calls read with no lock held while handlers run.
 ///
-/// One allocation: the header, then every action's entries in one flat buffer, grouped by
-/// key in chain order and referring to their handlers unretained (retained once by the
-/// snapshot), then the index. A call finds its group and walks it with no reference
-/// counting. The registered keys are sorted: scanned when few, searched by halves when
-/// many, or looked up in a table indexed by key when dense enough (keys are process-wide,
-/// so a table of every key would cost memory for actions never registered).
-///
-/// Immutable after it is made; not `Sendable` only because `ManagedBuffer` cannot be.
+/// A `ReferenceBuffer` (one allocation): every action's entries, grouped by key in chain
+/// order, their handlers retained once by the buffer; the index in its tail. A call finds
+/// its group and walks it with no reference counting. The registered keys are sorted:
+/// scanned when few, searched by halves when many, or looked up in a table indexed by key
+/// when dense enough (keys are process-wide, so a table of every key would cost memory for
+/// actions never registered). Released only with no lock held: a handler's last reference
+/// (and user captures) may go with it.
 @usableFromInline
-final class _Snapshot: ManagedBuffer<_SnapshotHeader, _Snapshot.Entry> {
-    /// A handler and the index of its member in ``names``.
-    @usableFromInline
-    struct Entry {
-        @usableFromInline let handler: Unretained<_AnyHandler>
-        @usableFromInline let member: Int
-    }
+typealias _Snapshot = ReferenceBuffer<_SnapshotHeader, _SnapshotEntry, Int>
+
+/// A handler and the index of its member in ``_Snapshot/names``.
+@usableFromInline
+struct _SnapshotEntry: ReferenceBufferElement {
+    @usableFromInline let handler: Unretained<_AnyHandler>
+    @usableFromInline let member: Int
+
+    @usableFromInline var owned: Unretained<_AnyHandler> { handler }
+}
+
+extension ReferenceBuffer where Header == _SnapshotHeader, Element == _SnapshotEntry, Tail == Int {
+    @usableFromInline typealias Entry = _SnapshotEntry
 
     /// In chain order, for traces.
     @usableFromInline var names: [String] {
-        let members = header.members.object
-        if let member = members as? _Member { return [member.name] }
-        return knownCast(members, to: _SnapshotSlots.self).slots.compactMap { $0?.name }
+        switch fields.pointee.header.members {
+        case .alone(let member): [member.name]
+        case .chain(let slots): slots.compactMap { $0?.name }
+        }
     }
     /// Grouped by action key, each group in chain order.
-    @inlinable var entries: UnsafeMutablePointer<Entry> {
-        withUnsafeMutablePointerToElements { $0 }
-    }
+    @inlinable var entries: UnsafeMutablePointer<Entry> { elements }
     /// The registered keys, ascending, and after them `keyCount + 1` group bounds: group
     /// `i` (key `keys[i]`) is `entries[bounds[i] ..< bounds[i + 1]]`. Then, when present,
     /// the dense table: `denseCount` group numbers indexed by key, -1 for none.
-    @inlinable var index: UnsafeMutablePointer<Int> {
-        UnsafeMutableRawPointer(entries + entryCount).assumingMemoryBound(to: Int.self)
-    }
-    /// The header by address: a field read through `header` (a coroutine accessor) costs
-    /// the call path a frame buffer.
-    @inlinable var fields: UnsafeMutablePointer<_SnapshotHeader> {
-        withUnsafeMutablePointerToHeader { $0 }
-    }
-    @inlinable var entryCount: Int { fields.pointee.entryCount }
-    @inlinable var keyCount: Int { fields.pointee.keyCount }
-    @inlinable var denseCount: Int { fields.pointee.denseCount }
+    @inlinable var index: UnsafeMutablePointer<Int> { tail }
+    @inlinable var keyCount: Int { fields.pointee.header.keyCount }
+    @inlinable var denseCount: Int { fields.pointee.header.denseCount }
     /// Copied here: a call reads the snapshot anyway, and the global costs a
     /// lazy-initialisation check per call.
-    @inlinable var depthKey: NestingDepth.Key { fields.pointee.depthKey }
+    @inlinable var depthKey: NestingDepth.Key { fields.pointee.header.depthKey }
 
     @inlinable @inline(__always)
-    var isInstrumented: Bool { fields.pointee.instrumentationFlag.pointee.load(ordering: .relaxed) }
+    var isInstrumented: Bool {
+        fields.pointee.header.instrumentationFlag.pointee.load(ordering: .relaxed)
+    }
 
     @usableFromInline static var scanLimit: Int { 8 }
 
     /// `slots` in order, holes included.
     static func make(slots: [_Member?]) -> _Snapshot {
-        make(_SnapshotSlots(slots), slots.lazy.compactMap { $0 })
+        make(.chain(slots), slots.lazy.compactMap { $0 })
     }
 
     static func make(alone member: _Member) -> _Snapshot {
-        make(member, CollectionOfOne(member))
+        make(.alone(member), CollectionOfOne(member))
     }
 
     private static func make(
-        _ members: AnyObject, _ ordered: some Sequence<_Member>
+        _ members: _SnapshotHeader.Members, _ ordered: some Sequence<_Member>
     ) -> _Snapshot {
+        // Unretained: the members hold the handlers until the buffer retains them.
         var groups: [Int: [Entry]] = [:]
         for (position, member) in ordered.enumerated() {
             member.forEachHandler { key, handler in
                 groups[key.rawValue, default: []].append(
-                    Entry(handler: .retaining(handler), member: position))
+                    Entry(handler: Unretained(handler), member: position))
             }
         }
         let keys = groups.keys.sorted()
-        let keyCount = keys.count
         let largest = keys.last ?? -1
         let denseCount =
-            keyCount > Self.scanLimit && largest < 4 * keyCount + 64 ? largest + 1 : 0
-        let entryCount = groups.values.reduce(0) { $0 + $1.count }
-        let indexCount = 2 * keyCount + 1 + denseCount
-        let indexEntries =
-            (indexCount * MemoryLayout<Int>.stride + MemoryLayout<Entry>.stride - 1)
-            / MemoryLayout<Entry>.stride
-        let header = _SnapshotHeader(
-            members: .retaining(members), entryCount: entryCount, keyCount: keyCount,
-            denseCount: denseCount, depthKey: NestingDepth.key,
-            instrumentationFlag: UnsafePointer(_instrumentationFlag))
-        let snapshot = knownCast(
-            Self.create(minimumCapacity: entryCount + indexEntries) { _ in header },
-            to: _Snapshot.self)
-        snapshot.withUnsafeMutablePointerToElements { entries in
-            let index = UnsafeMutableRawPointer(entries + entryCount).bindMemory(
-                to: Int.self, capacity: indexCount)
-            let bounds = index + keyCount
-            let dense = bounds + keyCount + 1
-            dense.initialize(repeating: -1, count: denseCount)
-            var next = 0
-            for (group, key) in keys.enumerated() {
-                index[group] = key
-                bounds[group] = next
-                if denseCount > 0 { dense[key] = group }
-                for entry in groups[key]! {
-                    (entries + next).initialize(to: entry)
-                    next += 1
-                }
-            }
-            bounds[keyCount] = next
+            keys.count > scanLimit && largest < 4 * keys.count + 64 ? largest + 1 : 0
+        var index = keys
+        var bound = 0
+        for key in keys {
+            index.append(bound)
+            bound += groups[key]!.count
         }
-        return snapshot
-    }
-
-    deinit {
-        // A handler's last reference (and user captures) may go here: a snapshot is only
-        // released with no lock held.
-        let entries = entries
-        for position in 0..<header.entryCount { entries[position].handler.release() }
-        header.members.release()
+        index.append(bound)
+        index += repeatElement(-1, count: denseCount)
+        if denseCount > 0 {
+            for (group, key) in keys.enumerated() { index[2 * keys.count + 1 + key] = group }
+        }
+        let header = _SnapshotHeader(
+            members: members, keyCount: keys.count, denseCount: denseCount,
+            depthKey: NestingDepth.key, instrumentationFlag: UnsafePointer(_instrumentationFlag))
+        return make(header, count: bound, tail: index) { append in
+            for key in keys { groups[key]!.forEach(append) }
+        }
     }
 
     /// The positions in ``entries`` of `key`'s handlers; empty when none.
@@ -154,24 +130,20 @@ final class _Snapshot: ManagedBuffer<_SnapshotHeader, _Snapshot.Entry> {
     func handles(_ key: _ActionKey) -> Bool { !range(for: key).isEmpty }
 }
 
-/// Trivial (the members are held unmanaged), so reading a field on the call path copies no
-/// reference.
+/// Read in place on the call path (a field at a time, through a pointer).
 @usableFromInline
 struct _SnapshotHeader {
-    /// A pipe alone's ``_Member``, or a chain's ``_SnapshotSlots``, for trace names. Retained.
-    @usableFromInline let members: Unretained<AnyObject>
-    @usableFromInline let entryCount: Int
+    /// For trace names: a pipe alone's member, or a chain's slots, holes included (its own
+    /// array, shared until it changes, so a snapshot copies no array).
+    enum Members {
+        case alone(_Member)
+        case chain([_Member?])
+    }
+
+    let members: Members
     @usableFromInline let keyCount: Int
     @usableFromInline let denseCount: Int
     @usableFromInline let depthKey: NestingDepth.Key
     /// Copied here for the reason of `depthKey`.
     @usableFromInline let instrumentationFlag: UnsafePointer<Atomic<Bool>>
-}
-
-/// A chain's slots, holes included: its own array, shared until it changes, so a snapshot
-/// copies no array.
-final class _SnapshotSlots {
-    let slots: [_Member?]
-
-    init(_ slots: [_Member?]) { self.slots = slots }
 }
