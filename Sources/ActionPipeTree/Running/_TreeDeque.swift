@@ -5,8 +5,6 @@ struct _TreeDeque<Element> {
     private var head = 0
     private(set) var count = 0
 
-    var isEmpty: Bool { count == 0 }
-
     mutating func pushBack(_ element: Element) {
         if count == storage.count { grow() }
         storage[(head &+ count) & (storage.count &- 1)] = element
@@ -35,19 +33,5 @@ struct _TreeDeque<Element> {
         }
         storage = bigger
         head = 0
-    }
-}
-
-extension _TreeDeque where Element == _TreeReadyRange {
-    /// Takes the first item of the front range, in place; its last item pops the range.
-    mutating func popFirstItem() -> _TreeWorkItem? {
-        guard count > 0 else { return nil }
-        let index = storage[head]!.start
-        if index &+ 1 < storage[head]!.end {
-            storage[head]!.start = index &+ 1
-            return _TreeWorkItem(batch: storage[head]!.batch, index: index)
-        }
-        let range = popFront()!
-        return _TreeWorkItem(batch: range.batch, index: index)
     }
 }

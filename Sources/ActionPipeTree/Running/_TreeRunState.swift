@@ -1,10 +1,6 @@
-import ActionPipeConcurrency
-
 /// The mutable state of a run; only touched with the run's lock held.
 struct _TreeRunState {
-    var ready = _TreeDeque<_TreeReadyRange>()
-    /// Items in `ready` (ranges hold several).
-    var readyItems = 0
+    var ready = _TreeDeque<_TreeWorkItem>()
     /// Workers started (never above the run's limit), and those not yet at their first item.
     var workers = 0
     var starting = 0
@@ -13,28 +9,24 @@ struct _TreeRunState {
     var done = false
     var running = 0
     var peak = 0
-    /// Items handed to a worker that found the run stopped before starting them.
-    var notStartedHandedOut = 0
     var nextID = 1
-    var succeeded = 0
-    var retries = 0
     var failures: [OperationTreeFailure] = []
-    /// Per count slot: the node's identity and its counts.
-    let nodeIDs: [ObjectIdentifier]
-    var nodeCounts: [OperationTreeReport.NodeCounts]
     /// The next ticket of the progress callback's order.
     var nextTicket: UInt64 = 0
-    /// Per limit slot: the limit, the calls running, and the items waiting for a place.
+    /// Per count slot: the node's identity, its counts, its limit (0: none), its calls
+    /// running and the items waiting for a place.
+    let nodeIDs: [ObjectIdentifier]
+    var nodeCounts: [OperationTreeReport.NodeCounts]
     let limits: [Int]
     var slotRunning: [Int]
     var slotWaiting: [_TreeDeque<_TreeWorkItem>]
 
-    init(limits: [Int], nodeIDs: [ObjectIdentifier]) {
-        self.limits = limits
+    init(nodeIDs: [ObjectIdentifier], limits: [Int]) {
         self.nodeIDs = nodeIDs
+        self.limits = limits
         nodeCounts = Array(repeating: .init(), count: nodeIDs.count)
-        slotRunning = Array(repeating: 0, count: limits.count)
-        slotWaiting = Array(repeating: _TreeDeque(), count: limits.count)
+        slotRunning = Array(repeating: 0, count: nodeIDs.count)
+        slotWaiting = Array(repeating: _TreeDeque(), count: nodeIDs.count)
     }
 
     var isOver: Bool { done || stop != nil }
@@ -44,18 +36,24 @@ struct _TreeRunState {
         return nextTicket
     }
 
-    /// Queues `range` at the front (depth first, or an item whose slot freed) or the back.
-    mutating func pushReady(_ range: _TreeReadyRange, front: Bool) {
-        readyItems += range.end - range.start
-        if front { ready.pushFront(range) } else { ready.pushBack(range) }
+    /// Queues `batch`'s items, in order, at the front (depth first) or the back.
+    mutating func push(_ batch: _TreeBatch, front: Bool) {
+        if front {
+            for index in (0..<batch.count).reversed() {
+                ready.pushFront(_TreeWorkItem(batch: batch, index: index))
+            }
+        } else {
+            for index in 0..<batch.count {
+                ready.pushBack(_TreeWorkItem(batch: batch, index: index))
+            }
+        }
     }
 
     /// The next item to start, counted as running; `nil` when none is ready or the run is over.
     mutating func pop() -> _TreeWorkItem? {
         guard stop == nil else { return nil }
-        while let item = ready.popFirstItem() {
-            readyItems -= 1
-            let slot = item.batch.limitSlot
+        while let item = ready.popFront() {
+            let slot = item.plan?.limitSlot ?? -1
             if slot >= 0 {
                 guard slotRunning[slot] < limits[slot] else {
                     slotWaiting[slot].pushBack(item)
@@ -64,7 +62,7 @@ struct _TreeRunState {
                 slotRunning[slot] += 1
             }
             running += 1
-            if running > peak { peak = running }
+            peak = max(peak, running)
             return item
         }
         return nil
@@ -74,27 +72,24 @@ struct _TreeRunState {
     /// complete (emitting `finished` in post-order; the lock makes that order global), and
     /// pops the caller's next item and items for parked workers.
     mutating func complete(
-        _ item: _TreeWorkItem, _ outcome: _TreeItemOutcome, failFast: Bool, depthFirst: Bool,
-        limit: Int, events: _TreeEventSink?, dropped: inout [OperationTreeEvent],
+        _ item: _TreeWorkItem, _ outcome: _TreeItemOutcome, options: OperationTreeOptions,
+        events: _TreeEventSink?, dropped: inout [OperationTreeEvent],
         finished: inout [OperationTreeEvent]?
     ) -> _TreeCompletion {
         release(item)
-        if outcome.notStarted {
-            notStartedHandedOut += 1
-            if let plan = item.batch.plan { nodeCounts[plan.countSlot].notStarted += 1 }
+        if let slot = item.plan?.countSlot {
+            if outcome.notStarted { nodeCounts[slot].notStarted += 1 }
+            if outcome.succeeded { nodeCounts[slot].succeeded += 1 }
         }
-        if outcome.succeeded {
-            succeeded += 1
-            if let plan = item.batch.plan { nodeCounts[plan.countSlot].succeeded += 1 }
-        }
-        retries += outcome.retries
         for slot in outcome.retrySlots { nodeCounts[slot].retries += 1 }
-        if !outcome.failures.isEmpty {
-            failures.append(contentsOf: outcome.failures)
-            for slot in outcome.failureSlots { nodeCounts[slot].failed += 1 }
-            if failFast && stop == nil && !done { stop = .stoppedByFailure }
+        failures += outcome.failures
+        if !isOver {
+            if options.failFast && !outcome.failures.isEmpty {
+                stop = .stoppedByFailure
+            } else if outcome.cancelled {
+                stop = .cancelled
+            }
         }
-        if outcome.cancelled && stop == nil && !done { stop = .cancelled }
         if stop != nil {
             defer { idle = [] }
             return _TreeCompletion(
@@ -102,30 +97,16 @@ struct _TreeRunState {
                 cancelAll: stop == .stoppedByFailure)
         }
         if let output = outcome.output { item.batch.setOutput(item.index, output) }
-        if outcome.childCount > 0 {
-            item.batch.addPending(item.index, outcome.childCount)
-            // Numbered in order; depth first pushes the batches to the front last to first,
-            // so they keep that order ahead of everything else.
-            var batch = outcome.firstBatch
-            var reversed: _TreeBatch?
-            while let current = batch {
-                batch = current.next
-                current.firstID = nextID
-                nextID += current.count
-                if depthFirst {
-                    current.next = reversed
-                    reversed = current
-                } else {
-                    current.next = nil
-                    pushReady(
-                        _TreeReadyRange(batch: current, start: 0, end: current.count), front: false)
-                }
+        if !outcome.batches.isEmpty {
+            item.batch.addPending(item.index, outcome.batches.reduce(0) { $0 + $1.count })
+            for batch in outcome.batches {
+                batch.firstID = nextID
+                nextID += batch.count
             }
-            while let current = reversed {
-                reversed = current.next
-                current.next = nil
-                pushReady(
-                    _TreeReadyRange(batch: current, start: 0, end: current.count), front: true)
+            // Depth first pushes to the front last to first, so the batches keep their order.
+            let depthFirst = options.order == .depthFirst
+            for batch in depthFirst ? outcome.batches.reversed() : outcome.batches {
+                push(batch, front: depthFirst)
             }
         }
         var batch = item.batch
@@ -146,7 +127,7 @@ struct _TreeRunState {
         }
         // The worker's own next item first, then the parked workers'.
         let next = pop()
-        var completion = handOut(limit: limit)
+        var completion = handOut(limit: options.concurrencyLimit)
         completion.next = next
         completion.isOver = done
         return completion
@@ -156,15 +137,10 @@ struct _TreeRunState {
     /// queuing first an item that waited for the node's slot.
     private mutating func release(_ item: _TreeWorkItem) {
         running -= 1
-        let slot = item.batch.limitSlot
+        let slot = item.plan?.limitSlot ?? -1
         if slot >= 0 {
             slotRunning[slot] -= 1
-            if let waiting = slotWaiting[slot].popFront() {
-                pushReady(
-                    _TreeReadyRange(
-                        batch: waiting.batch, start: waiting.index, end: waiting.index + 1),
-                    front: true)
-            }
+            if let waiting = slotWaiting[slot].popFront() { ready.pushFront(waiting) }
         }
     }
 
@@ -184,8 +160,8 @@ struct _TreeRunState {
             wake = list
         }
         var start = 0
-        if !done, readyItems > starting, workers < limit {
-            start = Swift.min(readyItems - starting, limit - workers)
+        if !done, ready.count > starting, workers < limit {
+            start = min(ready.count - starting, limit - workers)
             workers += start
             starting += start
         }
@@ -194,25 +170,50 @@ struct _TreeRunState {
 
     func report() -> OperationTreeReport {
         var counts = nodeCounts
-        var notStarted = notStartedHandedOut
-        for var waiting in slotWaiting {
-            while let item = waiting.popFront() {
-                notStarted += 1
-                if let plan = item.batch.plan { counts[plan.countSlot].notStarted += 1 }
+        // What is still queued never started.
+        var queues = slotWaiting + [ready]
+        for index in queues.indices {
+            while let item = queues[index].popFront() {
+                if let slot = item.plan?.countSlot { counts[slot].notStarted += 1 }
             }
         }
-        var queue = ready
-        while let range = queue.popFront() {
-            if let plan = range.batch.plan {
-                notStarted += range.end - range.start
-                counts[plan.countSlot].notStarted += range.end - range.start
-            }
+        func total(_ count: KeyPath<OperationTreeReport.NodeCounts, Int>) -> Int {
+            counts.reduce(0) { $0 + $1[keyPath: count] }
         }
         var byNode: [ObjectIdentifier: OperationTreeReport.NodeCounts] = [:]
         for (slot, id) in nodeIDs.enumerated() { byNode[id] = counts[slot] }
+        for failure in failures { byNode[failure.nodeID]?.failed += 1 }
         return OperationTreeReport(
             outcome: done ? .completed : (stop ?? .completed), failures: failures,
-            succeededCount: succeeded, retryCount: retries, notStartedCount: notStarted,
-            peakConcurrency: peak, workersStarted: workers, nodeCounts: byNode)
+            succeededCount: total(\.succeeded), retryCount: total(\.retries),
+            notStartedCount: total(\.notStarted), peakConcurrency: peak, workersStarted: workers,
+            nodeCounts: byNode)
     }
 }
+
+/// What running one item gave, handed to `_TreeRunState.complete` in one piece.
+struct _TreeItemOutcome {
+    /// The batches of the item's children, in order.
+    var batches: [_TreeBatch] = []
+    var failures: [OperationTreeFailure] = []
+    /// The count slot of each retry's node.
+    var retrySlots: [Int] = []
+    var succeeded = false
+    var cancelled = false
+    /// The run had stopped before the item's work began: the report counts it not started.
+    var notStarted = false
+    /// The item's output, kept only for a listener's `finished` event.
+    var output: (any Sendable)?
+}
+
+/// What a completion hands back to its worker.
+struct _TreeCompletion {
+    var next: _TreeWorkItem?
+    var wake: _TreeWakeList?
+    var startWorkers = 0
+    var isOver = false
+    var cancelAll = false
+}
+
+/// Parked workers to resume, each with its next item (`nil`: the run is over).
+typealias _TreeWakeList = [(UnsafeContinuation<_TreeWorkItem?, Never>, _TreeWorkItem?)]

@@ -18,10 +18,7 @@ func _treeWithTimeout<T: Sendable>(
             race.begin(continuation)
             let work = Task {
                 // The caller was cancelled before this began: it never starts.
-                guard race.mayStart else {
-                    race.finish(.failure(CancellationError()))
-                    return
-                }
+                guard race.mayStart else { return race.finish(.failure(CancellationError())) }
                 do {
                     race.finish(.success(try await operation()))
                 } catch {
@@ -32,7 +29,7 @@ func _treeWithTimeout<T: Sendable>(
                 try? await clock.sleep(for: limit)
                 race.finish(.failure(OperationTreeError.timedOut(node: node, after: limit)))
             }
-            race.track(work, timer)
+            race.track([work, timer])
         }
     } onCancel: {
         race.cancel()
@@ -43,9 +40,9 @@ func _treeWithTimeout<T: Sendable>(
 /// `@unchecked Sendable`: all state is inside a `LockedValue`.
 final class _TreeTimeoutRace<T: Sendable>: @unchecked Sendable {
     private struct State {
+        /// Set until the caller is resumed.
         var continuation: UnsafeContinuation<T, any Error>?
         var result: Result<T, any Error>?
-        var resumed = false
         var tasks: [Task<Void, Never>] = []
         /// The caller was cancelled: the work, if it has not begun, must not begin.
         var cancelled = false
@@ -55,17 +52,13 @@ final class _TreeTimeoutRace<T: Sendable>: @unchecked Sendable {
     func begin(_ continuation: UnsafeContinuation<T, any Error>) {
         // Cancellation may have come before the continuation existed.
         let early = state.withLock { state -> Result<T, any Error>? in
-            if let result = state.result {
-                state.resumed = true
-                return result
-            }
-            state.continuation = continuation
-            return nil
+            if state.result == nil { state.continuation = continuation }
+            return state.result
         }
         if let early { continuation.resume(with: early) }
     }
 
-    func track(_ tasks: Task<Void, Never>...) {
+    func track(_ tasks: [Task<Void, Never>]) {
         let finished = state.withLock { state -> Bool in
             state.tasks = tasks
             return state.result != nil
@@ -86,10 +79,8 @@ final class _TreeTimeoutRace<T: Sendable>: @unchecked Sendable {
             state -> (UnsafeContinuation<T, any Error>?, [Task<Void, Never>]) in
             guard state.result == nil else { return (nil, []) }
             state.result = result
-            guard let continuation = state.continuation, !state.resumed else { return (nil, []) }
-            state.resumed = true
-            state.continuation = nil
-            return (continuation, state.tasks)
+            defer { state.continuation = nil }
+            return (state.continuation, state.tasks)  // no tasks yet without a continuation
         }
         // Losers are cancelled before the caller resumes: a timer's sleep has left its
         // clock by the time the caller sees the result.
