@@ -27,21 +27,18 @@ final class _TreePlanNode: Sendable {
         self.children = children
     }
 
-    /// The plan of `root`'s tree, and per count slot the node's identity and limit (0 for
-    /// none).
+    /// The plan of `root`'s tree, and its nodes by count slot.
     static func make(_ root: any _TreeNodeErased, defaultRetry: OperationTreeRetryPolicy)
-        -> (plan: _TreePlanNode, nodeIDs: [ObjectIdentifier], limits: [Int])
+        -> (plan: _TreePlanNode, nodes: [_TreeRunState.Node])
     {
         var countSlots: [ObjectIdentifier: Int] = [:]
-        var nodeIDs: [ObjectIdentifier] = []
-        var limits: [Int] = []
+        var nodes: [_TreeRunState.Node] = []
         var path: Set<ObjectIdentifier> = []
         func build(_ node: any _TreeNodeErased) -> _TreePlanNode {
-            let countSlot = countSlots[node.id, default: nodeIDs.count]
-            if countSlot == nodeIDs.count {
+            let countSlot = countSlots[node.id, default: nodes.count]
+            if countSlot == nodes.count {
                 countSlots[node.id] = countSlot
-                nodeIDs.append(node.id)
-                limits.append(node.concurrencyLimit ?? 0)
+                nodes.append(.init(id: node.id, limit: node.concurrencyLimit ?? 0))
             }
             path.insert(node.id)
             defer { path.remove(node.id) }
@@ -50,6 +47,6 @@ final class _TreePlanNode: Sendable {
             return _TreePlanNode(
                 node, retry: node.retry ?? defaultRetry, countSlot: countSlot, children: children)
         }
-        return (build(root), nodeIDs, limits)
+        return (build(root), nodes)
     }
 }

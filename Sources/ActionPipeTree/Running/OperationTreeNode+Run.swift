@@ -59,12 +59,6 @@ extension OperationTreeNode {
             of: OperationTreeEvent.self, bufferingPolicy: buffering)
         let sink = _TreeEventSink(continuation)
         let runner = _TreeRunner(root: self, options: options, events: sink)
-        let status = LockedValue(OperationTreeRun.Status.running)
-        let task = Task {
-            let report = await runner.run(input)
-            status.withLock { if $0 == .running { $0 = .ended } }
-            return report
-        }
-        return OperationTreeRun(events: events, sink: sink, task: task, status: status)
+        return OperationTreeRun(runner, input: input, events: events, sink: sink)
     }
 }

@@ -15,19 +15,23 @@ public final class OperationTreeRun: Sendable {
     public let events: AsyncStream<OperationTreeEvent>
     let sink: _TreeEventSink
     let task: Task<OperationTreeReport, Never>
-    let status: LockedValue<Status>
+    /// Neither ended nor cancelled.
+    let isRunning: LockedValue<Bool>
     private let id = RegistrationToken.nextID()
 
-    enum Status: Sendable { case running, cancelled, ended }
-
     init(
-        events: AsyncStream<OperationTreeEvent>, sink: _TreeEventSink,
-        task: Task<OperationTreeReport, Never>, status: LockedValue<Status>
+        _ runner: _TreeRunner, input: any Sendable, events: AsyncStream<OperationTreeEvent>,
+        sink: _TreeEventSink
     ) {
+        let isRunning = LockedValue(true)
         self.events = events
         self.sink = sink
-        self.task = task
-        self.status = status
+        self.isRunning = isRunning
+        task = Task {
+            let report = await runner.run(input)
+            isRunning.withLock { $0 = false }
+            return report
+        }
     }
 
     /// The run as a registration: cancelling the token cancels the run; store it in a
@@ -71,16 +75,15 @@ public final class OperationTreeRun: Sendable {
 
 extension OperationTreeRun: _Registry {
     package func _cancelRegistration(_ id: UInt64, detail: Int) -> Bool {
-        let wasRunning = status.withLock { status in
-            guard status == .running else { return false }
-            status = .cancelled
-            return true
+        let wasRunning = isRunning.withLock { isRunning in
+            defer { isRunning = false }
+            return isRunning
         }
         if wasRunning { task.cancel() }
         return wasRunning
     }
 
     package func _isRegistrationActive(_ id: UInt64, detail: Int) -> Bool {
-        status.withLock { $0 == .running }
+        isRunning.withLock { $0 }
     }
 }

@@ -13,20 +13,18 @@ struct _TreeRunState {
     var failures: [OperationTreeFailure] = []
     /// The next ticket of the progress callback's order.
     var nextTicket: UInt64 = 0
-    /// Per count slot: the node's identity, its counts, its limit (0: none), its calls
-    /// running and the items waiting for a place.
-    let nodeIDs: [ObjectIdentifier]
-    var nodeCounts: [OperationTreeReport.NodeCounts]
-    let limits: [Int]
-    var slotRunning: [Int]
-    var slotWaiting: [_TreeDeque<_TreeWorkItem>]
+    /// By the plan's `countSlot`.
+    var nodes: [Node]
 
-    init(nodeIDs: [ObjectIdentifier], limits: [Int]) {
-        self.nodeIDs = nodeIDs
-        self.limits = limits
-        nodeCounts = Array(repeating: .init(), count: nodeIDs.count)
-        slotRunning = Array(repeating: 0, count: nodeIDs.count)
-        slotWaiting = Array(repeating: _TreeDeque(), count: nodeIDs.count)
+    /// One node of the plan, however many places it has.
+    struct Node {
+        let id: ObjectIdentifier
+        /// The node's own limit; 0: none.
+        let limit: Int
+        var counts = OperationTreeReport.NodeCounts()
+        var running = 0
+        /// Items waiting for a place under `limit`.
+        var waiting = _TreeDeque<_TreeWorkItem>()
     }
 
     var isOver: Bool { done || stop != nil }
@@ -55,11 +53,11 @@ struct _TreeRunState {
         while let item = ready.popFront() {
             let slot = item.plan?.limitSlot ?? -1
             if slot >= 0 {
-                guard slotRunning[slot] < limits[slot] else {
-                    slotWaiting[slot].pushBack(item)
+                guard nodes[slot].running < nodes[slot].limit else {
+                    nodes[slot].waiting.pushBack(item)
                     continue
                 }
-                slotRunning[slot] += 1
+                nodes[slot].running += 1
             }
             running += 1
             peak = max(peak, running)
@@ -68,20 +66,19 @@ struct _TreeRunState {
         return nil
     }
 
-    /// Counts `item` done, queues its children, finishes every item whose subtree is now
-    /// complete (emitting `finished` in post-order; the lock makes that order global), and
-    /// pops the caller's next item and items for parked workers.
+    /// Counts `item` done, queues its children, finishes what is now complete, and pops the
+    /// caller's next item and items for parked workers.
     mutating func complete(
         _ item: _TreeWorkItem, _ outcome: _TreeItemOutcome, options: OperationTreeOptions,
-        events: _TreeEventSink?, dropped: inout [OperationTreeEvent],
-        finished: inout [OperationTreeEvent]?
+        events: _TreeEventSink?, progress: Bool
     ) -> _TreeCompletion {
+        var completion = _TreeCompletion()
         release(item)
         if let slot = item.plan?.countSlot {
-            if outcome.notStarted { nodeCounts[slot].notStarted += 1 }
-            if outcome.succeeded { nodeCounts[slot].succeeded += 1 }
+            if outcome.notStarted { nodes[slot].counts.notStarted += 1 }
+            if outcome.succeeded { nodes[slot].counts.succeeded += 1 }
         }
-        for slot in outcome.retrySlots { nodeCounts[slot].retries += 1 }
+        for slot in outcome.retrySlots { nodes[slot].counts.retries += 1 }
         failures += outcome.failures
         if !isOver {
             if options.failFast && !outcome.failures.isEmpty {
@@ -90,47 +87,67 @@ struct _TreeRunState {
                 stop = .cancelled
             }
         }
-        if stop != nil {
-            defer { idle = [] }
-            return _TreeCompletion(
-                next: nil, wake: idle.map { ($0, nil) }, isOver: true,
-                cancelAll: stop == .stoppedByFailure)
+        if stop == nil {
+            queueChildren(of: item, outcome, depthFirst: options.order == .depthFirst)
+            finishUp(item, events: events, progress: progress, &completion)
         }
+        // The worker's own next item first, then the parked workers'; the rest wait for
+        // new workers, or, once the run is over, for nothing.
+        completion.next = pop()
+        while !idle.isEmpty, let item = pop() { completion.wake.append((idle.removeLast(), item)) }
+        if isOver {
+            completion.wake += idle.map { ($0, nil) }
+            idle = []
+            completion.isOver = true
+            completion.cancelAll = stop == .stoppedByFailure
+        } else if ready.count > starting, workers < options.concurrencyLimit {
+            completion.startWorkers = min(
+                ready.count - starting, options.concurrencyLimit - workers)
+            workers += completion.startWorkers
+            starting += completion.startWorkers
+        }
+        if !completion.finished.isEmpty { completion.ticket = takeTicket() }
+        return completion
+    }
+
+    private mutating func queueChildren(
+        of item: _TreeWorkItem, _ outcome: _TreeItemOutcome, depthFirst: Bool
+    ) {
         if let output = outcome.output { item.batch.setOutput(item.index, output) }
-        if !outcome.batches.isEmpty {
-            item.batch.addPending(item.index, outcome.batches.reduce(0) { $0 + $1.count })
-            for batch in outcome.batches {
-                batch.firstID = nextID
-                nextID += batch.count
-            }
-            // Depth first pushes to the front last to first, so the batches keep their order.
-            let depthFirst = options.order == .depthFirst
-            for batch in depthFirst ? outcome.batches.reversed() : outcome.batches {
-                push(batch, front: depthFirst)
-            }
+        guard !outcome.batches.isEmpty else { return }
+        item.batch.addPending(item.index, outcome.batches.reduce(0) { $0 + $1.count })
+        for batch in outcome.batches {
+            batch.firstID = nextID
+            nextID += batch.count
         }
+        // Depth first pushes to the front last to first, so the batches keep their order.
+        for batch in depthFirst ? outcome.batches.reversed() : outcome.batches {
+            push(batch, front: depthFirst)
+        }
+    }
+
+    /// Counts `item`'s work done, and finishes it and every ancestor whose subtree is now
+    /// complete, emitting `finished` in post-order (the lock makes that order global).
+    private mutating func finishUp(
+        _ item: _TreeWorkItem, events: _TreeEventSink?, progress: Bool,
+        _ completion: inout _TreeCompletion
+    ) {
         var batch = item.batch
         var index = item.index
         while batch.finishOne(index) {
             guard let parent = batch.parent else {
                 done = true  // the run's root item: the whole tree is done
-                break
+                return
             }
-            if events != nil || finished != nil {
+            if events != nil || progress {
                 let event = OperationTreeEvent.finished(
                     _TreeWorkItem(batch: batch, index: index).info, output: batch.output(index))
-                events?.yield(event, dropped: &dropped)
-                finished?.append(event)
+                events?.yield(event, dropped: &completion.dropped)
+                if progress { completion.finished.append(event) }
             }
             index = batch.parentIndex
             batch = parent
         }
-        // The worker's own next item first, then the parked workers'.
-        let next = pop()
-        var completion = handOut(limit: options.concurrencyLimit)
-        completion.next = next
-        completion.isOver = done
-        return completion
     }
 
     /// Counts `item`'s call over: frees its place in the limits (the run's and its node's),
@@ -139,49 +156,24 @@ struct _TreeRunState {
         running -= 1
         let slot = item.plan?.limitSlot ?? -1
         if slot >= 0 {
-            slotRunning[slot] -= 1
-            if let waiting = slotWaiting[slot].popFront() { ready.pushFront(waiting) }
+            nodes[slot].running -= 1
+            if let waiting = nodes[slot].waiting.popFront() { ready.pushFront(waiting) }
         }
-    }
-
-    /// Ready items for parked workers, and how many workers to start for the rest.
-    private mutating func handOut(limit: Int) -> _TreeCompletion {
-        // `nil` when no worker is parked: no array to release.
-        var wake: _TreeWakeList?
-        if !idle.isEmpty {
-            var list: _TreeWakeList = []
-            while !idle.isEmpty, let item = pop() {
-                list.append((idle.removeLast(), item))
-            }
-            if done {
-                list.append(contentsOf: idle.map { ($0, nil) })
-                idle = []
-            }
-            wake = list
-        }
-        var start = 0
-        if !done, ready.count > starting, workers < limit {
-            start = min(ready.count - starting, limit - workers)
-            workers += start
-            starting += start
-        }
-        return _TreeCompletion(wake: wake, startWorkers: start)
     }
 
     func report() -> OperationTreeReport {
-        var counts = nodeCounts
+        var nodes = nodes
         // What is still queued never started.
-        var queues = slotWaiting + [ready]
+        var queues = nodes.map(\.waiting) + [ready]
         for index in queues.indices {
             while let item = queues[index].popFront() {
-                if let slot = item.plan?.countSlot { counts[slot].notStarted += 1 }
+                if let slot = item.plan?.countSlot { nodes[slot].counts.notStarted += 1 }
             }
         }
         func total(_ count: KeyPath<OperationTreeReport.NodeCounts, Int>) -> Int {
-            counts.reduce(0) { $0 + $1[keyPath: count] }
+            nodes.reduce(0) { $0 + $1.counts[keyPath: count] }
         }
-        var byNode: [ObjectIdentifier: OperationTreeReport.NodeCounts] = [:]
-        for (slot, id) in nodeIDs.enumerated() { byNode[id] = counts[slot] }
+        var byNode = Dictionary(uniqueKeysWithValues: nodes.map { ($0.id, $0.counts) })
         for failure in failures { byNode[failure.nodeID]?.failed += 1 }
         return OperationTreeReport(
             outcome: done ? .completed : (stop ?? .completed), failures: failures,
@@ -206,14 +198,17 @@ struct _TreeItemOutcome {
     var output: (any Sendable)?
 }
 
-/// What a completion hands back to its worker.
+/// What a completion hands back to its worker, to carry out after unlocking: its next item,
+/// parked workers to resume with theirs (`nil`: the run is over), how many workers to
+/// start, the `finished` events for the progress callback and their ticket, and the events
+/// a full stream dropped (they may hold the user's outputs).
 struct _TreeCompletion {
     var next: _TreeWorkItem?
-    var wake: _TreeWakeList?
+    var wake: [(UnsafeContinuation<_TreeWorkItem?, Never>, _TreeWorkItem?)] = []
     var startWorkers = 0
     var isOver = false
     var cancelAll = false
+    var finished: [OperationTreeEvent] = []
+    var ticket: UInt64 = 0
+    var dropped: [OperationTreeEvent] = []
 }
-
-/// Parked workers to resume, each with its next item (`nil`: the run is over).
-typealias _TreeWakeList = [(UnsafeContinuation<_TreeWorkItem?, Never>, _TreeWorkItem?)]

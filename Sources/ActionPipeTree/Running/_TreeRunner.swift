@@ -32,12 +32,12 @@ final class _TreeRunner: Sendable {
         root: any _TreeNodeErased, options: OperationTreeOptions,
         events: _TreeEventSink?, progress: _TreeProgress? = nil
     ) {
-        let (plan, nodeIDs, limits) = _TreePlanNode.make(root, defaultRetry: options.retry)
+        let (plan, nodes) = _TreePlanNode.make(root, defaultRetry: options.retry)
         self.plan = plan
         self.options = options
         self.events = events
         self.progress = progress
-        state = LockedValue(_TreeRunState(nodeIDs: nodeIDs, limits: limits))
+        state = LockedValue(_TreeRunState(nodes: nodes))
         (demandRequests, demand) = AsyncStream.makeStream(of: Demand.self)
     }
 
@@ -165,30 +165,19 @@ final class _TreeRunner: Sendable {
                 }
             }
         }
-        var dropped: [OperationTreeEvent] = []
-        // `finished` events for the progress callback: ticketed under the lock, delivered
-        // after unlocking.
-        var finished: [OperationTreeEvent]? = progress == nil ? nil : []
-        var ticket: UInt64 = 0
-        let completion = state.withLock { state in
-            let completion = state.complete(
-                item, outcome, options: options, events: events, dropped: &dropped,
-                finished: &finished)
-            if finished?.isEmpty == false { ticket = state.takeTicket() }
-            return completion
+        let completion = state.withLock {
+            $0.complete(item, outcome, options: options, events: events, progress: progress != nil)
         }
-        // Dropped events hold the user's outputs: released here, unlocked.
-        dropped = []
         apply(completion)
-        if let progress, let finished, !finished.isEmpty {
-            await progress.deliver(finished, ticket: ticket)
+        if let progress, !completion.finished.isEmpty {
+            await progress.deliver(completion.finished, ticket: completion.ticket)
         }
         return completion.next
     }
 
     /// Carries out a completion, after unlocking.
     private func apply(_ completion: _TreeCompletion) {
-        for (continuation, item) in completion.wake ?? [] { continuation.resume(returning: item) }
+        for (continuation, item) in completion.wake { continuation.resume(returning: item) }
         for _ in 0..<completion.startWorkers { demand.yield(.startWorker) }
         if completion.isOver {
             if completion.cancelAll {
