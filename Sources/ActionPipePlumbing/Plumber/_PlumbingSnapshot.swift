@@ -31,9 +31,8 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
     @usableFromInline let depthKey = NestingDepth.key
     @usableFromInline let plumber: String
 
-    /// `firstAsync`: the index of the plumber's first async stage, if any.
     init(
-        storage: _PlumbingStageStorage<Payload>, count: Int, firstAsync: Int?,
+        storage: _PlumbingStageStorage<Payload>, count: Int,
         sink: (@Sendable (PlumbingPacket<Payload>) -> Void)?,
         onStop: (@Sendable (PlumbingOutcome<Payload>) -> Void)?,
         plumber: String
@@ -41,7 +40,7 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
         self.storage = storage
         bodies = storage.bodies
         self.count = count
-        isSync = firstAsync.map { $0 >= count } ?? true
+        isSync = (storage.firstAsync ?? count) >= count
         self.sink = sink
         self.onStop = onStop
         self.plumber = plumber

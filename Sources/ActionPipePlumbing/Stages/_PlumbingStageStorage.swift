@@ -11,6 +11,8 @@ final class _PlumbingStageStorage<Payload: Sendable>: @unchecked Sendable {
     let names: UnsafeMutablePointer<String>
     let capacity: Int
     private(set) var initialized = 0
+    /// The index of the first async stage, if any.
+    private(set) var firstAsync: Int?
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -40,19 +42,10 @@ final class _PlumbingStageStorage<Payload: Sendable>: @unchecked Sendable {
         return copy
     }
 
-    /// Under the plumber's lock.
-    ///
-    /// - Complexity: O(s) for s stages.
-    func firstAsync() -> Int? {
-        (0..<initialized).first { index in
-            if case .async = bodies[index] { return true }
-            return false
-        }
-    }
-
     /// Under the plumber's lock, with `initialized < capacity`.
     func append(name: String, body: _PlumbingStageBody<Payload>) {
         precondition(initialized < capacity, "plumbing stage storage is full")
+        if case .async = body, firstAsync == nil { firstAsync = initialized }
         (names + initialized).initialize(to: name)
         (bodies + initialized).initialize(to: body)
         initialized += 1
