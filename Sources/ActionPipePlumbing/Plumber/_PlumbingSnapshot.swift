@@ -54,14 +54,9 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
     @inlinable
     func runSync(_ packet: consuming PlumbingPacket<Payload>) -> PlumbingOutcome<Payload> {
         guard let depth = _enterCall(depthKey) else { return refusedNested(packet) }
-        let outcome: PlumbingOutcome<Payload>
-        if instrumentationFlag.pointee.load(ordering: .relaxed) {
-            outcome = runSyncInstrumented(packet)
-        } else {
-            outcome = _runSync(packet)
-        }
-        depth.pointee &-= 1
-        return outcome
+        defer { depth.pointee &-= 1 }
+        guard instrumentationFlag.pointee.load(ordering: .relaxed) else { return _runSync(packet) }
+        return runSyncInstrumented(packet)
     }
 
     /// Stopped before its first stage, reported to `Diagnostics` and the stop observer. The
@@ -83,7 +78,6 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
         return stop
     }
 
-    /// Never inlined, so a plain packet pays only the check.
     @inlinable @inline(never)
     func runSyncInstrumented(_ packet: consuming PlumbingPacket<Payload>)
         -> PlumbingOutcome<Payload>

@@ -1,4 +1,5 @@
 import ActionPipeConcurrency
+import Synchronization
 
 /// What a port's lock guards.
 @usableFromInline
@@ -87,4 +88,27 @@ enum _PlumbingClaim<Payload: Sendable> {
     /// The port is busy: queue (`plumber` leaves the lock to be released outside it).
     case wait(PipelinePlumber<Payload>)
     case notConnected
+}
+
+/// A packet waiting for its port. It keeps the plumber it was emitted into until its outcome,
+/// even if the plumber is released or the port moved meanwhile; it is released after the
+/// port's lock, so the plumber's deinit runs outside it. `waiter` is the `process` call
+/// awaiting the outcome (`nil` for `emit`), resumed with `nil` when withdrawn: the caller
+/// builds the cancelled outcome in its own task.
+@usableFromInline
+typealias _PlumbingQueuedPacket<Payload: Sendable> = (
+    payload: Payload, plumber: PipelinePlumber<Payload>,
+    waiter: CheckedContinuation<PlumbingOutcome<Payload>?, Never>?,
+    cancelled: _PlumbingCancelFlag?
+)
+
+/// Set when the task awaiting a queued packet is cancelled; checked by the drain between
+/// stages, since the packet runs in the drain's task.
+@usableFromInline
+final class _PlumbingCancelFlag: Sendable {
+    private let storage = Atomic<Bool>(false)
+
+    func set() { storage.store(true, ordering: .releasing) }
+
+    var isSet: Bool { storage.load(ordering: .acquiring) }
 }
