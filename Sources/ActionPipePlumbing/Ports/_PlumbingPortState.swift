@@ -7,10 +7,10 @@ struct _PlumbingPortState<Payload: Sendable> {
     /// Every critical section that loads it returns it, so the plumber (maybe the last
     /// reference, with its captures) is released after unlocking.
     @usableFromInline weak var plumber: PipelinePlumber<Payload>?
-    /// Waiting packets from `head` on; earlier slots are empty (a packet is released as it
-    /// leaves the queue).
-    @usableFromInline var queue: [_PlumbingQueuedPacket<Payload>?] = []
-    @usableFromInline var head = 0
+    /// Waiting packets: `next` holds the oldest, last first; `queue` the newer, in order.
+    /// A packet is released as it leaves.
+    @usableFromInline var queue: [_PlumbingQueuedPacket<Payload>] = []
+    @usableFromInline var next: [_PlumbingQueuedPacket<Payload>] = []
     /// Whether a packet of this port is being processed (by a caller or the drain task).
     @usableFromInline var busy = false
     /// Identifies the packet running now.
@@ -25,35 +25,23 @@ struct _PlumbingPortState<Payload: Sendable> {
         return turn
     }
 
-    @inlinable var hasWaiting: Bool { head < queue.count }
+    @inlinable var hasWaiting: Bool { !queue.isEmpty || !next.isEmpty }
 
     /// Removes the waiting packet marked by `flag`, to release after unlocking.
     mutating func withdraw(_ flag: _PlumbingCancelFlag) -> _PlumbingQueuedPacket<Payload>? {
-        guard let position = queue[head...].firstIndex(where: { $0?.cancelled === flag }),
-            queue[position]?.waiter != nil
-        else { return nil }
-        let removed = queue.remove(at: position)
-        if head == queue.count {
-            queue.removeAll(keepingCapacity: true)
-            head = 0
+        if let index = queue.firstIndex(where: { $0.cancelled === flag }) {
+            return queue.remove(at: index)
         }
-        return removed
+        return next.firstIndex { $0.cancelled === flag }.map { next.remove(at: $0) }
     }
 
-    /// - Complexity: amortised O(1): the empty processed slots are dropped once they are
-    ///   half the queue.
+    /// - Complexity: amortised O(1).
     mutating func dequeue() -> _PlumbingQueuedPacket<Payload>? {
-        guard head < queue.count else { return nil }
-        let item = queue[head].take()
-        head += 1
-        if head == queue.count {
-            queue.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head > 16, head * 2 > queue.count {
-            queue.removeFirst(head)
-            head = 0
+        if next.isEmpty {
+            swap(&queue, &next)
+            next.reverse()
         }
-        return item
+        return next.popLast()
     }
 }
 
