@@ -2,9 +2,8 @@
 /// it: the run allocates per batch, not per item (an item is a batch and an index).
 ///
 /// `@unchecked Sendable`: `plan`, `parent` and `parentIndex` are set once by the worker that
-/// made the batch, before it hands the batch to the run's lock; `firstID`, `pending` and
-/// `outputs` are touched only under that lock, which also makes the accesses exclusive
-/// (hence `@exclusivity(unchecked)`).
+/// made the batch, before it hands the batch to the run's lock; the rest is touched only
+/// under that lock, which also makes the accesses exclusive.
 @usableFromInline
 class _TreeBatch: @unchecked Sendable {
     /// `nil` for the run's root batch, whose one object is the input sent to the root node.
@@ -15,8 +14,8 @@ class _TreeBatch: @unchecked Sendable {
     final let count: Int
     /// Numbered when the batch is queued, so a batch's numbers are consecutive.
     @exclusivity(unchecked) final var firstID = 0
-    /// Per item: its own work (1 until it completes) plus its unfinished child items; empty
-    /// until an item gets children.
+    /// Per item: its own work (1 until done) plus its unfinished child items; empty until an
+    /// item gets children.
     @exclusivity(unchecked) private final var pending: [Int] = []
     /// Per item, its output for `finished` events; empty without a listener.
     @exclusivity(unchecked) private final var outputs: [(any Sendable)?] = []
@@ -26,7 +25,6 @@ class _TreeBatch: @unchecked Sendable {
         self.count = count
     }
 
-    /// Object `index`, erased: the common path reads the typed objects.
     func object(_ index: Int) -> any Sendable {
         fatalError("_TreeBatch.object(_:) is overridden by every batch the run creates")
     }

@@ -11,9 +11,8 @@ final class _TreeProgress: Sendable {
     let callback: @Sendable (OperationTreeEvent) -> Void
 
     private struct State {
-        /// The ticket whose turn it is.
         var serving: UInt64 = 0
-        /// Workers waiting for a later ticket (at most one per worker).
+        /// Workers waiting for a later ticket, at most one each.
         var waiting: [UInt64: UnsafeContinuation<Void, Never>] = [:]
     }
 

@@ -11,7 +11,6 @@ struct _TreeRunState {
     var peak = 0
     var nextID = 1
     var failures: [OperationTreeFailure] = []
-    /// The next ticket of the progress callback's order.
     var nextTicket: UInt64 = 0
     /// By the plan's `countSlot`.
     var nodes: [Node]
@@ -185,7 +184,6 @@ struct _TreeRunState {
 
 /// What running one item gave, handed to `_TreeRunState.complete` in one piece.
 struct _TreeItemOutcome {
-    /// The batches of the item's children, in order.
     var batches: [_TreeBatch] = []
     var failures: [OperationTreeFailure] = []
     /// The count slot of each retry's node.

@@ -287,7 +287,6 @@ final class _TreeRunner: Sendable {
 
     private var isStopped: Bool { state.withLock { $0.stop != nil } }
 
-    /// Read before each call starts.
     private var isHalted: Bool { halted.load(ordering: .acquiring) }
 
     /// Returns once the progress callback has seen `event`.
