@@ -24,8 +24,8 @@ public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendabl
     /// This node's retry policy; `nil`: the run's ``OperationTreeOptions/retry``.
     public let retry: OperationTreeRetryPolicy?
 
-    let objects: _TreeObjectsJob
-    let work: _TreeWorkJob
+    @usableFromInline let objects: _TreeObjectsJob
+    @usableFromInline let work: _TreeWorkJob
     let children = LockedValue<[any _TreeNodeErased]>([])
 
     /// A node from its two jobs as closures: `objects` maps an input to the objects to work
@@ -56,38 +56,27 @@ public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendabl
     ///
     /// - Complexity: O(1).
     @inlinable
-    public convenience init<Item: Sendable>(
+    public init<Item: Sendable>(
         _ name: String, concurrencyLimit: Int? = nil, retry: OperationTreeRetryPolicy? = nil,
         objects: nonisolated(nonsending) @escaping @Sendable (Input) async throws -> [Item],
         work:
             nonisolated(nonsending) @escaping @Sendable (Item, OperationTreeWorkContext)
             async throws -> Output
     ) {
-        // The casts cannot fail: `addChild` only accepts children whose `Input` is this
-        // node's `Output`, and `work` gets only batches this node's `objects` made. Typed
-        // here, where the tree is built, so the run calls the provider without a cast or a box.
-        self.init(
-            name, concurrencyLimit: concurrencyLimit, retry: retry,
-            objects: { input in
-                let items = try await objects(input as! Input)
-                return items.isEmpty ? nil : _TreeTypedBatch(items)
-            },
-            work: { batch, index, context, keepOutput in
-                let output = try await work((batch as! _TreeTypedBatch<Item>).items[index], context)
-                return keepOutput ? output : nil
-            })
-    }
-
-    @usableFromInline
-    init(
-        _ name: String, concurrencyLimit: Int?, retry: OperationTreeRetryPolicy?,
-        objects: @escaping _TreeObjectsJob, work: @escaping _TreeWorkJob
-    ) {
         self.name = name
         self.concurrencyLimit = concurrencyLimit.map { max(1, $0) }
         self.retry = retry
-        self.objects = objects
-        self.work = work
+        // The casts cannot fail: `addChild` only accepts children whose `Input` is this
+        // node's `Output`, and `work` gets only batches this node's `objects` made. Typed
+        // here, where the tree is built, so the run calls the provider without a cast or a box.
+        self.objects = { input in
+            let items = try await objects(input as! Input)
+            return items.isEmpty ? nil : _TreeTypedBatch(items)
+        }
+        self.work = { batch, index, context, keepOutput in
+            let output = try await work((batch as! _TreeTypedBatch<Item>).items[index], context)
+            return keepOutput ? output : nil
+        }
     }
 
     /// A node whose jobs are a provider's; the run calls its

@@ -71,6 +71,7 @@ struct _TreeWorkItem: Sendable {
     let index: Int
 
     var plan: _TreePlanNode? { batch.plan }
+    var object: any Sendable { batch.object(index) }
 
     /// The item as events and failures show it. Reads numbers set under the run's lock
     /// before the item was handed out.
@@ -80,6 +81,6 @@ struct _TreeWorkItem: Sendable {
             node: plan?.name ?? "", nodeID: plan?.nodeID ?? ObjectIdentifier(batch),
             id: batch.firstID + index,
             parentID: parent?.plan == nil ? nil : (parent?.firstID ?? 0) + batch.parentIndex,
-            index: index, object: batch.object(index))
+            index: index, object: object)
     }
 }

@@ -104,8 +104,7 @@ final class _TreeRunner: Sendable {
 
     /// Runs one item (its work, then its children's `objects`) and completes it; returns the
     /// worker's next item. With no listener, timeout or instrument, a first attempt calls
-    /// the job directly; all else is in `slowCall`, which keeps this frame, allocated per
-    /// item, small.
+    /// the job directly, allocating nothing; all else is in `slowCall`.
     @inline(__always)
     nonisolated(nonsending) private func process(_ item: _TreeWorkItem) async -> _TreeWorkItem? {
         var outcome = _TreeItemOutcome()
@@ -127,19 +126,19 @@ final class _TreeRunner: Sendable {
                         !children.isEmpty)
                     outcome.succeeded = true
                 } catch {
-                    output = await slowWork(node, item, error, &outcome)
+                    output = await slowCall(node, item: item, object: item.object, error, &outcome)
                 }
             } else {
                 let span =
                     Instrumentation.isOn
                     ? Instrumentation.begin(.treeItem, name: node.name, detail: "\(item.info)")
                     : nil
-                output = await slowWork(node, item, nil, &outcome)
+                output = await slowCall(node, item: item, object: item.object, nil, &outcome)
                 if let span { span.end(Self.instrumentedOutcome(outcome)) }
                 if listening { outcome.output = output }
             }
         } else {
-            output = item.batch.object(item.index)  // the run's input, for the root node
+            output = item.object  // the run's input, for the root node
         }
         if let output {
             for child in children where !outcome.cancelled {
@@ -152,10 +151,14 @@ final class _TreeRunner: Sendable {
                     do {
                         batch = try await child.objects(output)
                     } catch {
-                        batch = await slowObjects(child, output, error, &outcome)
+                        batch =
+                            await slowCall(child, item: nil, object: output, error, &outcome)
+                            as? _TreeBatch
                     }
                 } else {
-                    batch = await slowObjects(child, output, nil, &outcome)
+                    batch =
+                        await slowCall(child, item: nil, object: output, nil, &outcome)
+                        as? _TreeBatch
                 }
                 if let batch {
                     batch.plan = child
@@ -194,40 +197,19 @@ final class _TreeRunner: Sendable {
         return .stopped(outcome.cancelled ? "cancelled" : "not produced")
     }
 
-    private func slowWork(
-        _ node: _TreePlanNode, _ item: _TreeWorkItem, _ firstError: (any Error)?,
-        _ outcome: inout _TreeItemOutcome
-    ) async -> (any Sendable)? {
-        let output = await slowCall(
-            node, .work, item: item, object: item.batch.object(item.index), firstError, &outcome
-        ) { context in
-            try await node.work(item.batch, item.index, context, true)
-        }
-        outcome.succeeded = output != nil
-        return output
-    }
-
-    private func slowObjects(
-        _ node: _TreePlanNode, _ input: any Sendable, _ firstError: (any Error)?,
-        _ outcome: inout _TreeItemOutcome
-    ) async -> _TreeBatch? {
-        let batch = await slowCall(
-            node, .objects, item: nil, object: input, firstError, &outcome
-        ) { _ in
-            try await node.objects(input)
-        }
-        return batch as? _TreeBatch
-    }
-
-    /// Calls a job with events, the timeout and the retry policy; `firstError` is that of a
+    /// Calls `node`'s work on `item` (its `object`), or with no item its `objects` for
+    /// `object`, with events, the timeout and the retry policy; `firstError` is that of a
     /// first attempt already made. Returns `nil` after recording a failure or a cancellation,
-    /// or when the job returned `nil`.
+    /// or for no objects.
     @inline(never)
     private func slowCall(
-        _ node: _TreePlanNode, _ stage: OperationTreeFailure.Stage, item: _TreeWorkItem?,
-        object: any Sendable, _ firstError: (any Error)?, _ outcome: inout _TreeItemOutcome,
-        _ job: @escaping @Sendable (OperationTreeWorkContext) async throws -> (any Sendable)?
+        _ node: _TreePlanNode, item: _TreeWorkItem?, object: any Sendable,
+        _ firstError: (any Error)?, _ outcome: inout _TreeItemOutcome
     ) async -> (any Sendable)? {
+        @Sendable func job(_ context: OperationTreeWorkContext) async throws -> (any Sendable)? {
+            guard let item else { return try await node.objects(object) }
+            return try await node.work(item.batch, item.index, context, true)
+        }
         let policy = node.retry
         var attempt = 1
         while true {
@@ -253,7 +235,10 @@ final class _TreeRunner: Sendable {
                     } else {
                         value = try await job(context)
                     }
-                    if let item, let value { await emit(.produced(item.info, output: value)) }
+                    if let item, let value {
+                        outcome.succeeded = true
+                        await emit(.produced(item.info, output: value))
+                    }
                     return value
                 } catch let thrown {
                     error = thrown
@@ -261,8 +246,8 @@ final class _TreeRunner: Sendable {
             }
             if Task.isCancelled || isStopped { break }
             let failure = OperationTreeFailure(
-                node: node.name, stage: stage, item: item?.info, object: object, error: error,
-                attempts: attempt, nodeID: node.nodeID)
+                node: node.name, stage: item == nil ? .objects : .work, item: item?.info,
+                object: object, error: error, attempts: attempt, nodeID: node.nodeID)
             guard attempt < policy.maxAttempts, policy.shouldRetry(error) else {
                 outcome.failures.append(failure)
                 await emit(.failed(failure))

@@ -14,23 +14,20 @@ func _treeWithTimeout<T: Sendable>(
 ) async throws -> T {
     let race = _TreeTimeoutRace<T>()
     return try await withTaskCancellationHandler {
-        try await withUnsafeThrowingContinuation { continuation in
-            race.begin(continuation)
-            let work = Task {
-                // The caller was cancelled before this began: it never starts.
-                guard race.mayStart else { return race.finish(.failure(CancellationError())) }
-                do {
-                    race.finish(.success(try await operation()))
-                } catch {
-                    race.finish(.failure(error))
-                }
+        let work = Task {
+            // The caller was cancelled before this began: it never starts.
+            guard race.mayStart else { return race.finish(.failure(CancellationError())) }
+            do {
+                race.finish(.success(try await operation()))
+            } catch {
+                race.finish(.failure(error))
             }
-            let timer = Task {
-                try? await clock.sleep(for: limit)
-                race.finish(.failure(OperationTreeError.timedOut(node: node, after: limit)))
-            }
-            race.track([work, timer])
         }
+        let timer = Task {
+            try? await clock.sleep(for: limit)
+            race.finish(.failure(OperationTreeError.timedOut(node: node, after: limit)))
+        }
+        return try await withUnsafeThrowingContinuation { race.begin($0, tasks: [work, timer]) }
     } onCancel: {
         race.cancel()
     }
@@ -49,21 +46,16 @@ final class _TreeTimeoutRace<T: Sendable>: @unchecked Sendable {
     }
     private let state = LockedValue(State())
 
-    func begin(_ continuation: UnsafeContinuation<T, any Error>) {
-        // Cancellation may have come before the continuation existed.
+    func begin(_ continuation: UnsafeContinuation<T, any Error>, tasks: [Task<Void, Never>]) {
+        // A task or the cancellation may have finished before the continuation existed.
         let early = state.withLock { state -> Result<T, any Error>? in
+            state.tasks = tasks
             if state.result == nil { state.continuation = continuation }
             return state.result
         }
-        if let early { continuation.resume(with: early) }
-    }
-
-    func track(_ tasks: [Task<Void, Never>]) {
-        let finished = state.withLock { state -> Bool in
-            state.tasks = tasks
-            return state.result != nil
-        }
-        if finished { for task in tasks { task.cancel() } }
+        guard let early else { return }
+        for task in tasks { task.cancel() }
+        continuation.resume(with: early)
     }
 
     var mayStart: Bool { state.withLock { !$0.cancelled } }
@@ -80,7 +72,7 @@ final class _TreeTimeoutRace<T: Sendable>: @unchecked Sendable {
             guard state.result == nil else { return (nil, []) }
             state.result = result
             defer { state.continuation = nil }
-            return (state.continuation, state.tasks)  // no tasks yet without a continuation
+            return (state.continuation, state.tasks)  // none yet without a continuation
         }
         // Losers are cancelled before the caller resumes: a timer's sleep has left its
         // clock by the time the caller sees the result.
