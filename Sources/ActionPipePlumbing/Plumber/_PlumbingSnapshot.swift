@@ -1,19 +1,6 @@
 import ActionPipeConcurrency
 import Synchronization
 
-/// `nonisolated(nonsending)`: runs on its caller's actor, so a packet processed from the main
-/// actor does not hop to the global executor around each stage.
-@usableFromInline
-typealias _PlumbingAsyncStageBody<Payload: Sendable> =
-    nonisolated(nonsending) @Sendable (inout PlumbingPacket<Payload>) async throws
-    -> PlumbingVerdict
-
-@usableFromInline
-enum _PlumbingStageBody<Payload: Sendable>: Sendable {
-    case sync(@Sendable (inout PlumbingPacket<Payload>) throws -> PlumbingVerdict)
-    case async(_PlumbingAsyncStageBody<Payload>)
-}
-
 /// A plumber's stages, sink and stop observer at one moment, immutable, read without a lock.
 /// `@unchecked Sendable`: `bodies` points at slots of `storage` (kept alive here), written
 /// before publication and never again.

@@ -95,9 +95,9 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
         switch claim {
         case .claimed(let plumber, let turn):
             // The port was free: run in the caller's task (its cancellation applies), on its actor.
-            let outcome = await _processClaimed(
-                payload, in: plumber,
-                turns: running + [_PlumbingTurn(port: ObjectIdentifier(self), turn: turn)])
+            let outcome = await _run(payload, in: plumber, turn: turn, nestedIn: running) {
+                Task.isCancelled
+            }
             _finishTurn()
             return outcome
         case .nested(let plumber):
@@ -109,15 +109,20 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
         }
     }
 
-    /// Runs the packet with `turns` bound, on the caller's actor: the `withValue` closure
-    /// captures `isolation` (a nonisolated one would run the stages off the main actor).
-    private func _processClaimed(
-        _ payload: Payload, in plumber: PipelinePlumber<Payload>, turns: [_PlumbingTurn],
+    /// Runs the packet in `plumber` as this port's `turn`, nested in the turns `running`, on
+    /// the caller's actor: the `withValue` closure captures `isolation` (a nonisolated one
+    /// would run the stages off the main actor).
+    private func _run(
+        _ payload: Payload, in plumber: PipelinePlumber<Payload>, turn: UInt64,
+        nestedIn running: [_PlumbingTurn] = [], isCancelled: () -> Bool,
         isolation: isolated (any Actor)? = #isolation
     ) async -> PlumbingOutcome<Payload> {
-        await _PlumbingRunning.$turns.withValue(turns) {
+        let snapshot = plumber._current.load().unsafelyUnwrapped  // retained across the awaits
+        let turns = running + [_PlumbingTurn(port: ObjectIdentifier(self), turn: turn)]
+        return await _PlumbingRunning.$turns.withValue(turns) {
             _ = isolation
-            return await plumber.process(payload, from: number)
+            let packet = PlumbingPacket(payload, port: number)
+            return await snapshot.runAsync(packet, isCancelled: isCancelled)
         }
     }
 
@@ -214,13 +219,9 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
             }
             // Released unlocked: the packet and the plumber it keeps.
             guard let (item, turn) = next else { return }
-            let snapshot = item.plumber._current.load().unsafelyUnwrapped
             let cancelled = item.cancelled
-            let packet = PlumbingPacket(item.payload, port: number)
-            let outcome = await _PlumbingRunning.$turns.withValue(
-                [_PlumbingTurn(port: ObjectIdentifier(self), turn: turn)]
-            ) {
-                await snapshot.runAsync(packet) { cancelled?.isSet ?? false }
+            let outcome = await _run(item.payload, in: item.plumber, turn: turn) {
+                cancelled?.isSet ?? false
             }
             item.waiter?.resume(returning: outcome)
         }

@@ -1,3 +1,16 @@
+@usableFromInline
+enum _PlumbingStageBody<Payload: Sendable>: Sendable {
+    case sync(@Sendable (inout PlumbingPacket<Payload>) throws -> PlumbingVerdict)
+    case async(_PlumbingAsyncStageBody<Payload>)
+}
+
+/// `nonisolated(nonsending)`: runs on its caller's actor, so a packet processed from the main
+/// actor does not hop to the global executor around each stage.
+@usableFromInline
+typealias _PlumbingAsyncStageBody<Payload: Sendable> =
+    nonisolated(nonsending) @Sendable (inout PlumbingPacket<Payload>) async throws
+    -> PlumbingVerdict
+
 /// The stages of a plumber, append-only, shared by its snapshots. A snapshot of `count`
 /// stages reads slots `0..<count`, never changed once initialised, so packets read them
 /// unlocked while stages are added (the snapshot's atomic store publishes the slot). A

@@ -21,8 +21,8 @@ extension OperationTreeNode {
     /// returned before `run` does. A slow callback slows the run; a listener that must not
     /// hold it back uses ``start(_:options:buffering:)``.
     ///
-    /// - Complexity: one lock round-trip per item, and no task per item; with `progress`,
-    ///   one more per event, and the callback's own time.
+    /// - Complexity: one lock round-trip per item, no task per item; with `progress`, one
+    ///   more per event.
     public nonisolated(nonsending) func run(
         _ input: Input, options: OperationTreeOptions = .init(),
         progress: (@Sendable (OperationTreeEvent) -> Void)? = nil

@@ -46,10 +46,8 @@ public final class OperationTreeRun: Sendable {
 
     /// Another stream of the run's events, for one more reader: every event from now on, in
     /// the order of ``events``; it finishes when the run ends (at once if it has). Each
-    /// stream has its own buffer, so a slow reader holds back no other.
+    /// stream has its own buffer (`buffering`), so a slow reader holds back no other.
     ///
-    /// - Parameter buffering: How many unread events this stream keeps, and which; by
-    ///   default the newest 1,024.
     /// - Complexity: O(1) amortised; every later event costs one more yield.
     public func eventStream(
         buffering: AsyncStream<OperationTreeEvent>.Continuation.BufferingPolicy =

@@ -22,12 +22,6 @@ final class _TreeEventSink: Sendable {
         state = LockedValue(State(streams: [0: continuation]))
     }
 
-    func yield(_ event: OperationTreeEvent) {
-        var dropped: [OperationTreeEvent] = []
-        yield(event, dropped: &dropped)
-        withExtendedLifetime(dropped) {}  // released here, unlocked
-    }
-
     /// Yields `event` to every stream; events the bounded buffers drop to make room go to
     /// `dropped`, for the caller to release after unlocking.
     func yield(_ event: OperationTreeEvent, dropped: inout [OperationTreeEvent]) {

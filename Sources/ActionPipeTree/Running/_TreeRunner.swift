@@ -276,7 +276,8 @@ final class _TreeRunner: Sendable {
 
     /// Returns once the progress callback has seen `event`.
     private func emit(_ event: OperationTreeEvent) async {
-        events?.yield(event)
+        var dropped: [OperationTreeEvent] = []  // released here, unlocked
+        events?.yield(event, dropped: &dropped)
         if let progress {
             let ticket = state.withLock { $0.takeTicket() }
             await progress.deliver([event], ticket: ticket)
