@@ -54,27 +54,10 @@ struct _PlumbingConfiguration<Payload: Sendable> {
         }
     }
 
-    /// With taps, the snapshot's sink (stop observer) is one closure calling it then each tap,
-    /// so the hot path without taps is unchanged.
     func snapshot(plumber: String) -> _PlumbingSnapshot<Payload> {
-        let count = storage.initialized
-        var (sink, onStop) = (self.sink?.body, self.onStop?.body)
-        if !taps.isEmpty {
-            let taps = taps.map(\.body)
-            sink = { [sink] packet in
-                sink?(packet)
-                let outcome = PlumbingOutcome(
-                    packet: packet, stage: nil, stagesPassed: count, stageCount: count,
-                    reason: nil, plumber: plumber)
-                for tap in taps { tap(outcome) }
-            }
-            onStop = { [onStop] stop in
-                onStop?(stop)
-                for tap in taps { tap(stop) }
-            }
-        }
-        return _PlumbingSnapshot(
-            storage: storage, count: count, sink: sink, onStop: onStop, plumber: plumber)
+        _PlumbingSnapshot(
+            storage: storage, count: storage.initialized, sink: sink?.body, onStop: onStop?.body,
+            taps: taps.map(\.body), plumber: plumber)
     }
 }
 
