@@ -52,7 +52,7 @@ extension PipelinePlumber {
         _ name: String,
         _ body: @escaping @Sendable (inout PlumbingPacket<Payload>) throws -> PlumbingVerdict
     ) -> RegistrationToken {
-        _addStage(name, .sync(body))
+        _register(.stage, label: name) { $0.append(name: name, body: .sync(body), id: $1) }
     }
 
     /// Appends an asynchronous stage, one that may await before it passes or stops the
@@ -67,7 +67,7 @@ extension PipelinePlumber {
             nonisolated(nonsending) @escaping @Sendable (inout PlumbingPacket<Payload>) async throws
             -> PlumbingVerdict
     ) -> RegistrationToken {
-        _addStage(name, .async(body))
+        _register(.stage, label: name) { $0.append(name: name, body: .async(body), id: $1) }
     }
 
     /// Appends a stage object; one object may serve any number of plumbers.
@@ -102,20 +102,7 @@ extension PipelinePlumber {
     public func sink(_ body: @escaping @Sendable (PlumbingPacket<Payload>) -> Void)
         -> RegistrationToken
     {
-        _setSink { _ in body }
-    }
-
-    /// Installs the sink built from the registration's id (a main-actor sink checks it).
-    func _setSink(
-        withID makeBody: (UInt64) -> @Sendable (PlumbingPacket<Payload>) -> Void
-    ) -> RegistrationToken {
-        let id = RegistrationToken.nextID()
-        let body = makeBody(id)
-        _update { configuration in
-            configuration.sink = body
-            configuration.sinkID = id
-        }
-        return _token(id, .sink, label: "sink")
+        _register(.sink, label: "sink") { $0.sink = ($1, body) }
     }
 
     /// Sets an observer told about every packet that stops, however it was sent; setting it
@@ -130,19 +117,7 @@ extension PipelinePlumber {
     public func onStop(_ body: @escaping @Sendable (PlumbingOutcome<Payload>) -> Void)
         -> RegistrationToken
     {
-        _setStopObserver { _ in body }
-    }
-
-    func _setStopObserver(
-        withID makeBody: (UInt64) -> @Sendable (PlumbingOutcome<Payload>) -> Void
-    ) -> RegistrationToken {
-        let id = RegistrationToken.nextID()
-        let body = makeBody(id)
-        _update { configuration in
-            configuration.onStop = body
-            configuration.onStopID = id
-        }
-        return _token(id, .stopObserver, label: "onStop")
+        _register(.stopObserver, label: "onStop") { $0.onStop = ($1, body) }
     }
 
     /// Adds `body`, told every packet's outcome after the sink or stop observer, and never
@@ -153,23 +128,17 @@ extension PipelinePlumber {
     package func _addTap(_ body: @escaping @Sendable (PlumbingOutcome<Payload>) -> Void)
         -> RegistrationToken
     {
-        let id = RegistrationToken.nextID()
-        _update { configuration in configuration.taps.append((id, body)) }
-        return _token(id, .tap, label: "tap")
+        _register(.tap, label: "tap") { $0.taps.append(($1, body)) }
     }
 
-    private func _addStage(_ name: String, _ body: _PlumbingStageBody<Payload>)
-        -> RegistrationToken
-    {
+    /// Adds a registration with a new id, and returns its token.
+    func _register(
+        _ kind: _PlumbingRegistration, label: String,
+        _ add: (inout _PlumbingConfiguration<Payload>, UInt64) -> Void
+    ) -> RegistrationToken {
         let id = RegistrationToken.nextID()
-        _update { $0.append(name: name, body: body, id: id) }
-        return _token(id, .stage, label: name)
-    }
-
-    private func _token(_ id: UInt64, _ kind: _PlumbingRegistration, label: String)
-        -> RegistrationToken
-    {
-        RegistrationToken(
+        _update { configuration -> Void? in add(&configuration, id) }
+        return RegistrationToken(
             registry: self, id: id, detail: kind.rawValue, scope: name, joiner: "/", label: label)
     }
 
@@ -196,16 +165,7 @@ extension PipelinePlumber: _Registry {
     /// still running with it.
     package func _cancelRegistration(_ id: UInt64, detail: Int) -> Bool {
         guard let kind = _PlumbingRegistration(rawValue: detail) else { return false }
-        switch kind {
-        case .stage:
-            return _update { $0.removeStage(id) } != nil
-        case .sink:
-            return _update { $0.removeSink(id) } != nil
-        case .stopObserver:
-            return _update { $0.removeStopObserver(id) } != nil
-        case .tap:
-            return _update { $0.removeTap(id) } != nil
-        }
+        return _update { $0.remove(id, kind) } != nil
     }
 
     package func _isRegistrationActive(_ id: UInt64, detail: Int) -> Bool {

@@ -27,7 +27,7 @@ extension PipelinePlumber {
         on delivery: MainActorDelivery,
         _ body: @escaping @MainActor @Sendable (PlumbingPacket<Payload>) -> Void
     ) -> RegistrationToken {
-        _setSink { id in _onMainActor(while: id, is: .sink, body) }
+        _register(.sink, label: "sink") { $0.sink = ($1, _onMainActor(while: $1, is: .sink, body)) }
     }
 
     /// Sets the stop observer to a `@MainActor` closure, told each stop on the main actor,
@@ -40,7 +40,9 @@ extension PipelinePlumber {
         on delivery: MainActorDelivery,
         _ body: @escaping @MainActor @Sendable (PlumbingOutcome<Payload>) -> Void
     ) -> RegistrationToken {
-        _setStopObserver { id in _onMainActor(while: id, is: .stopObserver, body) }
+        _register(.stopObserver, label: "onStop") {
+            $0.onStop = ($1, _onMainActor(while: $1, is: .stopObserver, body))
+        }
     }
 
     /// Sets the sink to a `@MainActor` closure handed `owner` (held weakly, read only on the
@@ -53,11 +55,7 @@ extension PipelinePlumber {
         owner: Owner, on delivery: MainActorDelivery,
         _ body: @escaping @MainActor @Sendable (Owner, PlumbingPacket<Payload>) -> Void
     ) -> RegistrationToken {
-        let weakOwner = WeakBox(owner)
-        return sink(on: delivery) { packet in
-            guard let owner = weakOwner.object else { return }
-            body(owner, packet)
-        }
+        sink(on: delivery, Self._whileAlive(owner, body))
     }
 
     /// Sets the stop observer to a `@MainActor` closure handed `owner` (held weakly) with
@@ -70,10 +68,16 @@ extension PipelinePlumber {
         owner: Owner, on delivery: MainActorDelivery,
         _ body: @escaping @MainActor @Sendable (Owner, PlumbingOutcome<Payload>) -> Void
     ) -> RegistrationToken {
+        onStop(on: delivery, Self._whileAlive(owner, body))
+    }
+
+    /// `body` handed `owner`, held weakly; nothing once `owner` is gone.
+    private static func _whileAlive<Owner: AnyObject & Sendable, Value>(
+        _ owner: Owner, _ body: @escaping @MainActor @Sendable (Owner, Value) -> Void
+    ) -> @MainActor @Sendable (Value) -> Void {
         let weakOwner = WeakBox(owner)
-        return onStop(on: delivery) { stop in
-            guard let owner = weakOwner.object else { return }
-            body(owner, stop)
+        return { value in
+            if let owner = weakOwner.object { body(owner, value) }
         }
     }
 

@@ -53,9 +53,9 @@ public final class PipelinePlumber<Payload: Sendable>: Sendable {
         _withSnapshot { $0.isSync }
     }
 
+    /// A plumber always has a snapshot (stored at `init`).
     @inlinable @inline(__always)
     func _withSnapshot<Result>(_ body: (_PlumbingSnapshot<Payload>) -> Result) -> Result {
-        // A plumber always has a snapshot (stored at `init`).
         _current.read(body)
     }
 
@@ -91,9 +91,5 @@ public final class PipelinePlumber<Payload: Sendable>: Sendable {
     {
         let snapshot = _current.load().unsafelyUnwrapped  // retained across the awaits
         return await snapshot.runAsync(PlumbingPacket(payload, port: port)) { Task.isCancelled }
-    }
-
-    deinit {
-        // Ports hold their plumber weakly; the snapshot goes with `_current`.
     }
 }

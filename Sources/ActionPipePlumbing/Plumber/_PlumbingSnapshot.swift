@@ -1,20 +1,8 @@
 import ActionPipeConcurrency
 import Synchronization
 
-/// `nonisolated(nonsending)`: runs on its caller's actor, so a packet processed from the main
-/// actor does not hop to the global executor around each stage.
-@usableFromInline
-typealias _PlumbingAsyncStageBody<Payload: Sendable> =
-    nonisolated(nonsending) @Sendable (inout PlumbingPacket<Payload>) async throws
-    -> PlumbingVerdict
-
-@usableFromInline
-enum _PlumbingStageBody<Payload: Sendable>: Sendable {
-    case sync(@Sendable (inout PlumbingPacket<Payload>) throws -> PlumbingVerdict)
-    case async(_PlumbingAsyncStageBody<Payload>)
-}
-
-/// A plumber's stages, sink and stop observer at one moment, immutable, read without a lock.
+/// A plumber's stages, sink, stop observer and taps at one moment, immutable, read without a
+/// lock.
 /// `@unchecked Sendable`: `bodies` points at slots of `storage` (kept alive here), written
 /// before publication and never again.
 @usableFromInline
@@ -26,24 +14,26 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
     @usableFromInline let isSync: Bool
     /// Copied here: reading the global calls its lazy-initialisation accessor.
     @usableFromInline let instrumentationFlag = UnsafePointer(_instrumentationFlag)
-    let onStop: (@Sendable (PlumbingOutcome<Payload>) -> Void)?
+    @usableFromInline let onStop: (@Sendable (PlumbingOutcome<Payload>) -> Void)?
+    /// Told every outcome after the sink or the stop observer.
+    @usableFromInline let taps: [@Sendable (PlumbingOutcome<Payload>) -> Void]
     /// Copied here for the same reason.
     @usableFromInline let depthKey = NestingDepth.key
     @usableFromInline let plumber: String
 
-    /// `firstAsync`: the index of the plumber's first async stage, if any.
     init(
-        storage: _PlumbingStageStorage<Payload>, count: Int, firstAsync: Int?,
+        storage: _PlumbingStageStorage<Payload>, count: Int,
         sink: (@Sendable (PlumbingPacket<Payload>) -> Void)?,
         onStop: (@Sendable (PlumbingOutcome<Payload>) -> Void)?,
-        plumber: String
+        taps: [@Sendable (PlumbingOutcome<Payload>) -> Void], plumber: String
     ) {
         self.storage = storage
         bodies = storage.bodies
         self.count = count
-        isSync = firstAsync.map { $0 >= count } ?? true
+        isSync = (storage.firstAsync ?? count) >= count
         self.sink = sink
         self.onStop = onStop
+        self.taps = taps
         self.plumber = plumber
     }
 
@@ -55,14 +45,9 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
     @inlinable
     func runSync(_ packet: consuming PlumbingPacket<Payload>) -> PlumbingOutcome<Payload> {
         guard let depth = _enterCall(depthKey) else { return refusedNested(packet) }
-        let outcome: PlumbingOutcome<Payload>
-        if instrumentationFlag.pointee.load(ordering: .relaxed) {
-            outcome = runSyncInstrumented(packet)
-        } else {
-            outcome = _runSync(packet)
-        }
-        depth.pointee &-= 1
-        return outcome
+        defer { depth.pointee &-= 1 }
+        guard instrumentationFlag.pointee.load(ordering: .relaxed) else { return _runSync(packet) }
+        return runSyncInstrumented(packet)
     }
 
     /// Stopped before its first stage, reported to `Diagnostics` and the stop observer. The
@@ -78,13 +63,12 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
         if depth.pointee == NestingDepth.callLimit {
             NestingLimitError._report(error)
             depth.pointee &+= 1
-            onStop?(stop)
+            report(stop)
             depth.pointee &-= 1
         }
         return stop
     }
 
-    /// Never inlined, so a plain packet pays only the check.
     @inlinable @inline(never)
     func runSyncInstrumented(_ packet: consuming PlumbingPacket<Payload>)
         -> PlumbingOutcome<Payload>
@@ -116,7 +100,6 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
             }
             index &+= 1
         }
-        sink?(packet)
         return delivered(packet)
     }
 
@@ -161,15 +144,18 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
         if isCancelled() {
             return stopped(packet, at: count, .cancelled)
         }
-        sink?(packet)
         return delivered(packet)
     }
 
+    /// Hands `packet` to the sink, then its outcome to the taps.
     @inlinable @inline(__always)
     func delivered(_ packet: consuming PlumbingPacket<Payload>) -> PlumbingOutcome<Payload> {
-        PlumbingOutcome(
+        sink?(packet)
+        let outcome = PlumbingOutcome(
             packet: packet, stage: nil, stagesPassed: count, stageCount: count, reason: nil,
             plumber: plumber)
+        for tap in taps { tap(outcome) }
+        return outcome
     }
 
     @usableFromInline
@@ -179,8 +165,15 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
         let stop = PlumbingOutcome(
             packet: packet, stage: index < count ? storage.names[index] : nil,
             stagesPassed: index, stageCount: count, reason: reason, plumber: plumber)
-        onStop?(stop)
+        report(stop)
         return stop
+    }
+
+    /// Tells the stop observer, then the taps.
+    @usableFromInline
+    func report(_ stop: PlumbingOutcome<Payload>) {
+        onStop?(stop)
+        for tap in taps { tap(stop) }
     }
 
     /// How an instrument sees `outcome`: delivered, failed (a stage threw) or stopped.

@@ -60,9 +60,7 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
                 _finishTurn()
             } else {
                 _state.withLock { state in
-                    state.queue.append(
-                        _PlumbingQueuedPacket(
-                            payload: payload, plumber: plumber, waiter: nil, cancelled: nil))
+                    state.queue.append((payload, plumber, waiter: nil, cancelled: nil))
                 }
                 _startDrain()
             }
@@ -97,9 +95,9 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
         switch claim {
         case .claimed(let plumber, let turn):
             // The port was free: run in the caller's task (its cancellation applies), on its actor.
-            let outcome = await _processClaimed(
-                payload, in: plumber,
-                turns: running + [_PlumbingTurn(port: ObjectIdentifier(self), turn: turn)])
+            let outcome = await _run(payload, in: plumber, turn: turn, nestedIn: running) {
+                Task.isCancelled
+            }
             _finishTurn()
             return outcome
         case .nested(let plumber):
@@ -111,15 +109,20 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
         }
     }
 
-    /// Runs the packet with `turns` bound, on the caller's actor: the `withValue` closure
-    /// captures `isolation` (a nonisolated one would run the stages off the main actor).
-    private func _processClaimed(
-        _ payload: Payload, in plumber: PipelinePlumber<Payload>, turns: [_PlumbingTurn],
+    /// Runs the packet in `plumber` as this port's `turn`, nested in the turns `running`, on
+    /// the caller's actor: the `withValue` closure captures `isolation` (a nonisolated one
+    /// would run the stages off the main actor).
+    private func _run(
+        _ payload: Payload, in plumber: PipelinePlumber<Payload>, turn: UInt64,
+        nestedIn running: [_PlumbingTurn] = [], isCancelled: () -> Bool,
         isolation: isolated (any Actor)? = #isolation
     ) async -> PlumbingOutcome<Payload> {
-        await _PlumbingRunning.$turns.withValue(turns) {
+        let snapshot = plumber._current.load().unsafelyUnwrapped  // retained across the awaits
+        let turns = running + [_PlumbingTurn(port: ObjectIdentifier(self), turn: turn)]
+        return await _PlumbingRunning.$turns.withValue(turns) {
             _ = isolation
-            return await plumber.process(payload, from: number)
+            let packet = PlumbingPacket(payload, port: number)
+            return await snapshot.runAsync(packet, isCancelled: isCancelled)
         }
     }
 
@@ -131,7 +134,7 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
         _ payload: Payload, plumber: PipelinePlumber<Payload>
     ) async -> PlumbingOutcome<Payload> {
         let cancelled = _PlumbingCancelFlag()
-        let queuedInto = LockedValue<PipelinePlumber<Payload>?>(nil)
+        var queuedInto = plumber
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let admission = _state.withLock { state -> _PlumbingAdmission<Payload>? in
@@ -145,7 +148,7 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
                 case nil:
                     continuation.resume(returning: nil)
                 case .queued(let startDrain, let into):
-                    queuedInto.withLock { $0 = into }
+                    queuedInto = into
                     if startDrain { _startDrain() }
                 case .notConnected:
                     continuation.resume(returning: _notConnected(payload))
@@ -160,19 +163,13 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
             let withdrawn = _state.withLock { state in state.withdraw(cancelled) }
             withdrawn?.waiter?.resume(returning: nil)
         }
-        // `nil`: withdrawn before it ran. Built in the caller's task: it tells the stop
-        // observer, which runs on its packet's task.
+        // `nil`: withdrawn before it ran, so stopped before the first stage of the plumber
+        // it was emitted into. Built in the caller's task: it tells the stop observer, which
+        // runs on its packet's task.
         if let outcome { return outcome }
-        return _cancelledWhileWaiting(payload, in: queuedInto.withLock { $0 } ?? plumber)
-    }
-
-    /// Stopped before the first stage of the plumber it was emitted into, and reported to
-    /// that plumber's stop observer.
-    private func _cancelledWhileWaiting(_ payload: Payload, in plumber: PipelinePlumber<Payload>)
-        -> PlumbingOutcome<Payload>
-    {
-        let snapshot = plumber._current.load().unsafelyUnwrapped
-        return snapshot.stopped(PlumbingPacket(payload, port: number), at: 0, .cancelled)
+        return queuedInto._withSnapshot {
+            $0.stopped(PlumbingPacket(payload, port: number), at: 0, .cancelled)
+        }
     }
 
     /// Under the lock: claim the free port, or queue the packet.
@@ -183,21 +180,14 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
         cancelled: _PlumbingCancelFlag?, canRunHere: Bool
     ) -> _PlumbingAdmission<Payload> {
         guard let plumber = state.plumber else { return .notConnected }
-        if !state.busy {
+        let claimed = !state.busy
+        if claimed {
             _ = state.begin()
-            if canRunHere {
-                // The plumber is loaded, and its snapshot checked, after unlocking.
-                return .runHere(plumber)
-            }
-            state.queue.append(
-                _PlumbingQueuedPacket(
-                    payload: payload, plumber: plumber, waiter: waiter, cancelled: cancelled))
-            return .queued(startDrain: true, plumber: plumber)
+            // The plumber's snapshot is checked after unlocking.
+            if canRunHere { return .runHere(plumber) }
         }
-        state.queue.append(
-            _PlumbingQueuedPacket(
-                payload: payload, plumber: plumber, waiter: waiter, cancelled: cancelled))
-        return .queued(startDrain: false, plumber: plumber)
+        state.queue.append((payload, plumber, waiter, cancelled))
+        return .queued(startDrain: claimed, plumber: plumber)
     }
 
     /// Releases the port, or hands what queued meanwhile to a drain task.
@@ -229,13 +219,9 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
             }
             // Released unlocked: the packet and the plumber it keeps.
             guard let (item, turn) = next else { return }
-            let snapshot = item.plumber._current.load().unsafelyUnwrapped
             let cancelled = item.cancelled
-            let packet = PlumbingPacket(item.payload, port: number)
-            let outcome = await _PlumbingRunning.$turns.withValue(
-                [_PlumbingTurn(port: ObjectIdentifier(self), turn: turn)]
-            ) {
-                await snapshot.runAsync(packet) { cancelled?.isSet ?? false }
+            let outcome = await _run(item.payload, in: item.plumber, turn: turn) {
+                cancelled?.isSet ?? false
             }
             item.waiter?.resume(returning: outcome)
         }
@@ -249,16 +235,12 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
 
     /// `false` when already connected. Throws when another live plumber has the port.
     func _connect(to plumber: PipelinePlumber<Payload>) throws(PlumbingError) -> Bool {
-        // The current plumber leaves the lock in `current`, released outside it.
-        let (connected, current) = _state.withLock {
-            state -> (Bool, PipelinePlumber<Payload>?) in
-            guard let current = state.plumber else {
-                state.plumber = plumber
-                return (true, nil)
-            }
-            return (false, current)
+        // The current plumber leaves the lock, to be released outside it.
+        let current = _state.withLock { state in
+            defer { if state.plumber == nil { state.plumber = plumber } }
+            return state.plumber
         }
-        guard let current else { return connected }
+        guard let current else { return true }
         if current === plumber { return false }
         throw .portInUse(port: number, plumber: current.name)
     }
@@ -269,15 +251,10 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
 
     /// Disconnects from `plumber`; `false` when the port did not feed it.
     func _disconnect(from plumber: PipelinePlumber<Payload>) -> Bool {
-        let (disconnected, current) = _state.withLock {
-            state -> (Bool, PipelinePlumber<Payload>?) in
-            let current = state.plumber  // released after unlocking
-            guard current === plumber else { return (false, current) }
-            state.plumber = nil
-            return (true, current)
+        let current = _state.withLock { state in
+            defer { if state.plumber === plumber { state.plumber = nil } }
+            return state.plumber  // released after unlocking
         }
-        withExtendedLifetime(current) {}
-        return disconnected
+        return current === plumber
     }
-
 }

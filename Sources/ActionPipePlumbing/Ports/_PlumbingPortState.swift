@@ -1,4 +1,5 @@
 import ActionPipeConcurrency
+import Synchronization
 
 /// What a port's lock guards.
 @usableFromInline
@@ -6,10 +7,10 @@ struct _PlumbingPortState<Payload: Sendable> {
     /// Every critical section that loads it returns it, so the plumber (maybe the last
     /// reference, with its captures) is released after unlocking.
     @usableFromInline weak var plumber: PipelinePlumber<Payload>?
-    /// Waiting packets from `head` on; earlier slots are empty (a packet is released as it
-    /// leaves the queue).
-    @usableFromInline var queue: [_PlumbingQueuedPacket<Payload>?] = []
-    @usableFromInline var head = 0
+    /// Waiting packets: `next` holds the oldest, last first; `queue` the newer, in order.
+    /// A packet is released as it leaves.
+    @usableFromInline var queue: [_PlumbingQueuedPacket<Payload>] = []
+    @usableFromInline var next: [_PlumbingQueuedPacket<Payload>] = []
     /// Whether a packet of this port is being processed (by a caller or the drain task).
     @usableFromInline var busy = false
     /// Identifies the packet running now.
@@ -24,35 +25,23 @@ struct _PlumbingPortState<Payload: Sendable> {
         return turn
     }
 
-    @inlinable var hasWaiting: Bool { head < queue.count }
+    @inlinable var hasWaiting: Bool { !queue.isEmpty || !next.isEmpty }
 
     /// Removes the waiting packet marked by `flag`, to release after unlocking.
     mutating func withdraw(_ flag: _PlumbingCancelFlag) -> _PlumbingQueuedPacket<Payload>? {
-        guard let position = queue[head...].firstIndex(where: { $0?.cancelled === flag }),
-            queue[position]?.waiter != nil
-        else { return nil }
-        let removed = queue.remove(at: position)
-        if head == queue.count {
-            queue.removeAll(keepingCapacity: true)
-            head = 0
+        if let index = queue.firstIndex(where: { $0.cancelled === flag }) {
+            return queue.remove(at: index)
         }
-        return removed
+        return next.firstIndex { $0.cancelled === flag }.map { next.remove(at: $0) }
     }
 
-    /// - Complexity: amortised O(1): the empty processed slots are dropped once they are
-    ///   half the queue.
+    /// - Complexity: amortised O(1).
     mutating func dequeue() -> _PlumbingQueuedPacket<Payload>? {
-        guard head < queue.count else { return nil }
-        let item = queue[head].take()
-        head += 1
-        if head == queue.count {
-            queue.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head > 16, head * 2 > queue.count {
-            queue.removeFirst(head)
-            head = 0
+        if next.isEmpty {
+            swap(&queue, &next)
+            next.reverse()
         }
-        return item
+        return next.popLast()
     }
 }
 
@@ -87,4 +76,27 @@ enum _PlumbingClaim<Payload: Sendable> {
     /// The port is busy: queue (`plumber` leaves the lock to be released outside it).
     case wait(PipelinePlumber<Payload>)
     case notConnected
+}
+
+/// A packet waiting for its port. It keeps the plumber it was emitted into until its outcome,
+/// even if the plumber is released or the port moved meanwhile; it is released after the
+/// port's lock, so the plumber's deinit runs outside it. `waiter` is the `process` call
+/// awaiting the outcome (`nil` for `emit`), resumed with `nil` when withdrawn: the caller
+/// builds the cancelled outcome in its own task.
+@usableFromInline
+typealias _PlumbingQueuedPacket<Payload: Sendable> = (
+    payload: Payload, plumber: PipelinePlumber<Payload>,
+    waiter: CheckedContinuation<PlumbingOutcome<Payload>?, Never>?,
+    cancelled: _PlumbingCancelFlag?
+)
+
+/// Set when the task awaiting a queued packet is cancelled; checked by the drain between
+/// stages, since the packet runs in the drain's task.
+@usableFromInline
+final class _PlumbingCancelFlag: Sendable {
+    private let storage = Atomic<Bool>(false)
+
+    func set() { storage.store(true, ordering: .releasing) }
+
+    var isSet: Bool { storage.load(ordering: .acquiring) }
 }

@@ -31,12 +31,10 @@ extension PipelinePlumber {
         }
         for (index, name) in stages.enumerated() { chart.node("stage\(index)", name) }
         if hasSink { chart.node("sink", "sink", shape: .cylinder) }
-        let first = stages.isEmpty ? (hasSink ? "sink" : nil) : "stage0"
-        if let first {
-            for index in ports.indices { chart.edge("port\(index)", first) }
-        }
-        for index in stages.indices.dropFirst() { chart.edge("stage\(index - 1)", "stage\(index)") }
-        if hasSink, !stages.isEmpty { chart.edge("stage\(stages.count - 1)", "sink") }
+        // What a packet passes, in order; every port leads to its start.
+        let path = stages.indices.map { "stage\($0)" } + (hasSink ? ["sink"] : [])
+        for index in ports.indices where !path.isEmpty { chart.edge("port\(index)", path[0]) }
+        for (from, to) in zip(path, path.dropFirst()) { chart.edge(from, to) }
         return chart.text
     }
 }

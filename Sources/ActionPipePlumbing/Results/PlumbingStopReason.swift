@@ -25,44 +25,37 @@ public enum PlumbingStopReason: Sendable, CustomStringConvertible {
 
     /// The reason a stage gave when it returned `.stop(reason)`, or `nil`.
     public var refusal: String? {
-        if case .refused(let reason) = self { return reason }
-        return nil
+        if case .refused(let reason) = self { reason } else { nil }
     }
 
     /// The error a stage threw, or `nil`.
     public var error: (any Error)? {
-        if case .failed(let error) = self { return error }
-        return nil
+        if case .failed(let error) = self { error } else { nil }
     }
 
     /// Whether the task was cancelled before the packet got through.
     public var isCancelled: Bool {
-        if case .cancelled = self { return true }
-        return false
+        if case .cancelled = self { true } else { false }
     }
 
     /// Whether a synchronous `send` met an async stage.
     public var isStageAsync: Bool {
-        if case .stageIsAsync = self { return true }
-        return false
+        if case .stageIsAsync = self { true } else { false }
     }
 
     /// Whether the port belonged to no plumber.
     public var isPortNotConnected: Bool {
-        if case .portNotConnected = self { return true }
-        return false
+        if case .portNotConnected = self { true } else { false }
     }
 
     /// The nesting error of a packet refused for nesting too deep, or `nil`.
     public var nestingError: NestingLimitError? {
-        if case .nestingLimit(let error) = self { return error }
-        return nil
+        if case .nestingLimit(let error) = self { error } else { nil }
     }
 
     /// Whether the packet was refused for nesting too deep.
     public var isNestingLimit: Bool {
-        if case .nestingLimit = self { return true }
-        return false
+        if case .nestingLimit = self { true } else { false }
     }
 
     /// What went wrong, and what to do about it where the caller can do something.

@@ -1,3 +1,16 @@
+@usableFromInline
+enum _PlumbingStageBody<Payload: Sendable>: Sendable {
+    case sync(@Sendable (inout PlumbingPacket<Payload>) throws -> PlumbingVerdict)
+    case async(_PlumbingAsyncStageBody<Payload>)
+}
+
+/// `nonisolated(nonsending)`: runs on its caller's actor, so a packet processed from the main
+/// actor does not hop to the global executor around each stage.
+@usableFromInline
+typealias _PlumbingAsyncStageBody<Payload: Sendable> =
+    nonisolated(nonsending) @Sendable (inout PlumbingPacket<Payload>) async throws
+    -> PlumbingVerdict
+
 /// The stages of a plumber, append-only, shared by its snapshots. A snapshot of `count`
 /// stages reads slots `0..<count`, never changed once initialised, so packets read them
 /// unlocked while stages are added (the snapshot's atomic store publishes the slot). A
@@ -11,6 +24,8 @@ final class _PlumbingStageStorage<Payload: Sendable>: @unchecked Sendable {
     let names: UnsafeMutablePointer<String>
     let capacity: Int
     private(set) var initialized = 0
+    /// The index of the first async stage, if any.
+    private(set) var firstAsync: Int?
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -40,19 +55,10 @@ final class _PlumbingStageStorage<Payload: Sendable>: @unchecked Sendable {
         return copy
     }
 
-    /// Under the plumber's lock.
-    ///
-    /// - Complexity: O(s) for s stages.
-    func firstAsync() -> Int? {
-        (0..<initialized).first { index in
-            if case .async = bodies[index] { return true }
-            return false
-        }
-    }
-
     /// Under the plumber's lock, with `initialized < capacity`.
     func append(name: String, body: _PlumbingStageBody<Payload>) {
         precondition(initialized < capacity, "plumbing stage storage is full")
+        if case .async = body, firstAsync == nil { firstAsync = initialized }
         (names + initialized).initialize(to: name)
         (bodies + initialized).initialize(to: body)
         initialized += 1

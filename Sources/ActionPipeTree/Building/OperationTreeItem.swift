@@ -1,8 +1,5 @@
 /// One object a node works on during a run, as events and failures name it.
 ///
-/// Items are numbered from 1 in the order they became ready; `parentID` is the item whose
-/// output this one came from.
-///
 /// ```swift
 /// if case .started(let item, _) = event, item.belongs(to: recipe) { print(item.object) }
 /// ```

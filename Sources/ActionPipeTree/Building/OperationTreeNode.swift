@@ -4,7 +4,8 @@ import ActionPipeConcurrency
 /// objects, works on each, and sends each output to its children.
 ///
 /// A child's `Input` is its parent's `Output`, so steps that do not fit together do not
-/// compile.
+/// compile. A run works on the tree as it was when it started: children added meanwhile
+/// reach later runs only.
 ///
 /// ```swift
 /// let cookbook = OperationTreeNode("cookbook",
@@ -14,9 +15,6 @@ import ActionPipeConcurrency
 /// try cookbook.addChild(recipe)
 /// let report = await cookbook.run("a-cookbook")  // report.failures lists the misses
 /// ```
-///
-/// A run works on the tree as it was when it started: children added meanwhile reach later
-/// runs only.
 public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendable {
     /// The node's name, as events, failures and reports show it.
     public let name: String
@@ -26,17 +24,14 @@ public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendabl
     /// This node's retry policy; `nil`: the run's ``OperationTreeOptions/retry``.
     public let retry: OperationTreeRetryPolicy?
 
-    let jobs: _TreeJobs
+    @usableFromInline let objects: _TreeObjectsJob
+    @usableFromInline let work: _TreeWorkJob
     let children = LockedValue<[any _TreeNodeErased]>([])
 
-    /// A node from its two jobs as closures.
+    /// A node from its two jobs as closures: `objects` maps an input to the objects to work
+    /// on, in the order they start; `work`'s result goes to the children. A
+    /// `concurrencyLimit` (at least 1) or `retry` policy of its own applies to this node only.
     ///
-    /// - Parameters:
-    ///   - name: how events and reports name the node.
-    ///   - concurrencyLimit: the most of this node's calls at once (at least 1), or `nil`.
-    ///   - retry: a policy for this node instead of the run's.
-    ///   - objects: maps an input to the objects to work on, in the order they start.
-    ///   - work: does the work for one object; its result goes to the children.
     /// - Complexity: O(1).
     @inlinable
     public convenience init<Item: Sendable>(
@@ -44,20 +39,9 @@ public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendabl
         objects: nonisolated(nonsending) @escaping @Sendable (Input) async throws -> [Item],
         work: nonisolated(nonsending) @escaping @Sendable (Item) async throws -> Output
     ) {
-        // The casts cannot fail: `addChild` only accepts children whose `Input` is this
-        // node's `Output`, and `workOnItem` gets only batches this node's `objects` made.
-        let jobs = _TreeJobs(
-            objects: { input in
-                let items = try await objects(input as! Input)
-                return items.isEmpty ? nil : _TreeTypedBatch(items)
-            },
-            workOnItem: { batch, index, keepOutput, _ in
-                let item = (batch as! _TreeTypedBatch<Item>).items[index]
-                let output = try await work(item)
-                return keepOutput ? output : nil
-            },
-            work: { object, _ in try await work(object as! Item) })
-        self.init(name, concurrencyLimit: concurrencyLimit, retry: retry, jobs: jobs)
+        self.init(
+            name, concurrencyLimit: concurrencyLimit, retry: retry, objects: objects,
+            work: { item, _ in try await work(item) })
     }
 
     /// A node from its two jobs as closures, whose work is told which attempt it is.
@@ -70,43 +54,29 @@ public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendabl
     ///     })
     /// ```
     ///
-    /// - Parameters:
-    ///   - name: how events and reports name the node.
-    ///   - concurrencyLimit: the most of this node's calls at once (at least 1), or `nil`.
-    ///   - retry: a policy for this node instead of the run's.
-    ///   - objects: maps an input to the objects to work on, in the order they start.
-    ///   - work: does the work for one object, given its attempt; the children get the result.
     /// - Complexity: O(1).
     @inlinable
-    public convenience init<Item: Sendable>(
+    public init<Item: Sendable>(
         _ name: String, concurrencyLimit: Int? = nil, retry: OperationTreeRetryPolicy? = nil,
         objects: nonisolated(nonsending) @escaping @Sendable (Input) async throws -> [Item],
         work:
             nonisolated(nonsending) @escaping @Sendable (Item, OperationTreeWorkContext)
             async throws -> Output
     ) {
-        let jobs = _TreeJobs(
-            objects: { input in
-                let items = try await objects(input as! Input)
-                return items.isEmpty ? nil : _TreeTypedBatch(items)
-            },
-            workOnItem: { batch, index, keepOutput, context in
-                let item = (batch as! _TreeTypedBatch<Item>).items[index]
-                let output = try await work(item, context)
-                return keepOutput ? output : nil
-            },
-            work: { object, context in try await work(object as! Item, context) })
-        self.init(name, concurrencyLimit: concurrencyLimit, retry: retry, jobs: jobs)
-    }
-
-    @usableFromInline
-    init(
-        _ name: String, concurrencyLimit: Int?, retry: OperationTreeRetryPolicy?, jobs: _TreeJobs
-    ) {
         self.name = name
         self.concurrencyLimit = concurrencyLimit.map { max(1, $0) }
         self.retry = retry
-        self.jobs = jobs
+        // The casts cannot fail: `addChild` only accepts children whose `Input` is this
+        // node's `Output`, and `work` gets only batches this node's `objects` made. Typed
+        // here, where the tree is built, so the run calls the provider without a cast or a box.
+        self.objects = { input in
+            let items = try await objects(input as! Input)
+            return items.isEmpty ? nil : _TreeTypedBatch(items)
+        }
+        self.work = { batch, index, context, keepOutput in
+            let output = try await work((batch as! _TreeTypedBatch<Item>).items[index], context)
+            return keepOutput ? output : nil
+        }
     }
 
     /// A node whose jobs are a provider's; the run calls its
@@ -158,6 +128,20 @@ public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendabl
     public var childNames: [String] { childNodes.map(\.name) }
 }
 
+/// A node's `objects`: a batch of the node's objects for a parent's output (or the run's
+/// input), `nil` when there are none. `nonisolated(nonsending)` jobs run on their caller's
+/// executor, with no hop to the global one.
+@usableFromInline
+typealias _TreeObjectsJob =
+    nonisolated(nonsending) @Sendable (any Sendable) async throws -> _TreeBatch?
+
+/// A node's `work` on item `index` of a batch its `objects` made; returns the output only
+/// when the last flag asks (a leaf's is never boxed).
+@usableFromInline
+typealias _TreeWorkJob =
+    nonisolated(nonsending) @Sendable (_TreeBatch, Int, OperationTreeWorkContext, Bool)
+    async throws -> (any Sendable)?
+
 extension OperationTreeNode: _TreeNodeErased {
     var id: ObjectIdentifier { ObjectIdentifier(self) }
 
@@ -169,7 +153,8 @@ protocol _TreeNodeErased: AnyObject, Sendable {
     var name: String { get }
     var concurrencyLimit: Int? { get }
     var retry: OperationTreeRetryPolicy? { get }
-    var jobs: _TreeJobs { get }
+    var objects: _TreeObjectsJob { get }
+    var work: _TreeWorkJob { get }
     var childNodes: [any _TreeNodeErased] { get }
 }
 

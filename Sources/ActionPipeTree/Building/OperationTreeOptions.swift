@@ -10,8 +10,7 @@ public struct OperationTreeOptions: Sendable {
     /// Which ready item a free worker takes first.
     public enum Order: Sendable, Equatable {
         /// An item's children go before everything else that is ready (siblings in the
-        /// order added). The default: subtrees complete one after another, and fewer items
-        /// wait in the queue.
+        /// order added): subtrees complete one after another, and fewer items wait.
         case depthFirst
         /// First in, first out: level by level, siblings in the order they were added.
         case breadthFirst
@@ -32,14 +31,14 @@ public struct OperationTreeOptions: Sendable {
     public var failFast: Bool
     /// The longest one provider call (one attempt) may take; `nil` (the default) waits for
     /// ever. A call that exceeds it fails with ``OperationTreeError/timedOut(node:after:)``
-    /// and is cancelled; one that ignores cancellation keeps its place in the limits until
-    /// it returns, and its result is dropped. Zero or less times every attempt out at once;
-    /// 2^32 seconds or more counts as no timeout.
+    /// and is cancelled; one that ignores cancellation runs on outside the limits, its
+    /// result dropped. Zero or less times every attempt out at once; 2^32 seconds or more
+    /// counts as no timeout.
     public var itemTimeout: Duration?
     /// Which ready item starts first; default ``Order/depthFirst``.
     public var order: Order
-    /// The clock that retry backoffs and ``itemTimeout`` wait on; default a
-    /// `ContinuousClock`. Tests pass a `TestClock` (`ActionPipeTesting`) for virtual time.
+    /// The clock that retry backoffs and ``itemTimeout`` wait on; a test passes a
+    /// `TestClock` (`ActionPipeTesting`) for virtual time.
     public var clock: any Clock<Duration>
 
     /// Options with the given values; `concurrencyLimit` below 1 counts as 1.

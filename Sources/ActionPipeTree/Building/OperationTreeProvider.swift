@@ -1,7 +1,5 @@
 /// The two jobs of a node of an operation tree as one type (the Swift form of
-/// `DRBOperationProvider`).
-///
-/// A thrown error is retried by the ``OperationTreeRetryPolicy``, then reported as an
+/// `DRBOperationProvider`). A thrown error is retried, then reported as an
 /// ``OperationTreeFailure``.
 ///
 /// ```swift
@@ -25,8 +23,7 @@ public protocol OperationTreeProvider<Input, Output>: Sendable {
     /// Does the work for one object; the children receive its result.
     func work(on item: Item) async throws -> Output
 
-    /// Does the work for one object, knowing which attempt it is; what the run calls. By
-    /// default it calls ``work(on:)``.
+    /// Does the work for one object, knowing which attempt it is; what the run calls.
     ///
     /// ```swift
     /// func work(on id: Int, context: OperationTreeWorkContext) async throws -> Ingredient {

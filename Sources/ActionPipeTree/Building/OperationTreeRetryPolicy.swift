@@ -1,8 +1,5 @@
-/// How often and how soon a failing provider call is tried again.
-///
-/// The default makes 3 attempts, one right after the other. After the last, the object's
-/// subtree is skipped and the failure reported (``OperationTreeEvent/failed(_:)``,
-/// ``OperationTreeReport/failures``).
+/// How often and how soon a failing provider call is tried again. After the last attempt
+/// the object's subtree is skipped and the failure reported (``OperationTreeReport/failures``).
 ///
 /// ```swift
 /// var options = OperationTreeOptions()
@@ -63,7 +60,8 @@ public struct OperationTreeRetryPolicy: Sendable {
     /// Whether an error is worth another attempt; `false` reports the failure at once.
     public var shouldRetry: @Sendable (any Error) -> Bool
 
-    /// A policy of `maxAttempts` attempts in total (values below 1 count as 1).
+    /// A policy of `maxAttempts` attempts in total (at least 1), by default 3, one right
+    /// after the other.
     ///
     /// - Complexity: O(1).
     public init(

@@ -20,8 +20,8 @@ public struct OperationTreeWorkContext: Sendable, Equatable {
         self.maxAttempts = maxAttempts
     }
 
-    /// Whether the policy allows no further attempt (an error it does not retry is final on
-    /// any attempt).
+    /// Whether the policy allows no further attempt (an error it does not retry is final
+    /// on any).
     ///
     /// - Complexity: O(1).
     public var isLastAttempt: Bool { attempt >= maxAttempts }

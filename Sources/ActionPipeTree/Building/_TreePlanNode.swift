@@ -3,62 +3,50 @@
 final class _TreePlanNode: Sendable {
     let name: String
     let nodeID: ObjectIdentifier
-    let jobs: _TreeJobs
-    let children: [_TreePlanNode]
-    /// Index into the run's per-node limits, or -1 when only the run's limit applies.
-    let limitSlot: Int
+    let objects: _TreeObjectsJob
+    let work: _TreeWorkJob
     let retry: OperationTreeRetryPolicy
-    /// Index into the run's per-node counts: one per node, however many places it has.
+    /// Index into the run's per-node counts and limits: one per node, however many places
+    /// it has.
     let countSlot: Int
+    /// `countSlot` when the node has a limit of its own, else -1.
+    let limitSlot: Int
+    let children: [_TreePlanNode]
 
-    init(
-        _ node: any _TreeNodeErased, children: [_TreePlanNode], limitSlot: Int,
-        retry: OperationTreeRetryPolicy, countSlot: Int
+    private init(
+        _ node: any _TreeNodeErased, retry: OperationTreeRetryPolicy, countSlot: Int,
+        children: [_TreePlanNode]
     ) {
         name = node.name
         nodeID = node.id
-        jobs = node.jobs
-        self.children = children
-        self.limitSlot = limitSlot
+        objects = node.objects
+        work = node.work
         self.retry = retry
         self.countSlot = countSlot
+        limitSlot = node.concurrencyLimit == nil ? -1 : countSlot
+        self.children = children
     }
 
-    /// The plan of `root`'s tree, the limit of each slot, and the node of each count slot.
-    /// A node under two parents shares one slot of each kind over both places.
+    /// The plan of `root`'s tree, and its nodes by count slot.
     static func make(_ root: any _TreeNodeErased, defaultRetry: OperationTreeRetryPolicy)
-        -> (plan: _TreePlanNode, limits: [Int], nodeIDs: [ObjectIdentifier])
+        -> (plan: _TreePlanNode, nodes: [_TreeRunState.Node])
     {
         var countSlots: [ObjectIdentifier: Int] = [:]
-        var nodeIDs: [ObjectIdentifier] = []
-        var slots: [ObjectIdentifier: Int] = [:]
-        var limits: [Int] = []
+        var nodes: [_TreeRunState.Node] = []
         var path: Set<ObjectIdentifier> = []
         func build(_ node: any _TreeNodeErased) -> _TreePlanNode {
+            let countSlot = countSlots[node.id, default: nodes.count]
+            if countSlot == nodes.count {
+                countSlots[node.id] = countSlot
+                nodes.append(.init(id: node.id, limit: node.concurrencyLimit ?? 0))
+            }
             path.insert(node.id)
             defer { path.remove(node.id) }
-            let countSlot = countSlots[node.id] ?? nodeIDs.count
-            if countSlot == nodeIDs.count {
-                countSlots[node.id] = countSlot
-                nodeIDs.append(node.id)
-            }
-            var slot = -1
-            if let limit = node.concurrencyLimit {
-                if let known = slots[node.id] {
-                    slot = known
-                } else {
-                    slot = limits.count
-                    slots[node.id] = slot
-                    limits.append(limit)
-                }
-            }
             // `addChild` refuses cycles; the path check keeps any other way from hanging.
             let children = node.childNodes.filter { !path.contains($0.id) }.map(build)
             return _TreePlanNode(
-                node, children: children, limitSlot: slot, retry: node.retry ?? defaultRetry,
-                countSlot: countSlot)
+                node, retry: node.retry ?? defaultRetry, countSlot: countSlot, children: children)
         }
-        let plan = build(root)
-        return (plan, limits, nodeIDs)
+        return (build(root), nodes)
     }
 }

@@ -8,13 +8,10 @@
 /// try timeline.chromeTraceJSON.write(to: url, atomically: true, encoding: .utf8)
 /// ```
 ///
-/// Every attempt is one ``Slice``, from its `started` event to its `produced`, `retrying` or
-/// `failed`. A slice takes the first free lane, so slices on one lane never overlap and
-/// there are no more lanes than attempts that ran at once.
-///
-/// Each event is stamped when the recorder gets it, from the recorder's creation. With a
-/// `TestClock`, advance the clock only after the recorder has read the earlier events, or
-/// they get the later time.
+/// A slice takes the first free lane, so slices on one lane never overlap and there are no
+/// more lanes than attempts that ran at once. Each event is stamped when the recorder gets
+/// it: with a `TestClock`, advance the clock only after the recorder has read the earlier
+/// events, or they get the later time.
 public struct OperationTreeTimeline: Sendable {
     /// How an attempt ended.
     public enum Outcome: Sendable, Equatable, CustomStringConvertible {
@@ -38,7 +35,8 @@ public struct OperationTreeTimeline: Sendable {
         }
     }
 
-    /// One attempt of one item: a slice of the timeline.
+    /// One attempt of one item, from its `started` event to its `produced`, `retrying` or
+    /// `failed`.
     public struct Slice: Sendable {
         /// The item the attempt worked on.
         public let item: OperationTreeItem
@@ -75,9 +73,8 @@ public struct OperationTreeTimeline: Sendable {
     private var laneIsBusy: [Bool] = []
     private let now: @Sendable () -> Duration
 
-    /// An empty timeline whose times count from now on `clock`.
+    /// An empty timeline whose times count from now on `clock`, which stamps each event.
     ///
-    /// - Parameter clock: What stamps each event; by default a `ContinuousClock`.
     /// - Complexity: O(1).
     public init(clock: some Clock<Duration> = ContinuousClock()) {
         let origin = clock.now

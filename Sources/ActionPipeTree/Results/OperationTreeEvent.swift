@@ -42,8 +42,7 @@ public enum OperationTreeEvent: Sendable, CustomStringConvertible {
         return output as? Output
     }
 
-    /// The output, typed, when this is a `finished` event of `node` whose work succeeded:
-    /// the object and its whole subtree are ready.
+    /// The output, typed, when this is a `finished` event of `node` whose work succeeded.
     ///
     /// - Complexity: O(1).
     public func finishedOutput<Input, Output>(of node: OperationTreeNode<Input, Output>)

@@ -31,19 +31,6 @@ public struct OperationTreeFailure: Error, Sendable, CustomStringConvertible {
     public let attempts: Int
     let nodeID: ObjectIdentifier
 
-    init(
-        node: String, nodeID: ObjectIdentifier, stage: Stage, item: OperationTreeItem?,
-        object: any Sendable, error: any Error, attempts: Int
-    ) {
-        self.node = node
-        self.nodeID = nodeID
-        self.stage = stage
-        self.item = item
-        self.object = object
-        self.error = error
-        self.attempts = attempts
-    }
-
     /// What failed, why, and what happened to the subtree, fit for a program's users:
     /// `node 'recipe': work on 42 failed after 3 attempts: offline; its subtree was skipped`.
     ///

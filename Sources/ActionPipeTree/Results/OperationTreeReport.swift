@@ -35,7 +35,7 @@ public struct OperationTreeReport: Sendable, CustomStringConvertible {
         /// The node's items that were ready but never started because the run stopped.
         public var notStarted: Int
 
-        /// Counts with the given values.
+        /// Counts with the given values, zero by default.
         ///
         /// - Complexity: O(1).
         public init(succeeded: Int = 0, failed: Int = 0, retries: Int = 0, notStarted: Int = 0) {

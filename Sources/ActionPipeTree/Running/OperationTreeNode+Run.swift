@@ -21,8 +21,8 @@ extension OperationTreeNode {
     /// returned before `run` does. A slow callback slows the run; a listener that must not
     /// hold it back uses ``start(_:options:buffering:)``.
     ///
-    /// - Complexity: one lock round-trip per item, and no task per item; with `progress`,
-    ///   one more per event, and the callback's own time.
+    /// - Complexity: one lock round-trip per item, no task per item; with `progress`, one
+    ///   more per event.
     public nonisolated(nonsending) func run(
         _ input: Input, options: OperationTreeOptions = .init(),
         progress: (@Sendable (OperationTreeEvent) -> Void)? = nil
@@ -59,12 +59,6 @@ extension OperationTreeNode {
             of: OperationTreeEvent.self, bufferingPolicy: buffering)
         let sink = _TreeEventSink(continuation)
         let runner = _TreeRunner(root: self, options: options, events: sink)
-        let status = LockedValue(OperationTreeRun.Status.running)
-        let task = Task {
-            let report = await runner.run(input)
-            status.withLock { if $0 == .running { $0 = .ended } }
-            return report
-        }
-        return OperationTreeRun(events: events, sink: sink, task: task, status: status)
+        return OperationTreeRun(runner, input: input, events: events, sink: sink)
     }
 }

@@ -15,19 +15,23 @@ public final class OperationTreeRun: Sendable {
     public let events: AsyncStream<OperationTreeEvent>
     let sink: _TreeEventSink
     let task: Task<OperationTreeReport, Never>
-    let status: LockedValue<Status>
+    /// Neither ended nor cancelled.
+    let isRunning: LockedValue<Bool>
     private let id = RegistrationToken.nextID()
 
-    enum Status: Sendable { case running, cancelled, ended }
-
     init(
-        events: AsyncStream<OperationTreeEvent>, sink: _TreeEventSink,
-        task: Task<OperationTreeReport, Never>, status: LockedValue<Status>
+        _ runner: _TreeRunner, input: any Sendable, events: AsyncStream<OperationTreeEvent>,
+        sink: _TreeEventSink
     ) {
+        let isRunning = LockedValue(true)
         self.events = events
         self.sink = sink
-        self.task = task
-        self.status = status
+        self.isRunning = isRunning
+        task = Task {
+            let report = await runner.run(input)
+            isRunning.withLock { $0 = false }
+            return report
+        }
     }
 
     /// The run as a registration: cancelling the token cancels the run; store it in a
@@ -42,10 +46,8 @@ public final class OperationTreeRun: Sendable {
 
     /// Another stream of the run's events, for one more reader: every event from now on, in
     /// the order of ``events``; it finishes when the run ends (at once if it has). Each
-    /// stream has its own buffer, so a slow reader holds back no other.
+    /// stream has its own buffer (`buffering`), so a slow reader holds back no other.
     ///
-    /// - Parameter buffering: How many unread events this stream keeps, and which; by
-    ///   default the newest 1,024.
     /// - Complexity: O(1) amortised; every later event costs one more yield.
     public func eventStream(
         buffering: AsyncStream<OperationTreeEvent>.Continuation.BufferingPolicy =
@@ -71,16 +73,15 @@ public final class OperationTreeRun: Sendable {
 
 extension OperationTreeRun: _Registry {
     package func _cancelRegistration(_ id: UInt64, detail: Int) -> Bool {
-        let wasRunning = status.withLock { status in
-            guard status == .running else { return false }
-            status = .cancelled
-            return true
+        let wasRunning = isRunning.withLock { isRunning in
+            defer { isRunning = false }
+            return isRunning
         }
         if wasRunning { task.cancel() }
         return wasRunning
     }
 
     package func _isRegistrationActive(_ id: UInt64, detail: Int) -> Bool {
-        status.withLock { $0 == .running }
+        isRunning.withLock { $0 }
     }
 }

@@ -1,37 +1,30 @@
 /// What one `objects` call gave one node for one parent item, and the run's bookkeeping for
 /// it: the run allocates per batch, not per item (an item is a batch and an index).
 ///
-/// `@unchecked Sendable`: `plan`, `parent`, `parentIndex` and `limitSlot` are set once by the
-/// worker that made the batch, before it hands the batch to the run's lock; `firstID`,
-/// `pending`, `outputs` and `next` are touched only under that lock (`next` also by that
-/// worker, before).
+/// `@unchecked Sendable`: `plan`, `parent` and `parentIndex` are set once by the worker that
+/// made the batch, before it hands the batch to the run's lock; the rest is touched only
+/// under that lock, which also makes the accesses exclusive.
 @usableFromInline
 class _TreeBatch: @unchecked Sendable {
-    // `@exclusivity(unchecked)`: the run's lock already makes these accesses exclusive.
     /// `nil` for the run's root batch, whose one object is the input sent to the root node.
     @exclusivity(unchecked) final var plan: _TreePlanNode?
     /// The batch of the item whose output these objects came from, and that item's index.
     @exclusivity(unchecked) final var parent: _TreeBatch?
     @exclusivity(unchecked) final var parentIndex = 0
-    /// The plan's `limitSlot`, copied so that the run's lock touches the batch only.
-    @exclusivity(unchecked) final var limitSlot = -1
     final let count: Int
     /// Numbered when the batch is queued, so a batch's numbers are consecutive.
     @exclusivity(unchecked) final var firstID = 0
-    /// Per item: its own work (1 until it completes) plus its unfinished child items; empty
-    /// until an item gets children.
+    /// Per item: its own work (1 until done) plus its unfinished child items; empty until an
+    /// item gets children.
     @exclusivity(unchecked) private final var pending: [Int] = []
     /// Per item, its output for `finished` events; empty without a listener.
     @exclusivity(unchecked) private final var outputs: [(any Sendable)?] = []
-    /// The next batch made by the same item.
-    @exclusivity(unchecked) final var next: _TreeBatch?
 
     @usableFromInline
     init(count: Int) {
         self.count = count
     }
 
-    /// Object `index`, erased: the common path reads the typed objects.
     func object(_ index: Int) -> any Sendable {
         fatalError("_TreeBatch.object(_:) is overridden by every batch the run creates")
     }
@@ -70,4 +63,24 @@ final class _TreeTypedBatch<Item: Sendable>: _TreeBatch, @unchecked Sendable {
     }
 
     override func object(_ index: Int) -> any Sendable { items[index] }
+}
+
+/// One object of a run: the unit the workers run.
+struct _TreeWorkItem: Sendable {
+    let batch: _TreeBatch
+    let index: Int
+
+    var plan: _TreePlanNode? { batch.plan }
+    var object: any Sendable { batch.object(index) }
+
+    /// The item as events and failures show it. Reads numbers set under the run's lock
+    /// before the item was handed out.
+    var info: OperationTreeItem {
+        let parent = batch.parent
+        return OperationTreeItem(
+            node: plan?.name ?? "", nodeID: plan?.nodeID ?? ObjectIdentifier(batch),
+            id: batch.firstID + index,
+            parentID: parent?.plan == nil ? nil : (parent?.firstID ?? 0) + batch.parentIndex,
+            index: index, object: object)
+    }
 }

@@ -1,53 +1,20 @@
-/// A ring buffer: push at either end, pop at the front, O(1) amortised. The capacity is a
-/// power of two, so wrapping is a mask.
+/// A queue with a second end to push at, popped at the front; O(1) amortised. `front` holds
+/// the first items, last first; `back` the later ones, in order.
 struct _TreeDeque<Element> {
-    private var storage: ContiguousArray<Element?> = []
-    private var head = 0
-    private(set) var count = 0
+    private var front: [Element] = []
+    private var back: [Element] = []
 
-    var isEmpty: Bool { count == 0 }
+    var count: Int { front.count + back.count }
 
-    mutating func pushBack(_ element: Element) {
-        if count == storage.count { grow() }
-        storage[(head &+ count) & (storage.count &- 1)] = element
-        count += 1
-    }
+    mutating func pushFront(_ element: Element) { front.append(element) }
 
-    mutating func pushFront(_ element: Element) {
-        if count == storage.count { grow() }
-        head = (head &- 1) & (storage.count &- 1)
-        storage[head] = element
-        count += 1
-    }
+    mutating func pushBack(_ element: Element) { back.append(element) }
 
     mutating func popFront() -> Element? {
-        guard count > 0 else { return nil }
-        let element = storage[head].take()
-        head = (head &+ 1) & (storage.count &- 1)
-        count -= 1
-        return element
-    }
-
-    private mutating func grow() {
-        var bigger = ContiguousArray<Element?>(repeating: nil, count: max(16, storage.count * 2))
-        for offset in 0..<count {
-            bigger[offset] = storage[(head &+ offset) & (storage.count &- 1)]
+        if front.isEmpty {
+            swap(&front, &back)
+            front.reverse()
         }
-        storage = bigger
-        head = 0
-    }
-}
-
-extension _TreeDeque where Element == _TreeReadyRange {
-    /// Takes the first item of the front range, in place; its last item pops the range.
-    mutating func popFirstItem() -> _TreeWorkItem? {
-        guard count > 0 else { return nil }
-        let index = storage[head]!.start
-        if index &+ 1 < storage[head]!.end {
-            storage[head]!.start = index &+ 1
-            return _TreeWorkItem(batch: storage[head]!.batch, index: index)
-        }
-        let range = popFront()!
-        return _TreeWorkItem(batch: range.batch, index: index)
+        return front.popLast()
     }
 }

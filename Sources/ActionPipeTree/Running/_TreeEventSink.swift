@@ -10,8 +10,8 @@ final class _TreeEventSink: Sendable {
     typealias Continuation = AsyncStream<OperationTreeEvent>.Continuation
 
     private struct State {
-        var primary: Continuation?
-        var added: [UInt64: Continuation] = [:]
+        /// The run's own stream is 0.
+        var streams: [UInt64: Continuation]
         var nextID: UInt64 = 0
         var isFinished = false
     }
@@ -19,36 +19,27 @@ final class _TreeEventSink: Sendable {
     private let state: LockedValue<State>
 
     init(_ continuation: Continuation) {
-        state = LockedValue(State(primary: continuation))
-    }
-
-    func yield(_ event: OperationTreeEvent) {
-        var dropped: [OperationTreeEvent] = []
-        yield(event, dropped: &dropped)
-        withExtendedLifetime(dropped) {}  // released here, unlocked
+        state = LockedValue(State(streams: [0: continuation]))
     }
 
     /// Yields `event` to every stream; events the bounded buffers drop to make room go to
     /// `dropped`, for the caller to release after unlocking.
     func yield(_ event: OperationTreeEvent, dropped: inout [OperationTreeEvent]) {
         state.withLock { state in
-            if case .dropped(let old) = state.primary?.yield(event) { dropped.append(old) }
-            for continuation in state.added.values {
+            for continuation in state.streams.values {
                 if case .dropped(let old) = continuation.yield(event) { dropped.append(old) }
             }
         }
     }
 
     /// A new stream of the events from now on; finished at once if the run has ended.
-    func addStream(
-        buffering: AsyncStream<OperationTreeEvent>.Continuation.BufferingPolicy
-    ) -> AsyncStream<OperationTreeEvent> {
+    func addStream(buffering: Continuation.BufferingPolicy) -> AsyncStream<OperationTreeEvent> {
         let (stream, continuation) = AsyncStream.makeStream(
             of: OperationTreeEvent.self, bufferingPolicy: buffering)
         let id = state.withLock { state -> UInt64? in
             if state.isFinished { return nil }
             state.nextID += 1
-            state.added[state.nextID] = continuation
+            state.streams[state.nextID] = continuation
             return state.nextID
         }
         guard let id else {
@@ -57,20 +48,17 @@ final class _TreeEventSink: Sendable {
         }
         // Runs when the reader stops (or at `finish`, after the streams left the lock).
         continuation.onTermination = { [weak self] _ in
-            let removed = self?.state.withLock { $0.added.removeValue(forKey: id) }
+            let removed = self?.state.withLock { $0.streams.removeValue(forKey: id) }
             withExtendedLifetime(removed) {}
         }
         return stream
     }
 
     func finish() {
-        let streams = state.withLock { state -> [Continuation] in
+        let streams = state.withLock { state in
             state.isFinished = true
-            defer {
-                state.primary = nil
-                state.added = [:]
-            }
-            return (state.primary.map { [$0] } ?? []) + state.added.values
+            defer { state.streams = [:] }
+            return state.streams.values
         }
         for continuation in streams { continuation.finish() }
     }

@@ -11,10 +11,9 @@ final class _TreeProgress: Sendable {
     let callback: @Sendable (OperationTreeEvent) -> Void
 
     private struct State {
-        /// The ticket whose turn it is.
         var serving: UInt64 = 0
-        /// Workers waiting for a later ticket (at most one per worker).
-        var waiting: [(ticket: UInt64, continuation: UnsafeContinuation<Void, Never>)] = []
+        /// Workers waiting for a later ticket, at most one each.
+        var waiting: [UInt64: UnsafeContinuation<Void, Never>] = [:]
     }
 
     private let state = LockedValue(State())
@@ -25,45 +24,21 @@ final class _TreeProgress: Sendable {
 
     /// Calls the callback with `events`, in order, once every earlier ticket is delivered.
     nonisolated(nonsending) func deliver(_ events: [OperationTreeEvent], ticket: UInt64) async {
-        await waitForTurn(ticket)
-        for event in events { callback(event) }
-        endTurn()
-    }
-
-    /// For one event, without an array.
-    nonisolated(nonsending) func deliver(_ event: OperationTreeEvent, ticket: UInt64) async {
-        await waitForTurn(ticket)
-        callback(event)
-        endTurn()
-    }
-
-    nonisolated(nonsending) private func waitForTurn(_ ticket: UInt64) async {
-        if state.withLock({ $0.serving == ticket }) { return }
-        await withUnsafeContinuation { continuation in
-            let now = state.withLock { state -> Bool in
-                if state.serving == ticket { return true }
-                state.waiting.append((ticket, continuation))
-                return false
+        if !state.withLock({ $0.serving == ticket }) {
+            await withUnsafeContinuation { continuation in
+                let now = state.withLock { state -> Bool in
+                    if state.serving == ticket { return true }
+                    state.waiting[ticket] = continuation
+                    return false
+                }
+                if now { continuation.resume() }
             }
-            if now { continuation.resume() }
         }
-    }
-
-    private func endTurn() {
-        let next = state.withLock { state -> UnsafeContinuation<Void, Never>? in
+        for event in events { callback(event) }
+        let next = state.withLock { state in
             state.serving += 1
-            guard let index = state.waiting.firstIndex(where: { $0.ticket == state.serving })
-            else { return nil }
-            return state.waiting.swapRemoveAt(index).continuation
+            return state.waiting.removeValue(forKey: state.serving)
         }
         next?.resume()
-    }
-}
-
-extension Array {
-    /// O(1); the order is lost.
-    fileprivate mutating func swapRemoveAt(_ index: Int) -> Element {
-        swapAt(index, count - 1)
-        return removeLast()
     }
 }

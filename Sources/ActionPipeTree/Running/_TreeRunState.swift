@@ -1,10 +1,6 @@
-import ActionPipeConcurrency
-
 /// The mutable state of a run; only touched with the run's lock held.
 struct _TreeRunState {
-    var ready = _TreeDeque<_TreeReadyRange>()
-    /// Items in `ready` (ranges hold several).
-    var readyItems = 0
+    var ready = _TreeDeque<_TreeWorkItem>()
     /// Workers started (never above the run's limit), and those not yet at their first item.
     var workers = 0
     var starting = 0
@@ -13,28 +9,21 @@ struct _TreeRunState {
     var done = false
     var running = 0
     var peak = 0
-    /// Items handed to a worker that found the run stopped before starting them.
-    var notStartedHandedOut = 0
     var nextID = 1
-    var succeeded = 0
-    var retries = 0
     var failures: [OperationTreeFailure] = []
-    /// Per count slot: the node's identity and its counts.
-    let nodeIDs: [ObjectIdentifier]
-    var nodeCounts: [OperationTreeReport.NodeCounts]
-    /// The next ticket of the progress callback's order.
     var nextTicket: UInt64 = 0
-    /// Per limit slot: the limit, the calls running, and the items waiting for a place.
-    let limits: [Int]
-    var slotRunning: [Int]
-    var slotWaiting: [_TreeDeque<_TreeWorkItem>]
+    /// By the plan's `countSlot`.
+    var nodes: [Node]
 
-    init(limits: [Int], nodeIDs: [ObjectIdentifier]) {
-        self.limits = limits
-        self.nodeIDs = nodeIDs
-        nodeCounts = Array(repeating: .init(), count: nodeIDs.count)
-        slotRunning = Array(repeating: 0, count: limits.count)
-        slotWaiting = Array(repeating: _TreeDeque(), count: limits.count)
+    /// One node of the plan, however many places it has.
+    struct Node {
+        let id: ObjectIdentifier
+        /// The node's own limit; 0: none.
+        let limit: Int
+        var counts = OperationTreeReport.NodeCounts()
+        var running = 0
+        /// Items waiting for a place under `limit`.
+        var waiting = _TreeDeque<_TreeWorkItem>()
     }
 
     var isOver: Bool { done || stop != nil }
@@ -44,175 +33,180 @@ struct _TreeRunState {
         return nextTicket
     }
 
-    /// Queues `range` at the front (depth first, or an item whose slot freed) or the back.
-    mutating func pushReady(_ range: _TreeReadyRange, front: Bool) {
-        readyItems += range.end - range.start
-        if front { ready.pushFront(range) } else { ready.pushBack(range) }
+    /// Queues `batch`'s items, in order, at the front (depth first) or the back.
+    mutating func push(_ batch: _TreeBatch, front: Bool) {
+        if front {
+            for index in (0..<batch.count).reversed() {
+                ready.pushFront(_TreeWorkItem(batch: batch, index: index))
+            }
+        } else {
+            for index in 0..<batch.count {
+                ready.pushBack(_TreeWorkItem(batch: batch, index: index))
+            }
+        }
     }
 
     /// The next item to start, counted as running; `nil` when none is ready or the run is over.
     mutating func pop() -> _TreeWorkItem? {
         guard stop == nil else { return nil }
-        while let item = ready.popFirstItem() {
-            readyItems -= 1
-            let slot = item.batch.limitSlot
+        while let item = ready.popFront() {
+            let slot = item.plan?.limitSlot ?? -1
             if slot >= 0 {
-                guard slotRunning[slot] < limits[slot] else {
-                    slotWaiting[slot].pushBack(item)
+                guard nodes[slot].running < nodes[slot].limit else {
+                    nodes[slot].waiting.pushBack(item)
                     continue
                 }
-                slotRunning[slot] += 1
+                nodes[slot].running += 1
             }
             running += 1
-            if running > peak { peak = running }
+            peak = max(peak, running)
             return item
         }
         return nil
     }
 
-    /// Counts `item` done, queues its children, finishes every item whose subtree is now
-    /// complete (emitting `finished` in post-order; the lock makes that order global), and
-    /// pops the caller's next item and items for parked workers.
+    /// Counts `item` done, queues its children, finishes what is now complete, and pops the
+    /// caller's next item and items for parked workers.
     mutating func complete(
-        _ item: _TreeWorkItem, _ outcome: _TreeItemOutcome, failFast: Bool, depthFirst: Bool,
-        limit: Int, events: _TreeEventSink?, dropped: inout [OperationTreeEvent],
-        finished: inout [OperationTreeEvent]?
+        _ item: _TreeWorkItem, _ outcome: _TreeItemOutcome, options: OperationTreeOptions,
+        events: _TreeEventSink?, progress: Bool
     ) -> _TreeCompletion {
+        var completion = _TreeCompletion()
         release(item)
-        if outcome.notStarted {
-            notStartedHandedOut += 1
-            if let plan = item.batch.plan { nodeCounts[plan.countSlot].notStarted += 1 }
+        if let slot = item.plan?.countSlot {
+            if outcome.notStarted { nodes[slot].counts.notStarted += 1 }
+            if outcome.succeeded { nodes[slot].counts.succeeded += 1 }
         }
-        if outcome.succeeded {
-            succeeded += 1
-            if let plan = item.batch.plan { nodeCounts[plan.countSlot].succeeded += 1 }
+        for slot in outcome.retrySlots { nodes[slot].counts.retries += 1 }
+        failures += outcome.failures
+        if !isOver {
+            if options.failFast && !outcome.failures.isEmpty {
+                stop = .stoppedByFailure
+            } else if outcome.cancelled {
+                stop = .cancelled
+            }
         }
-        retries += outcome.retries
-        for slot in outcome.retrySlots { nodeCounts[slot].retries += 1 }
-        if !outcome.failures.isEmpty {
-            failures.append(contentsOf: outcome.failures)
-            for slot in outcome.failureSlots { nodeCounts[slot].failed += 1 }
-            if failFast && stop == nil && !done { stop = .stoppedByFailure }
+        if stop == nil {
+            queueChildren(of: item, outcome, depthFirst: options.order == .depthFirst)
+            finishUp(item, events: events, progress: progress, &completion)
         }
-        if outcome.cancelled && stop == nil && !done { stop = .cancelled }
-        if stop != nil {
-            defer { idle = [] }
-            return _TreeCompletion(
-                next: nil, wake: idle.map { ($0, nil) }, isOver: true,
-                cancelAll: stop == .stoppedByFailure)
+        // The worker's own next item first, then the parked workers'; the rest wait for
+        // new workers, or, once the run is over, for nothing.
+        completion.next = pop()
+        while !idle.isEmpty, let item = pop() { completion.wake.append((idle.removeLast(), item)) }
+        if isOver {
+            completion.wake += idle.map { ($0, nil) }
+            idle = []
+            completion.isOver = true
+            completion.cancelAll = stop == .stoppedByFailure
+        } else if ready.count > starting, workers < options.concurrencyLimit {
+            completion.startWorkers = min(
+                ready.count - starting, options.concurrencyLimit - workers)
+            workers += completion.startWorkers
+            starting += completion.startWorkers
         }
+        if !completion.finished.isEmpty { completion.ticket = takeTicket() }
+        return completion
+    }
+
+    private mutating func queueChildren(
+        of item: _TreeWorkItem, _ outcome: _TreeItemOutcome, depthFirst: Bool
+    ) {
         if let output = outcome.output { item.batch.setOutput(item.index, output) }
-        if outcome.childCount > 0 {
-            item.batch.addPending(item.index, outcome.childCount)
-            // Numbered in order; depth first pushes the batches to the front last to first,
-            // so they keep that order ahead of everything else.
-            var batch = outcome.firstBatch
-            var reversed: _TreeBatch?
-            while let current = batch {
-                batch = current.next
-                current.firstID = nextID
-                nextID += current.count
-                if depthFirst {
-                    current.next = reversed
-                    reversed = current
-                } else {
-                    current.next = nil
-                    pushReady(
-                        _TreeReadyRange(batch: current, start: 0, end: current.count), front: false)
-                }
-            }
-            while let current = reversed {
-                reversed = current.next
-                current.next = nil
-                pushReady(
-                    _TreeReadyRange(batch: current, start: 0, end: current.count), front: true)
-            }
+        guard !outcome.batches.isEmpty else { return }
+        item.batch.addPending(item.index, outcome.batches.reduce(0) { $0 + $1.count })
+        for batch in outcome.batches {
+            batch.firstID = nextID
+            nextID += batch.count
         }
+        // Depth first pushes to the front last to first, so the batches keep their order.
+        for batch in depthFirst ? outcome.batches.reversed() : outcome.batches {
+            push(batch, front: depthFirst)
+        }
+    }
+
+    /// Counts `item`'s work done, and finishes it and every ancestor whose subtree is now
+    /// complete, emitting `finished` in post-order (the lock makes that order global).
+    private mutating func finishUp(
+        _ item: _TreeWorkItem, events: _TreeEventSink?, progress: Bool,
+        _ completion: inout _TreeCompletion
+    ) {
         var batch = item.batch
         var index = item.index
         while batch.finishOne(index) {
             guard let parent = batch.parent else {
                 done = true  // the run's root item: the whole tree is done
-                break
+                return
             }
-            if events != nil || finished != nil {
+            if events != nil || progress {
                 let event = OperationTreeEvent.finished(
                     _TreeWorkItem(batch: batch, index: index).info, output: batch.output(index))
-                events?.yield(event, dropped: &dropped)
-                finished?.append(event)
+                events?.yield(event, dropped: &completion.dropped)
+                if progress { completion.finished.append(event) }
             }
             index = batch.parentIndex
             batch = parent
         }
-        // The worker's own next item first, then the parked workers'.
-        let next = pop()
-        var completion = handOut(limit: limit)
-        completion.next = next
-        completion.isOver = done
-        return completion
     }
 
     /// Counts `item`'s call over: frees its place in the limits (the run's and its node's),
     /// queuing first an item that waited for the node's slot.
     private mutating func release(_ item: _TreeWorkItem) {
         running -= 1
-        let slot = item.batch.limitSlot
+        let slot = item.plan?.limitSlot ?? -1
         if slot >= 0 {
-            slotRunning[slot] -= 1
-            if let waiting = slotWaiting[slot].popFront() {
-                pushReady(
-                    _TreeReadyRange(
-                        batch: waiting.batch, start: waiting.index, end: waiting.index + 1),
-                    front: true)
-            }
+            nodes[slot].running -= 1
+            if let waiting = nodes[slot].waiting.popFront() { ready.pushFront(waiting) }
         }
-    }
-
-    /// Ready items for parked workers, and how many workers to start for the rest.
-    private mutating func handOut(limit: Int) -> _TreeCompletion {
-        // `nil` when no worker is parked: no array to release.
-        var wake: _TreeWakeList?
-        if !idle.isEmpty {
-            var list: _TreeWakeList = []
-            while !idle.isEmpty, let item = pop() {
-                list.append((idle.removeLast(), item))
-            }
-            if done {
-                list.append(contentsOf: idle.map { ($0, nil) })
-                idle = []
-            }
-            wake = list
-        }
-        var start = 0
-        if !done, readyItems > starting, workers < limit {
-            start = Swift.min(readyItems - starting, limit - workers)
-            workers += start
-            starting += start
-        }
-        return _TreeCompletion(wake: wake, startWorkers: start)
     }
 
     func report() -> OperationTreeReport {
-        var counts = nodeCounts
-        var notStarted = notStartedHandedOut
-        for var waiting in slotWaiting {
-            while let item = waiting.popFront() {
-                notStarted += 1
-                if let plan = item.batch.plan { counts[plan.countSlot].notStarted += 1 }
+        var nodes = nodes
+        // What is still queued never started.
+        var queues = nodes.map(\.waiting) + [ready]
+        for index in queues.indices {
+            while let item = queues[index].popFront() {
+                if let slot = item.plan?.countSlot { nodes[slot].counts.notStarted += 1 }
             }
         }
-        var queue = ready
-        while let range = queue.popFront() {
-            if let plan = range.batch.plan {
-                notStarted += range.end - range.start
-                counts[plan.countSlot].notStarted += range.end - range.start
-            }
+        func total(_ count: KeyPath<OperationTreeReport.NodeCounts, Int>) -> Int {
+            nodes.reduce(0) { $0 + $1.counts[keyPath: count] }
         }
-        var byNode: [ObjectIdentifier: OperationTreeReport.NodeCounts] = [:]
-        for (slot, id) in nodeIDs.enumerated() { byNode[id] = counts[slot] }
+        var byNode = Dictionary(uniqueKeysWithValues: nodes.map { ($0.id, $0.counts) })
+        for failure in failures { byNode[failure.nodeID]?.failed += 1 }
         return OperationTreeReport(
             outcome: done ? .completed : (stop ?? .completed), failures: failures,
-            succeededCount: succeeded, retryCount: retries, notStartedCount: notStarted,
-            peakConcurrency: peak, workersStarted: workers, nodeCounts: byNode)
+            succeededCount: total(\.succeeded), retryCount: total(\.retries),
+            notStartedCount: total(\.notStarted), peakConcurrency: peak, workersStarted: workers,
+            nodeCounts: byNode)
     }
+}
+
+/// What running one item gave, handed to `_TreeRunState.complete` in one piece.
+struct _TreeItemOutcome {
+    var batches: [_TreeBatch] = []
+    var failures: [OperationTreeFailure] = []
+    /// The count slot of each retry's node.
+    var retrySlots: [Int] = []
+    var succeeded = false
+    var cancelled = false
+    /// The run had stopped before the item's work began: the report counts it not started.
+    var notStarted = false
+    /// The item's output, kept only for a listener's `finished` event.
+    var output: (any Sendable)?
+}
+
+/// What a completion hands back to its worker, to carry out after unlocking: its next item,
+/// parked workers to resume with theirs (`nil`: the run is over), how many workers to
+/// start, the `finished` events for the progress callback and their ticket, and the events
+/// a full stream dropped (they may hold the user's outputs).
+struct _TreeCompletion {
+    var next: _TreeWorkItem?
+    var wake: [(UnsafeContinuation<_TreeWorkItem?, Never>, _TreeWorkItem?)] = []
+    var startWorkers = 0
+    var isOver = false
+    var cancelAll = false
+    var finished: [OperationTreeEvent] = []
+    var ticket: UInt64 = 0
+    var dropped: [OperationTreeEvent] = []
 }

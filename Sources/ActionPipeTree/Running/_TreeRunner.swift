@@ -9,13 +9,20 @@ import Synchronization
 /// in one lock round-trip, queues the children, finishes what is complete and pops its next
 /// item. Idle workers park on a continuation. No user code runs under the lock.
 final class _TreeRunner: Sendable {
+    /// What the task group's owner is asked to do.
+    enum Demand: Sendable {
+        case startWorker
+        /// Fail fast: cancel the calls running.
+        case cancelAll
+    }
+
     let plan: _TreePlanNode
     let options: OperationTreeOptions
     let events: _TreeEventSink?
     let progress: _TreeProgress?
     /// Requests to the task group's owner; finished when the run is over.
-    let demand: AsyncStream<_TreeDemand>.Continuation
-    let demandRequests: AsyncStream<_TreeDemand>
+    let demand: AsyncStream<Demand>.Continuation
+    let demandRequests: AsyncStream<Demand>
     let state: LockedValue<_TreeRunState>
     /// Set when the run stops (cancelled, or failed fast), before `cancel()` returns: a
     /// worker reads it before each call it starts, so nothing starts after that.
@@ -25,29 +32,28 @@ final class _TreeRunner: Sendable {
         root: any _TreeNodeErased, options: OperationTreeOptions,
         events: _TreeEventSink?, progress: _TreeProgress? = nil
     ) {
-        let (plan, limits, nodeIDs) = _TreePlanNode.make(root, defaultRetry: options.retry)
+        let (plan, nodes) = _TreePlanNode.make(root, defaultRetry: options.retry)
         self.plan = plan
         self.options = options
         self.events = events
         self.progress = progress
-        state = LockedValue(_TreeRunState(limits: limits, nodeIDs: nodeIDs))
-        (demandRequests, demand) = AsyncStream.makeStream(of: _TreeDemand.self)
+        state = LockedValue(_TreeRunState(nodes: nodes))
+        (demandRequests, demand) = AsyncStream.makeStream(of: Demand.self)
     }
 
     nonisolated(nonsending) func run(_ input: any Sendable) async -> OperationTreeReport {
-        let root = _TreeTypedBatch<any Sendable>([input])
         state.withLock { state in
-            state.pushReady(_TreeReadyRange(batch: root, start: 0, end: 1), front: false)
+            state.push(_TreeTypedBatch<any Sendable>([input]), front: false)
             state.workers = 1
             state.starting = 1
         }
+        demand.yield(.startWorker)
         await withTaskCancellationHandler {
             await withTaskGroup(of: Void.self) { group in
-                group.addTask { await self.workLoop() }
                 for await request in demandRequests {
                     switch request {
-                    case .worker: group.addTask { await self.workLoop() }
-                    case .cancelAll: group.cancelAll()  // fail fast: cancel the calls running
+                    case .startWorker: group.addTask { await self.workLoop() }
+                    case .cancelAll: group.cancelAll()
                     }
                 }
             }
@@ -88,7 +94,7 @@ final class _TreeRunner: Sendable {
     private func stop(_ outcome: OperationTreeReport.Outcome) {
         halted.store(true, ordering: .releasing)
         let idle = state.withLock { state -> [UnsafeContinuation<_TreeWorkItem?, Never>] in
-            if state.stop == nil && !state.done { state.stop = outcome }
+            if !state.isOver { state.stop = outcome }
             defer { state.idle = [] }
             return state.idle
         }
@@ -97,112 +103,85 @@ final class _TreeRunner: Sendable {
     }
 
     /// Runs one item (its work, then its children's `objects`) and completes it; returns the
-    /// worker's next item. The common case calls the provider directly; all else is in
-    /// `slowCall`, which keeps this frame, allocated per item, small.
+    /// worker's next item. With no listener, timeout or instrument, a first attempt calls
+    /// the job directly, allocating nothing; all else is in `slowCall`.
     @inline(__always)
     nonisolated(nonsending) private func process(_ item: _TreeWorkItem) async -> _TreeWorkItem? {
         var outcome = _TreeItemOutcome()
-        var output: (any Sendable)?
         let listening = events != nil || progress != nil
         let direct = !listening && options.itemTimeout == nil && !Instrumentation.isOn
-        let hasChildren: Bool
+        let children = item.plan?.children ?? [plan]
+        var output: (any Sendable)?
         if let node = item.plan {
-            hasChildren = !node.children.isEmpty
-            let jobs = node.jobs
             if isHalted {
                 // Handed out before the run stopped, not begun: it never starts.
                 outcome.cancelled = true
                 outcome.notStarted = true
             } else if direct {
                 do {
-                    output = try await jobs.workOnItem(
-                        item.batch, item.index, hasChildren,
-                        OperationTreeWorkContext(attempt: 1, maxAttempts: node.retry.maxAttempts))
+                    // A leaf's output is not kept.
+                    output = try await node.work(
+                        item.batch, item.index,
+                        OperationTreeWorkContext(attempt: 1, maxAttempts: node.retry.maxAttempts),
+                        !children.isEmpty)
                     outcome.succeeded = true
                 } catch {
-                    output = await slowCall(
-                        node, .work, item: item, object: item.object, error, &outcome,
-                        jobs.work)
-                    outcome.succeeded = output != nil
+                    output = await slowCall(node, item: item, object: item.object, error, &outcome)
                 }
             } else {
                 let span =
                     Instrumentation.isOn
                     ? Instrumentation.begin(.treeItem, name: node.name, detail: "\(item.info)")
                     : nil
-                output = await slowCall(
-                    node, .work, item: item, object: item.object, nil, &outcome, jobs.work)
-                outcome.succeeded = output != nil
+                output = await slowCall(node, item: item, object: item.object, nil, &outcome)
                 if let span { span.end(Self.instrumentedOutcome(outcome)) }
                 if listening { outcome.output = output }
             }
         } else {
-            hasChildren = true
-            output = item.object  // the run's root item passes the input on to the root node
+            output = item.object  // the run's input, for the root node
         }
-        // `hasChildren` first: a leaf item then never copies its output.
-        if hasChildren, let output {
-            for child in item.plan?.children ?? [plan] where !outcome.cancelled {
+        if let output {
+            for child in children where !outcome.cancelled {
                 if isHalted {
                     outcome.cancelled = true  // the children's items are dropped, as on stop
                     break
                 }
                 var batch: _TreeBatch?
-                let jobs = child.jobs
                 if direct {
                     do {
-                        batch = try await jobs.objects(output)
+                        batch = try await child.objects(output)
                     } catch {
                         batch =
-                            await slowCall(
-                                child, .objects, item: nil, object: output, error, &outcome,
-                                { object, _ in try await jobs.objects(object) }) ?? nil
+                            await slowCall(child, item: nil, object: output, error, &outcome)
+                            as? _TreeBatch
                     }
                 } else {
                     batch =
-                        await slowCall(
-                            child, .objects, item: nil, object: output, nil, &outcome,
-                            { object, _ in try await jobs.objects(object) }) ?? nil
+                        await slowCall(child, item: nil, object: output, nil, &outcome)
+                        as? _TreeBatch
                 }
                 if let batch {
                     batch.plan = child
-                    batch.limitSlot = child.limitSlot
                     batch.parent = item.batch
                     batch.parentIndex = item.index
-                    outcome.append(batch)
+                    outcome.batches.append(batch)
                 }
             }
         }
-        var dropped: [OperationTreeEvent] = []
-        // `finished` events for the progress callback: ticketed under the lock, delivered
-        // after unlocking.
-        var finished: [OperationTreeEvent]? = progress == nil ? nil : []
-        var ticket: UInt64 = 0
-        let completion = state.withLock { state in
-            let completion = state.complete(
-                item, outcome, failFast: options.failFast,
-                depthFirst: options.order == .depthFirst, limit: options.concurrencyLimit,
-                events: events, dropped: &dropped, finished: &finished)
-            if finished?.isEmpty == false { ticket = state.takeTicket() }
-            return completion
+        let completion = state.withLock {
+            $0.complete(item, outcome, options: options, events: events, progress: progress != nil)
         }
-        // Dropped events hold the user's outputs: released here, unlocked.
-        dropped = []
         apply(completion)
-        if let progress, let finished, !finished.isEmpty {
-            await progress.deliver(finished, ticket: ticket)
+        if let progress, !completion.finished.isEmpty {
+            await progress.deliver(completion.finished, ticket: completion.ticket)
         }
         return completion.next
     }
 
     /// Carries out a completion, after unlocking.
     private func apply(_ completion: _TreeCompletion) {
-        if let wake = completion.wake {
-            for (continuation, item) in wake { continuation.resume(returning: item) }
-        }
-        if completion.startWorkers > 0 {
-            for _ in 0..<completion.startWorkers { demand.yield(.worker) }
-        }
+        for (continuation, item) in completion.wake { continuation.resume(returning: item) }
+        for _ in 0..<completion.startWorkers { demand.yield(.startWorker) }
         if completion.isOver {
             if completion.cancelAll {
                 halted.store(true, ordering: .releasing)
@@ -218,99 +197,90 @@ final class _TreeRunner: Sendable {
         return .stopped(outcome.cancelled ? "cancelled" : "not produced")
     }
 
-    /// Calls a job with events, the timeout and the retry policy; `firstError` is that of a
-    /// first attempt already made. Returns `nil` after recording a failure or a cancellation.
+    /// Calls `node`'s work on `item` (its `object`), or with no item its `objects` for
+    /// `object`, with events, the timeout and the retry policy; `firstError` is that of a
+    /// first attempt already made. Returns `nil` after recording a failure or a cancellation,
+    /// or for no objects.
     @inline(never)
-    private func slowCall<Value: Sendable>(
-        _ node: _TreePlanNode, _ stage: OperationTreeFailure.Stage, item: _TreeWorkItem?,
-        object: any Sendable, _ firstError: (any Error)?, _ outcome: inout _TreeItemOutcome,
-        _ job: @escaping @Sendable (any Sendable, OperationTreeWorkContext) async throws -> Value
-    ) async -> Value? {
+    private func slowCall(
+        _ node: _TreePlanNode, item: _TreeWorkItem?, object: any Sendable,
+        _ firstError: (any Error)?, _ outcome: inout _TreeItemOutcome
+    ) async -> (any Sendable)? {
+        @Sendable func job(_ context: OperationTreeWorkContext) async throws -> (any Sendable)? {
+            guard let item else { return try await node.objects(object) }
+            return try await node.work(item.batch, item.index, context, true)
+        }
+        let policy = node.retry
         var attempt = 1
-        var lastError = firstError
         while true {
-            if lastError == nil {
-                if isHalted {
-                    outcome.cancelled = true
-                    return nil
-                }
+            let error: any Error
+            if attempt == 1, let firstError {
+                error = firstError
+            } else {
+                if isHalted { break }
                 if let item {
                     await emit(.started(item.info, attempt: attempt))
-                    // The progress callback may have outlasted a stop.
-                    if isHalted {
-                        outcome.cancelled = true
-                        return nil
-                    }
+                    if isHalted { break }  // the progress callback may have outlasted a stop
                 }
                 do {
-                    let value: Value
                     let context = OperationTreeWorkContext(
-                        attempt: attempt, maxAttempts: node.retry.maxAttempts)
+                        attempt: attempt, maxAttempts: policy.maxAttempts)
+                    let value: (any Sendable)?
                     if let limit = options.itemTimeout, limit < _treeLongestWait {
                         value = try await _treeWithTimeout(
                             limit, node: node.name, clock: options.clock
                         ) {
-                            try await job(object, context)
+                            try await job(context)
                         }
                     } else {
-                        value = try await job(object, context)
+                        value = try await job(context)
                     }
-                    if let item { await emit(.produced(item.info, output: value)) }
+                    if let item, let value {
+                        outcome.succeeded = true
+                        await emit(.produced(item.info, output: value))
+                    }
                     return value
-                } catch {
-                    lastError = error
+                } catch let thrown {
+                    error = thrown
                 }
             }
-            guard let error = lastError else { continue }
-            lastError = nil
-            if Task.isCancelled || isStopped {
-                outcome.cancelled = true
-                return nil
-            }
+            if Task.isCancelled || isStopped { break }
             let failure = OperationTreeFailure(
-                node: node.name, nodeID: node.nodeID, stage: stage, item: item?.info,
-                object: object, error: error, attempts: attempt)
-            let policy = node.retry
+                node: node.name, stage: item == nil ? .objects : .work, item: item?.info,
+                object: object, error: error, attempts: attempt, nodeID: node.nodeID)
             guard attempt < policy.maxAttempts, policy.shouldRetry(error) else {
                 outcome.failures.append(failure)
-                outcome.failureSlots.append(node.countSlot)
                 await emit(.failed(failure))
                 return nil
             }
             attempt += 1
-            outcome.retries += 1
             outcome.retrySlots.append(node.countSlot)
             let delay = policy.backoff.delay(beforeAttempt: attempt)
             await emit(.retrying(failure, delay: delay))
             if delay > .zero {
                 do {
-                    try await options.clock.sleep(for: Swift.min(delay, _treeLongestWait))
+                    try await options.clock.sleep(for: min(delay, _treeLongestWait))
                 } catch {
-                    outcome.cancelled = true
-                    return nil
+                    break
                 }
             }
-            if Task.isCancelled || isStopped {
-                outcome.cancelled = true
-                return nil
-            }
+            if Task.isCancelled || isStopped { break }
         }
+        outcome.cancelled = true
+        return nil
     }
 
     private var isStopped: Bool { state.withLock { $0.stop != nil } }
 
-    /// Read before each call starts.
     private var isHalted: Bool { halted.load(ordering: .acquiring) }
 
     /// Returns once the progress callback has seen `event`.
     private func emit(_ event: OperationTreeEvent) async {
-        events?.yield(event)
+        var dropped: [OperationTreeEvent] = []  // released here, unlocked
+        events?.yield(event, dropped: &dropped)
         if let progress {
             let ticket = state.withLock { $0.takeTicket() }
-            await progress.deliver(event, ticket: ticket)
+            await progress.deliver([event], ticket: ticket)
         }
     }
 }
-
-/// Parked workers to resume, each with its next item (`nil`: the run is over).
-typealias _TreeWakeList = [(UnsafeContinuation<_TreeWorkItem?, Never>, _TreeWorkItem?)]

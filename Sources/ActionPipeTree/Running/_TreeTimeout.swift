@@ -14,26 +14,20 @@ func _treeWithTimeout<T: Sendable>(
 ) async throws -> T {
     let race = _TreeTimeoutRace<T>()
     return try await withTaskCancellationHandler {
-        try await withUnsafeThrowingContinuation { continuation in
-            race.begin(continuation)
-            let work = Task {
-                // The caller was cancelled before this began: it never starts.
-                guard race.mayStart else {
-                    race.finish(.failure(CancellationError()))
-                    return
-                }
-                do {
-                    race.finish(.success(try await operation()))
-                } catch {
-                    race.finish(.failure(error))
-                }
+        let work = Task {
+            // The caller was cancelled before this began: it never starts.
+            guard race.mayStart else { return race.finish(.failure(CancellationError())) }
+            do {
+                race.finish(.success(try await operation()))
+            } catch {
+                race.finish(.failure(error))
             }
-            let timer = Task {
-                try? await clock.sleep(for: limit)
-                race.finish(.failure(OperationTreeError.timedOut(node: node, after: limit)))
-            }
-            race.track(work, timer)
         }
+        let timer = Task {
+            try? await clock.sleep(for: limit)
+            race.finish(.failure(OperationTreeError.timedOut(node: node, after: limit)))
+        }
+        return try await withUnsafeThrowingContinuation { race.begin($0, tasks: [work, timer]) }
     } onCancel: {
         race.cancel()
     }
@@ -43,34 +37,25 @@ func _treeWithTimeout<T: Sendable>(
 /// `@unchecked Sendable`: all state is inside a `LockedValue`.
 final class _TreeTimeoutRace<T: Sendable>: @unchecked Sendable {
     private struct State {
+        /// Set until the caller is resumed.
         var continuation: UnsafeContinuation<T, any Error>?
         var result: Result<T, any Error>?
-        var resumed = false
         var tasks: [Task<Void, Never>] = []
         /// The caller was cancelled: the work, if it has not begun, must not begin.
         var cancelled = false
     }
     private let state = LockedValue(State())
 
-    func begin(_ continuation: UnsafeContinuation<T, any Error>) {
-        // Cancellation may have come before the continuation existed.
+    func begin(_ continuation: UnsafeContinuation<T, any Error>, tasks: [Task<Void, Never>]) {
+        // A task or the cancellation may have finished before the continuation existed.
         let early = state.withLock { state -> Result<T, any Error>? in
-            if let result = state.result {
-                state.resumed = true
-                return result
-            }
-            state.continuation = continuation
-            return nil
-        }
-        if let early { continuation.resume(with: early) }
-    }
-
-    func track(_ tasks: Task<Void, Never>...) {
-        let finished = state.withLock { state -> Bool in
             state.tasks = tasks
-            return state.result != nil
+            if state.result == nil { state.continuation = continuation }
+            return state.result
         }
-        if finished { for task in tasks { task.cancel() } }
+        guard let early else { return }
+        for task in tasks { task.cancel() }
+        continuation.resume(with: early)
     }
 
     var mayStart: Bool { state.withLock { !$0.cancelled } }
@@ -86,10 +71,8 @@ final class _TreeTimeoutRace<T: Sendable>: @unchecked Sendable {
             state -> (UnsafeContinuation<T, any Error>?, [Task<Void, Never>]) in
             guard state.result == nil else { return (nil, []) }
             state.result = result
-            guard let continuation = state.continuation, !state.resumed else { return (nil, []) }
-            state.resumed = true
-            state.continuation = nil
-            return (continuation, state.tasks)
+            defer { state.continuation = nil }
+            return (state.continuation, state.tasks)  // none yet without a continuation
         }
         // Losers are cancelled before the caller resumes: a timer's sleep has left its
         // clock by the time the caller sees the result.
