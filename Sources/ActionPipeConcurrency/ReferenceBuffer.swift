@@ -1,8 +1,9 @@
 /// An immutable buffer in one allocation: a header, `count` elements that each refer,
-/// `Unretained`, to one object the buffer owns, then `tailCount` plain values (an index).
-/// Readers borrow the objects with no reference counting while they keep the buffer alive
-/// (a pin of the snapshot that holds it). The one place the parts' snapshots retain and
-/// release what they hold.
+/// `Unretained`, to one object the buffer owns, then `tailCount` values (an index, keys),
+/// destroyed in `deinit`. Readers borrow the objects with no reference counting while they
+/// keep the buffer alive (a pin of the snapshot that holds it). The one place the parts'
+/// snapshots retain and release the objects their readers borrow; the header's values are
+/// ordinary, counted ones.
 ///
 /// Not `Sendable` (a managed buffer cannot be), yet shared: immutable after ``make``.
 @usableFromInline

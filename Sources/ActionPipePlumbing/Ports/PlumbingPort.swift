@@ -59,8 +59,10 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
             if ran {
                 _finishTurn()
             } else {
+                // First in line: packets queued since the claim came later (the claim keeps
+                // `next` empty and no drain running).
                 _state.withLock { state in
-                    state.queue.append((payload, plumber, waiter: nil, cancelled: nil))
+                    state.next.append((payload, plumber, waiter: nil, cancelled: nil))
                 }
                 _startDrain()
             }

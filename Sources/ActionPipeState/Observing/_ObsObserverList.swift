@@ -1,8 +1,8 @@
 import ActionPipeConcurrency
 
 /// A property's observers at one moment, in registration order: an immutable reference
-/// buffer that owns them and lends them to a set. Elements are `_ObsAnyObserver`s (concrete
-/// code to build); each is an `_ObsObserver<Value>` of the property's `Value`.
+/// buffer that owns them; a set reads each element (`Unretained<_ObsAnyObserver>`, concrete
+/// code to build) by address. Each is an `_ObsObserver<Value>` of the property's `Value`.
 @usableFromInline
 typealias _ObsList = ReferenceBuffer<Void, Unretained<_ObsAnyObserver>, Never>
 

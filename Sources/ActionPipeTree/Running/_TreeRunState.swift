@@ -1,6 +1,10 @@
 /// The mutable state of a run; only touched with the run's lock held.
 struct _TreeRunState {
-    var ready = _TreeDeque<_TreeWorkItem>()
+    /// Items ready to start, a batch's in one range: queuing a batch is O(1) under the lock,
+    /// however many objects it has.
+    var ready = _TreeDeque<ReadyRange>()
+    /// The items in `ready`.
+    var readyCount = 0
     /// Workers started (never above the run's limit), and those not yet at their first item.
     var workers = 0
     var starting = 0
@@ -26,6 +30,13 @@ struct _TreeRunState {
         var waiting = _TreeDeque<_TreeWorkItem>()
     }
 
+    /// Items `next ..< end` of `batch`, not yet handed out.
+    struct ReadyRange {
+        let batch: _TreeBatch
+        var next: Int
+        let end: Int
+    }
+
     var isOver: Bool { done || stop != nil }
 
     mutating func takeTicket() -> UInt64 {
@@ -35,21 +46,26 @@ struct _TreeRunState {
 
     /// Queues `batch`'s items, in order, at the front (depth first) or the back.
     mutating func push(_ batch: _TreeBatch, front: Bool) {
-        if front {
-            for index in (0..<batch.count).reversed() {
-                ready.pushFront(_TreeWorkItem(batch: batch, index: index))
-            }
-        } else {
-            for index in 0..<batch.count {
-                ready.pushBack(_TreeWorkItem(batch: batch, index: index))
-            }
-        }
+        guard batch.count > 0 else { return }
+        let range = ReadyRange(batch: batch, next: 0, end: batch.count)
+        if front { ready.pushFront(range) } else { ready.pushBack(range) }
+        readyCount += batch.count
+    }
+
+    /// The first ready item, taken from its range.
+    private mutating func popReady() -> _TreeWorkItem? {
+        guard var range = ready.popFront() else { return nil }
+        let item = _TreeWorkItem(batch: range.batch, index: range.next)
+        range.next += 1
+        if range.next < range.end { ready.pushFront(range) }
+        readyCount -= 1
+        return item
     }
 
     /// The next item to start, counted as running; `nil` when none is ready or the run is over.
     mutating func pop() -> _TreeWorkItem? {
         guard stop == nil else { return nil }
-        while let item = ready.popFront() {
+        while let item = popReady() {
             let slot = item.plan?.limitSlot ?? -1
             if slot >= 0 {
                 guard nodes[slot].running < nodes[slot].limit else {
@@ -99,9 +115,9 @@ struct _TreeRunState {
             idle = []
             completion.isOver = true
             completion.cancelAll = stop == .stoppedByFailure
-        } else if ready.count > starting, workers < options.concurrencyLimit {
+        } else if readyCount > starting, workers < options.concurrencyLimit {
             completion.startWorkers = min(
-                ready.count - starting, options.concurrencyLimit - workers)
+                readyCount - starting, options.concurrencyLimit - workers)
             workers += completion.startWorkers
             starting += completion.startWorkers
         }
@@ -156,17 +172,27 @@ struct _TreeRunState {
         let slot = item.plan?.limitSlot ?? -1
         if slot >= 0 {
             nodes[slot].running -= 1
-            if let waiting = nodes[slot].waiting.popFront() { ready.pushFront(waiting) }
+            if let waiting = nodes[slot].waiting.popFront() {
+                ready.pushFront(
+                    ReadyRange(batch: waiting.batch, next: waiting.index, end: waiting.index + 1))
+                readyCount += 1
+            }
         }
     }
 
     func report() -> OperationTreeReport {
         var nodes = nodes
         // What is still queued never started.
-        var queues = nodes.map(\.waiting) + [ready]
-        for index in queues.indices {
-            while let item = queues[index].popFront() {
+        var waiting = nodes.map(\.waiting)
+        for index in waiting.indices {
+            while let item = waiting[index].popFront() {
                 if let slot = item.plan?.countSlot { nodes[slot].counts.notStarted += 1 }
+            }
+        }
+        var ready = ready
+        while let range = ready.popFront() {
+            if let slot = range.batch.plan?.countSlot {
+                nodes[slot].counts.notStarted += range.end - range.next
             }
         }
         func total(_ count: KeyPath<OperationTreeReport.NodeCounts, Int>) -> Int {
