@@ -39,9 +39,14 @@ package struct Unretained<Object: AnyObject>: @unchecked Sendable, BitwiseCopyab
     package func with<Result, Failure: Error>(
         _ body: (Object) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        // `_withUnsafeGuaranteedRef` only rethrows, which would lose the failure's type.
-        unowned(unsafe) let object = reference.takeUnretainedValue()
-        return try body(object)
+        // `_withUnsafeGuaranteedRef` only rethrows: its error is cast back, on a path only a
+        // throw takes. (An `unowned(unsafe)` copy is retained and released per borrow, a
+        // write to the object's shared reference count.)
+        do {
+            return try reference._withUnsafeGuaranteedRef { object in try body(object) }
+        } catch {
+            throw error as! Failure
+        }
     }
 
     /// The holder keeps the object alive across `body`'s suspensions; no executor hop.

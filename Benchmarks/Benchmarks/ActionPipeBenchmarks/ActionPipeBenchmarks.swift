@@ -12,11 +12,16 @@ import OpenCombine
 
 // MARK: - Actions and keys under test
 
+/// The error of `benchAddThrowing`, never thrown.
+enum BenchFailure: Error { case never }
+
 extension Actions {
     /// Targets 1, 6 and 7: (argument) -> upstream + argument.
     var benchAdd: Action<Int, Int> { .init() }
     /// Target 2: the same action on a chain of 10 pipes.
     var benchAdd10: Action<Int, Int> { .init() }
+    /// Target 1's action, throwing (its handlers never do).
+    var benchAddThrowing: ThrowingAction<Int, Int, BenchFailure> { .init() }
     /// Target 3: the same action on a chain of 100 pipes, 3 of which handle it.
     var benchSparse: Action<Int, Int> { .init() }
     /// Target 4: handlers with a state condition and an upstream-type condition.
@@ -400,6 +405,30 @@ func registerCoreBenchmarks() {
         onTwoThreads { _ in
             for i in 0..<half {
                 blackHole(boundThreads(i))
+            }
+        }
+    }
+
+    // The same chain with a throwing action: its calls borrow handlers as the plain ones do.
+    let chainThrowing = makeChain(3, name: "throwing")
+    for pipe in chainThrowing {
+        pipe.on(\.benchAddThrowing).handle { (process) throws(BenchFailure) in
+            (process.upstream ?? 0) &+ process.arguments
+        }
+    }
+    let headThrowing = chainThrowing[0]
+    check(try? headThrowing.benchAddThrowing(1), 3, "throwing chain")
+    Benchmark("T7 ActionPipe 1 thread, throwing action") { benchmark in
+        for i in benchmark.scaledIterations {
+            blackHole(try? headThrowing.benchAddThrowing(i))
+        }
+    }
+
+    Benchmark("T7 ActionPipe 2 threads, throwing action") { benchmark in
+        let half = benchmark.scaledIterations.count / 2
+        onTwoThreads { _ in
+            for i in 0..<half {
+                blackHole(try? headThrowing.benchAddThrowing(i))
             }
         }
     }

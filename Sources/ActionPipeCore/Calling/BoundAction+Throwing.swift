@@ -52,9 +52,30 @@ extension BoundAction where Kind: ThrowingActionKind {
         _ snapshot: Unretained<_Snapshot>, origin: Unretained<_Member>, key: _ActionKey,
         state: ActionState?, sideData: SideData, _ arguments: repeat each Argument
     ) throws(Kind.Failure) -> Result? {
+        if snapshot.with({ $0.isInstrumented }) {
+            return try _callThrowingInstrumented(
+                snapshot, origin: origin, key: key, state: state, sideData: sideData,
+                repeat each arguments)
+        }
         var ignored: [ActionTrace.Outcome?]? = nil
-        let span =
-            snapshot.with({ $0.isInstrumented }) ? _beginInstrumented(key, on: origin) : nil
+        let outcome = snapshot.with { snapshot in
+            _runThrowing(
+                snapshot: snapshot, origin: origin, key: key, state: state,
+                sideData: sideData, arguments: (repeat each arguments), recording: &ignored)
+        }
+        if let error = outcome.error { throw error }
+        return outcome.value
+    }
+
+    /// ``_callThrowing`` between the instrument's begin and end; out of line, so a plain
+    /// call holds no span (a value other modules see only through its witnesses).
+    @inlinable @inline(never)
+    static func _callThrowingInstrumented(
+        _ snapshot: Unretained<_Snapshot>, origin: Unretained<_Member>, key: _ActionKey,
+        state: ActionState?, sideData: SideData, _ arguments: repeat each Argument
+    ) throws(Kind.Failure) -> Result? {
+        var ignored: [ActionTrace.Outcome?]? = nil
+        let span = _beginInstrumented(key, on: origin)
         let outcome = snapshot.with { snapshot in
             _runThrowing(
                 snapshot: snapshot, origin: origin, key: key, state: state,

@@ -12,7 +12,7 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
     /// ```
     ///
     /// - Complexity: Amortised O(1); the chain's next call rebuilds its snapshot once.
-    @discardableResult
+    @inlinable @discardableResult
     public func handle(
         _ body:
             @escaping @Sendable (inout ActionProcess<Kind, repeat each Argument, Result>)
@@ -40,6 +40,7 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
     // No `handle(owner:method:)` here: it breaks inference of an earlier
     // `argumentNotNil(\.self)` (Swift 6.3). `ActionRegistrar.add(_:method:)` wraps methods.
 
+    @usableFromInline
     func register(
         _ target: _Target,
         _ body: @escaping _ThrowingHandler<Kind, repeat each Argument, Result>.Body
@@ -47,6 +48,7 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
         register(target, conditions: conditions, body)
     }
 
+    @usableFromInline
     func register(
         _ target: _Target, conditions: [_Condition<Kind, repeat each Argument, Result>],
         _ body: @escaping _ThrowingHandler<Kind, repeat each Argument, Result>.Body

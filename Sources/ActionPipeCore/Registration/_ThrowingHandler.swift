@@ -13,6 +13,7 @@ final class _ThrowingHandler<Kind: ThrowingActionKind, each Argument, Result>: _
     @usableFromInline let body: Body
     @usableFromInline let conditions: [_Condition<Kind, repeat each Argument, Result>]
 
+    @usableFromInline
     init(
         state: ActionState?, target: _Target,
         conditions: [_Condition<Kind, repeat each Argument, Result>], body: @escaping Body
