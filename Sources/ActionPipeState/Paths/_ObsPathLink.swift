@@ -25,15 +25,8 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry 
         self.keyPath = keyPath
     }
 
-    deinit {
-        // The outer property went away (its observer held the link).
-        let (inner, sink) = state.withLock { state in
-            state.ended = true
-            return (state.innerToken, state.sink)
-        }
-        inner?.cancel()
-        sink?.end?()
-    }
+    // The outer property went away (its observer held the link).
+    deinit { end() }
 
     func start(
         _ outer: ObservedPath<Sub>, _ makeSink: (Value) -> _ObsSink<Value>
@@ -63,14 +56,17 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry 
     func innerSink(_ generation: UInt64) -> _ObsSink<Value> {
         let weakLink = WeakBox(self)
         return _ObsSink { value in
-            guard let link = weakLink.object else { return false }
-            let sink = link.state.withLock { state in
-                state.generation == generation && !state.ended ? state.sink : nil
+            guard let link = weakLink.object, let sink = link.sink(of: generation) else {
+                return false
             }
-            guard let sink else { return false }
             if !sink.send(value) { link.end() }
             return true
         }
+    }
+
+    /// The sink while `generation` is current and the link has not ended.
+    func sink(of generation: UInt64) -> _ObsSink<Value>? {
+        state.withLock { $0.generation == generation && !$0.ended ? $0.sink : nil }
     }
 
     /// Stores the inner token if `generation` is still current, else cancels it.
@@ -96,10 +92,7 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry 
         guard !ended, let sub = currentSub() else { return false }
         let (token, value) = sub[keyPath: keyPath]._subscribe { _ in innerSink(generation) }
         keep(token, generation)
-        let sink = state.withLock { state in
-            state.generation == generation && !state.ended ? state.sink : nil
-        }
-        guard let sink else { return !state.withLock(\.ended) }
+        guard let sink = sink(of: generation) else { return !state.withLock(\.ended) }
         if !sink.send(value) {
             end()
             return false

@@ -1,13 +1,4 @@
 import ActionPipeConcurrency
-import Synchronization
-
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 /// Identities of observers and tokens, unique in the process (shared with every part).
 @usableFromInline
