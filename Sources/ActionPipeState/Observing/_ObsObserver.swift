@@ -6,6 +6,10 @@ import ActionPipeConcurrency
 @usableFromInline
 typealias _ObsList = ReferenceBuffer<Void, Unretained<_ObsAnyObserver>, Never>
 
+/// Identities of observers and tokens, unique in the process (shared with every part).
+@usableFromInline
+func _obsMakeID() -> UInt64 { RegistrationToken.nextID() }
+
 /// One registered observer: an object, so a delivery borrows its `let` closures through a
 /// reference the list keeps alive, with no retain.
 ///

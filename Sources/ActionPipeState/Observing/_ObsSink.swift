@@ -55,3 +55,26 @@ struct _ObsSink<Value: Sendable>: Sendable {
 
 /// The `plain` of an observer that has `deliver`: never called; a function, capturing nothing.
 @Sendable func _ignoreValue<Value>(_: Value) {}
+
+extension Equatable {
+    /// `==` for `Value`, which the caller checked is `Self`: reinterpreted in place, not cast
+    /// through `Any`.
+    static func _obsEquality<Value>(as _: Value.Type) -> @Sendable (Value, Value) -> Bool {
+        precondition(Value.self == Self.self)
+        return { a, b in
+            withUnsafePointer(to: a) { a in
+                withUnsafePointer(to: b) { b in
+                    UnsafeRawPointer(a).assumingMemoryBound(to: Self.self).pointee
+                        == UnsafeRawPointer(b).assumingMemoryBound(to: Self.self).pointee
+                }
+            }
+        }
+    }
+}
+
+/// `==` for `Value`, or `nil` when not `Equatable`; looked up once per observer, as the
+/// conformance lookup is costly.
+func _obsEquality<Value>(of _: Value.Type) -> (@Sendable (Value, Value) -> Bool)? {
+    guard let type = Value.self as? any Equatable.Type else { return nil }
+    return type._obsEquality(as: Value.self)
+}

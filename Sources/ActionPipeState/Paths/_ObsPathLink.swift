@@ -38,18 +38,31 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry 
             state.outerToken = outerToken
             return state.generation
         }
-        let property = sub[keyPath: keyPath]
-        let (innerToken, value) = property._subscribe { value in
+        let value = attach(sub, generation) { value in
             // Under the inner property's lock; the link's lock is a leaf, taken inside it.
             let sink = makeSink(value)
             state.withLock { $0.sink = sink }
-            return innerSink(generation)
         }
-        keep(innerToken, generation)
         // The outer property may have been replaced between the two subscriptions.
         let now = outer.current()
         if now !== sub { _ = replace() }
         return (RegistrationToken(registry: self, id: id, scope: "observation"), value)
+    }
+
+    /// Observes the property of `sub` for `generation` (`first` gets its value, under its
+    /// lock) and keeps the token while `generation` is current, else cancels it.
+    func attach(_ sub: Sub, _ generation: UInt64, first: (Value) -> Void = { _ in }) -> Value {
+        let (token, value) = sub[keyPath: keyPath]._subscribe { value in
+            first(value)
+            return innerSink(generation)
+        }
+        let kept = state.withLock { state in
+            guard state.generation == generation, !state.ended else { return false }
+            state.innerToken = token
+            return true
+        }
+        if !kept { token.cancel() }
+        return value
     }
 
     /// Delivers while `generation` is current; removes itself once the link is gone or moved on.
@@ -69,16 +82,6 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry 
         state.withLock { $0.generation == generation && !$0.ended ? $0.sink : nil }
     }
 
-    /// Stores the inner token if `generation` is still current, else cancels it.
-    func keep(_ token: RegistrationToken, _ generation: UInt64) {
-        let kept = state.withLock { state in
-            guard state.generation == generation, !state.ended else { return false }
-            state.innerToken = token
-            return true
-        }
-        if !kept { token.cancel() }
-    }
-
     /// The outer property was assigned: move to its sub-state's property and deliver. The
     /// sub-state is read again after taking a generation: concurrent deliveries may arrive
     /// out of order, and the newest generation must see the newest sub-state.
@@ -90,8 +93,7 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry 
         }
         old?.cancel()
         guard !ended, let sub = currentSub() else { return false }
-        let (token, value) = sub[keyPath: keyPath]._subscribe { _ in innerSink(generation) }
-        keep(token, generation)
+        let value = attach(sub, generation)
         guard let sink = sink(of: generation) else { return !state.withLock(\.ended) }
         if !sink.send(value) {
             end()
