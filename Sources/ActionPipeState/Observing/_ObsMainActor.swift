@@ -5,8 +5,6 @@ import Synchronization
 /// each value on the one main-actor queue (`_MainActorQueue`), so deliveries of every
 /// property keep the order of the writes; a delivery runs only if the observation is active.
 ///
-/// - ``end()`` clears ``isActive`` before it returns, so a cancel made on the main actor
-///   drops every delivery still queued.
 /// - `.initial`'s value is older than any write delivered, yet a write's delivery can be
 ///   enqueued before it; it is then dropped, so no older value follows a newer one.
 /// - An owner is read only on the main actor, so its `deinit` never runs on the writing

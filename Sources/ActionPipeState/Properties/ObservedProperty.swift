@@ -128,9 +128,8 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// Stores `newValue`, then calls every observer with it, in registration order, on this
     /// thread, before returning.
     ///
-    /// Equal values are delivered too. Observers added or removed during the delivery take
-    /// effect from the next assignment; a nested set is delivered before this one's remaining
-    /// observers run.
+    /// Observers added or removed during the delivery take effect from the next assignment; a
+    /// nested set is delivered before this one's remaining observers run.
     ///
     /// - Complexity: O(observers).
     @inlinable
