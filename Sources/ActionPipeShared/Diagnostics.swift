@@ -64,9 +64,10 @@ public enum Diagnostics {
     /// reported.map(\.kind)   // [.actionShadowed]
     /// ```
     public static func record(_ operation: () throws -> Void) rethrows -> [Diagnostic] {
-        let recorder = _Recorder()
-        try withHandler(recorder.append, operation: operation)
-        return recorder.diagnostics
+        let recorded = LockedValue<[Diagnostic]>([])
+        try withHandler(
+            { diagnostic in recorded.withLock { $0.append(diagnostic) } }, operation: operation)
+        return recorded.withLock { $0 }
     }
 
     /// Runs the async `operation` and returns what its task, and the tasks it starts,
@@ -74,9 +75,10 @@ public enum Diagnostics {
     public nonisolated(nonsending) static func record(
         _ operation: nonisolated(nonsending) () async throws -> Void
     ) async rethrows -> [Diagnostic] {
-        let recorder = _Recorder()
-        try await withHandler(recorder.append, operation: operation)
-        return recorder.diagnostics
+        let recorded = LockedValue<[Diagnostic]>([])
+        try await withHandler(
+            { diagnostic in recorded.withLock { $0.append(diagnostic) } }, operation: operation)
+        return recorded.withLock { $0 }
     }
 
     /// Sends `diagnostic` to the thread's scope (always inside any task scope on the
@@ -115,12 +117,4 @@ public enum Diagnostics {
         private static let _runtimeIssues = OSLog(
             subsystem: "com.apple.runtime-issues", category: "ActionPipe")
     #endif
-
-    private final class _Recorder: Sendable {
-        private let collected = LockedValue<[Diagnostic]>([])
-        var diagnostics: [Diagnostic] { collected.withLock { $0 } }
-        @Sendable func append(_ diagnostic: Diagnostic) {
-            collected.withLock { $0.append(diagnostic) }
-        }
-    }
 }

@@ -13,31 +13,24 @@ public enum Instrumentation {
     /// that began before end with the instrument that saw them begin.
     ///
     /// - Complexity: O(1).
-    public static func install(_ instrument: some Instrument) {
+    public static func install(_ instrument: some Instrument) { replace(with: instrument) }
+
+    /// Removes the installed instrument: operations that begin from now on are not observed.
+    ///
+    /// - Complexity: O(1).
+    public static func uninstall() { replace(with: nil) }
+
+    private static func replace(with instrument: (any Instrument)?) {
         // The flag is stored with the instrument, under the lock: after unlocking, a racing
         // uninstall could leave the flag and the instrument disagreeing.
         let old = _installed.withLock { installed in
             defer {
                 installed = instrument
-                _instrumentationFlag.pointee.store(true, ordering: .releasing)
+                _instrumentationFlag.pointee.store(instrument != nil, ordering: .releasing)
             }
             return installed
         }
         withExtendedLifetime(old) {}  // released after unlocking
-    }
-
-    /// Removes the installed instrument: operations that begin from now on are not observed.
-    ///
-    /// - Complexity: O(1).
-    public static func uninstall() {
-        let old = _installed.withLock { installed in
-            defer {
-                installed = nil
-                _instrumentationFlag.pointee.store(false, ordering: .releasing)
-            }
-            return installed
-        }
-        withExtendedLifetime(old) {}
     }
 
     /// The installed instrument, if any.

@@ -2,15 +2,10 @@
 /// edges, one a line. Callers make ids from a prefix and a number (`pipe0`); labels are
 /// quoted and escaped here.
 package struct MermaidFlowchart: Sendable {
+    /// A box; a stadium, for where things come in; a cylinder, for where they end up; a
+    /// hexagon, for topics.
     package enum Shape: Sendable {
-        /// `id["label"]`.
-        case box
-        /// `id(["label"])`: a stadium, for where things come in.
-        case stadium
-        /// `id[("label")]`: a cylinder, for where things end up.
-        case cylinder
-        /// `id{{"label"}}`: a hexagon, for topics.
-        case hexagon
+        case box, stadium, cylinder, hexagon
     }
 
     private var nodes: [String] = []

@@ -8,20 +8,15 @@ import Synchronization
 package final class _MainActorQueue: Sendable {
     @usableFromInline package static let shared = _MainActorQueue()
 
-    private struct State {
-        var pending: [@MainActor @Sendable () -> Void] = []
-        var draining = false
-        var waiters: [CheckedContinuation<Void, Never>] = []
-    }
+    private let pending = LockedValue<[@MainActor @Sendable () -> Void]>([])
 
-    private let state = LockedValue(State())
+    /// Whether a drain is scheduled or running: stored under `pending`'s lock, so the main
+    /// actor checks "nothing queued" in one load.
+    private let busy = Atomic<Bool>(false)
 
     private init() {}
 
     package static var isOnMainActor: Bool { MainQueue.isCurrent }
-
-    /// Stored under the state's lock, so the main actor checks "nothing queued" in one load.
-    private let busy = Atomic<Bool>(false)
 
     /// On the main actor with nothing queued: a delivery may run at once. Frequent
     /// deliveries test this first, and allocate a queued closure only when it is `false`.
@@ -35,10 +30,9 @@ package final class _MainActorQueue: Sendable {
             MainActor.assumeIsolated { work() }
             return
         }
-        let schedule = state.withLock { state in
-            state.pending.append(work)
-            if state.draining { return false }
-            state.draining = true
+        let schedule = pending.withLock { pending in
+            pending.append(work)
+            if busy.load(ordering: .relaxed) { return false }
             busy.store(true, ordering: .releasing)
             return true
         }
@@ -48,33 +42,20 @@ package final class _MainActorQueue: Sendable {
     @MainActor
     private func drain() {
         while true {
-            let (batch, waiters) = state.withLock { state in
-                if state.pending.isEmpty {
-                    state.draining = false
-                    busy.store(false, ordering: .releasing)
-                    defer { state.waiters = [] }
-                    return ([@MainActor @Sendable () -> Void](), state.waiters)
-                }
-                defer { state.pending = [] }
-                return (state.pending, [CheckedContinuation<Void, Never>]())
+            let batch = pending.withLock { pending in
+                defer { pending = [] }
+                if pending.isEmpty { busy.store(false, ordering: .releasing) }
+                return pending
             }
-            if batch.isEmpty {
-                for waiter in waiters { waiter.resume() }
-                return
-            }
+            if batch.isEmpty { return }
             for work in batch { work() }
         }
     }
 
-    /// Returns once every delivery enqueued before the call has run.
+    /// Returns once every delivery enqueued before the call has run, and those they enqueued.
     package func idle() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = state.withLock { state in
-                if !state.draining && state.pending.isEmpty { return true }
-                state.waiters.append(continuation)
-                return false
-            }
-            if now { continuation.resume() }
+        while busy.load(ordering: .acquiring) {
+            await withCheckedContinuation { continuation in enqueue { continuation.resume() } }
         }
     }
 }

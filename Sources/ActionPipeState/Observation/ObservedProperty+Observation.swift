@@ -1,4 +1,5 @@
 import ActionPipeConcurrency
+import Synchronization
 
 #if canImport(Observation)
     import Observation
@@ -15,7 +16,7 @@ extension ObservedProperty {
     /// - Complexity: O(1); the first read decides, once, whether `Enclosing` is `Observable`.
     @inlinable
     func _value<Enclosing: AnyObject>(readThrough object: Enclosing) -> Value {
-        if Self._readsWord, _isUntracked { return _wordValue }
+        if Self._readsWord, untracked.load(ordering: .relaxed) { return _wordValue }
         lock.lock()
         let value = state.pointee.value
         switch state.pointee.trackingMode {
@@ -43,7 +44,7 @@ extension ObservedProperty {
         let tracking = withLock { state -> _ObsTracking<Value>? in
             if state.trackingMode == .undecided {
                 state.trackingMode = made == nil ? .off : .on
-                if made == nil { _markUntracked() }
+                if made == nil { untracked.store(true, ordering: .relaxed) }
                 state.tracking = made
             }
             if state.trackingMode == .on { state.readByTracking = true }

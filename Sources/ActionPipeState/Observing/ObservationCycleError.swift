@@ -1,13 +1,5 @@
 import ActionPipeConcurrency
 
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// Reported when observers that write properties nest deeper than ``depthLimit`` on one
 /// thread: almost always a cycle (A's observer sets B, B's sets A). The assignment one level
 /// deeper is stored but not delivered, which breaks the cycle; the error goes to

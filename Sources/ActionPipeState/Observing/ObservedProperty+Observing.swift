@@ -1,3 +1,5 @@
+import ActionPipeConcurrency
+
 extension ObservedProperty {
     /// Calls `handler` with the new value after every assignment, synchronously, on the
     /// assigning thread, until the token is cancelled or the property goes away.
@@ -16,7 +18,9 @@ extension ObservedProperty {
         _ options: ObservationOptions = [], _ handler: @escaping @Sendable (Value) -> Void
     ) -> RegistrationToken {
         // Inlinable, so the observer's class metadata is looked up once per call site.
-        guard options.isEmpty else { return _observe(options, plain: handler) }
+        guard options.isEmpty else {
+            return _observe(options, label: label, _ObsSink(plain: handler))
+        }
         return _register(_ObsObserver(id: _obsMakeID(), plain: handler, isPlain: true))
     }
 
@@ -37,38 +41,12 @@ extension ObservedProperty {
         _ options: ObservationOptions = [], owner: Owner, retention: Retention = .weak,
         _ handler: @escaping @Sendable (Owner, Value) -> Void
     ) -> RegistrationToken {
-        // Inlinable, as `observe(_:_:)` is.
-        guard options.isEmpty else { return _observe(options, owner: owner, retention, handler) }
-        guard retention == .weak else {
-            return _register(
-                _ObsObserver(id: _obsMakeID(), plain: { handler(owner, $0) }, isPlain: true))
+        guard options.isEmpty, retention == .weak else {
+            return _observe(options, label: label, owner: owner, retention: retention, handler)
         }
         return _register(
             _ObsDeliveringObserver(
                 id: _obsMakeID(), deliver: _obsDelivery(whileAlive: owner, handler), end: nil))
-    }
-
-    @usableFromInline
-    func _observe<Owner: AnyObject & Sendable>(
-        _ options: ObservationOptions, owner: Owner, _ retention: Retention,
-        _ handler: @escaping @Sendable (Owner, Value) -> Void
-    ) -> RegistrationToken {
-        _observe(options, label: label, owner: owner, retention: retention, handler)
-    }
-
-    @usableFromInline
-    func _observe(
-        _ options: ObservationOptions,
-        onMainActor handler: @escaping @MainActor @Sendable (Value) -> Void
-    ) -> RegistrationToken {
-        _observeOnMainActor(options, handler)
-    }
-
-    @usableFromInline
-    func _observe(
-        _ options: ObservationOptions, plain handler: @escaping @Sendable (Value) -> Void
-    ) -> RegistrationToken {
-        _observePlain(options, label: label, handler)
     }
 
     /// Delivers each new value on `actor` (held weakly), in assignment order, asynchronously.
@@ -88,22 +66,13 @@ extension ObservedProperty {
 
     /// Calls `handler` with each new value on the main actor, as a `@MainActor` closure.
     ///
-    /// Deliveries keep the order of the writes across everything observed this way (one queue
-    /// serves them all; see ``MainActorDelivery``). A write on the main actor with nothing
-    /// queued is delivered before it returns; any other later, on the main actor. A delivery
-    /// still queued when the observation ends is dropped: after `cancel()` on the main actor
-    /// the handler is never called again. Observe with an `owner:` rather than capture a
-    /// state object that holds this property.
+    /// Ordered and immediate as ``MainActorDelivery`` describes; a delivery still queued when
+    /// the observation ends is dropped, so after `cancel()` on the main actor the handler is
+    /// never called again. Observe with an `owner:` rather than capture a state object that
+    /// holds this property.
     ///
     /// ```swift
-    /// @MainActor final class AlbumsViewModel {
-    ///     var albums: [String] = []
-    ///     var token: RegistrationToken?
-    ///
-    ///     func bind(to albums: ObservedProperty<[String]>) {
-    ///         token = albums.observe(.initial, on: .mainActor) { self.albums = $0 }
-    ///     }
-    /// }
+    /// token = albums.observe(.initial, on: .mainActor) { self.albums = $0 }   // a view model
     /// ```
     ///
     /// - Parameter options: `.initial` delivers the current value first, unless a newer
@@ -116,7 +85,7 @@ extension ObservedProperty {
         _ options: ObservationOptions = [], on _: MainActorDelivery,
         _ handler: @escaping @MainActor @Sendable (Value) -> Void
     ) -> RegistrationToken {
-        guard options.isEmpty else { return _observe(options, onMainActor: handler) }
+        guard options.isEmpty else { return _observeOnMainActor(options, handler) }
         // Inlinable, so the main-actor delivery runs specialised for `Value`.
         let observation = _ObsMainActorObservation<Value> { value in
             handler(value)
@@ -124,7 +93,7 @@ extension ObservedProperty {
         }
         // Captured here: a generic class's closure field is stored unspecialised, and each
         // call through it would convert the value twice.
-        let immediate = _ObsMainActorObservation<Value>.callable(handler)
+        let immediate = MainQueue.uncheckedIsolation(handler)
         return _register(
             _ObsDeliveringObserver(
                 id: _obsMakeID(),
@@ -142,9 +111,8 @@ extension ObservedProperty {
     /// Calls `handler` with `owner` (held weakly) and each new value on the main actor, for
     /// as long as `owner` lives; a `@MainActor` view model can be the owner.
     ///
-    /// Ordered, immediate and dropped as `observe(_:on:_:)` with `.mainActor` is. Once
-    /// `owner` is released the handler is never called again, not even for queued values.
-    /// The owner is only read on the main actor, so no other thread releases it.
+    /// Once `owner` is released the handler is never called again, not even for queued
+    /// values; it is only read on the main actor, so no other thread releases it.
     ///
     /// - Complexity: Amortised O(1); a set adds one enqueue per main-actor observer.
     @discardableResult

@@ -5,8 +5,6 @@ import Synchronization
 /// each value on the one main-actor queue (`_MainActorQueue`), so deliveries of every
 /// property keep the order of the writes; a delivery runs only if the observation is active.
 ///
-/// - ``end()`` clears ``isActive`` before it returns, so a cancel made on the main actor
-///   drops every delivery still queued.
 /// - `.initial`'s value is older than any write delivered, yet a write's delivery can be
 ///   enqueued before it; it is then dropped, so no older value follows a newer one.
 /// - An owner is read only on the main actor, so its `deinit` never runs on the writing
@@ -18,7 +16,7 @@ final class _ObsMainActorObservation<Value: Sendable>: Sendable {
     @usableFromInline let active = Atomic<Bool>(true)
     /// A write's value was delivered: the initial value is stale.
     @usableFromInline let wrote = Atomic<Bool>(false)
-    /// To remove the registration from the main actor once the owner is gone.
+    /// For ``run(_:initial:)`` to remove the registration once the owner is gone.
     @usableFromInline let token = LockedValue<RegistrationToken?>(nil)
 
     @inlinable
@@ -31,27 +29,9 @@ final class _ObsMainActorObservation<Value: Sendable>: Sendable {
     /// Ends the observation: no delivery runs the handler after this.
     @usableFromInline func end() { active.store(false, ordering: .releasing) }
 
-    /// `handler`, for a caller that has checked it is on the main actor.
-    @inlinable
-    static func callable(
-        _ handler: @escaping @MainActor @Sendable (Value) -> Void
-    ) -> @Sendable (Value) -> Void {
-        MainQueue.uncheckedIsolation(handler)
-    }
-
     @usableFromInline
-    func enqueue(_ value: Value) {
-        _MainActorQueue.shared.enqueue { self.run(value, initial: false) }
-    }
-
-    /// Keeps the registration's token, for ``run(_:initial:)`` to cancel.
-    func keep(_ registration: RegistrationToken) {
-        // The replaced token is released after unlocking.
-        let replaced = token.withLock { token in
-            defer { token = registration }
-            return token
-        }
-        withExtendedLifetime(replaced) {}
+    func enqueue(_ value: Value, initial: Bool = false) {
+        _MainActorQueue.shared.enqueue { self.run(value, initial: initial) }
     }
 
     /// The sink's delivery, on the writing thread; `false` once ended.
@@ -61,13 +41,9 @@ final class _ObsMainActorObservation<Value: Sendable>: Sendable {
         if _MainActorQueue.shared.isIdleOnMainActor {
             run(value, initial: false)
         } else {
-            _MainActorQueue.shared.enqueue { self.run(value, initial: false) }
+            enqueue(value)
         }
         return true
-    }
-
-    func sendInitial(_ value: Value) {
-        _MainActorQueue.shared.enqueue { self.run(value, initial: true) }
     }
 
     /// A delivery, on the main actor (the caller checked, or runs in the queue's drain).
@@ -94,41 +70,35 @@ extension _ObsSource {
         whileAlive handler: @escaping @MainActor @Sendable (Value) -> Bool
     ) -> RegistrationToken {
         let observation = _ObsMainActorObservation(handler)
-        let send: @Sendable (Value) -> Bool = { observation.send($0) }
-        let skip = options.contains(.skipEqual)
-        let (token, first) = _subscribe { first in
-            _ObsSink(
-                deliver: skip ? Self._skippingEqual(first, send) : send,
-                end: { observation.end() })
+        let (token, first) = _subscribe {
+            _ObsSink(deliver: { observation.send($0) }, end: { observation.end() })
+                .applying(options, first: $0)
         }
-        observation.keep(token)
-        if options.contains(.initial) { observation.sendInitial(first) }
+        observation.token.withLock { $0 = token }
+        if options.contains(.initial) { observation.enqueue(first, initial: true) }
         return token
     }
 
-    /// ``_observeOnMainActor(_:whileAlive:)`` for a handler that is never gone.
+    @usableFromInline
     func _observeOnMainActor(
         _ options: ObservationOptions, _ handler: @escaping @MainActor @Sendable (Value) -> Void
     ) -> RegistrationToken {
-        let deliver: @MainActor @Sendable (Value) -> Bool = { value in
+        _observeOnMainActor(options) { value in
             handler(value)
             return true
         }
-        return _observeOnMainActor(options, whileAlive: deliver)
     }
 
-    /// ``_observeOnMainActor(_:whileAlive:)`` bound to `owner`, held weakly and read on the
-    /// main actor only.
+    /// `owner` is held weakly and read on the main actor only.
     func _observeOnMainActor<Owner: AnyObject & Sendable>(
         _ options: ObservationOptions, owner: Owner,
         _ handler: @escaping @MainActor @Sendable (Owner, Value) -> Void
     ) -> RegistrationToken {
         let weakOwner = WeakBox(owner)
-        let deliver: @MainActor @Sendable (Value) -> Bool = { value in
+        return _observeOnMainActor(options) { value in
             guard let owner = weakOwner.object else { return false }
             handler(owner, value)
             return true
         }
-        return _observeOnMainActor(options, whileAlive: deliver)
     }
 }

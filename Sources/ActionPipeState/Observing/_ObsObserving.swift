@@ -1,67 +1,43 @@
 import ActionPipeConcurrency
 
+/// Something that can be observed: a property or a path through sub-states.
+@usableFromInline
+protocol _ObsSource<Value>: Sendable {
+    associatedtype Value: Sendable
+    /// Registers the sink `makeSink` builds from the value (called once, possibly under the
+    /// source's lock, so it must not run user code); returns the token and that value.
+    func _subscribe(
+        _ makeSink: (Value) -> _ObsSink<Value>
+    ) -> (token: RegistrationToken, value: Value)
+}
+
 /// The observation forms shared by ``ObservedProperty`` and ``ObservedPath``.
 extension _ObsSource {
-    /// Wraps `deliver` so it skips a value equal to the last one this observer saw.
-    static func _skippingEqual(
-        _ first: Value, _ deliver: @escaping @Sendable (Value) -> Bool
-    ) -> @Sendable (Value) -> Bool {
-        guard let equal = _obsEquality(of: Value.self) else { return deliver }
-        let last = LockedValue(first)
-        return { value in
-            // `==` may be user code: compared after the lock is released.
-            let previous = last.withLock { last in
-                defer { last = value }
-                return last
-            }
-            return equal(previous, value) ? true : deliver(value)
-        }
-    }
-
-    /// `label` is made only when used (`.initial`): formatting a default label is costly.
+    /// Registers `sink` (filtered by `.skipEqual`), then delivers the value now if `.initial`.
+    /// `label` is made only when used: formatting a default label is costly.
+    @usableFromInline
     func _observe(
-        _ options: ObservationOptions, label: @autoclosure () -> String,
-        _ deliver: @escaping @Sendable (Value) -> Bool
+        _ options: ObservationOptions, label: @autoclosure () -> String, _ sink: _ObsSink<Value>
     ) -> RegistrationToken {
-        let skip = options.contains(.skipEqual)
-        let (token, value) = _subscribe { first in
-            _ObsSink(deliver: skip ? Self._skippingEqual(first, deliver) : deliver)
-        }
+        let (token, value) = _subscribe { sink.applying(options, first: $0) }
         if options.contains(.initial) {
             _obsNested(label()) {
-                if !deliver(value) { token.cancel() }
+                if !sink.send(value) { token.cancel() }
             }
         }
         return token
     }
 
-    /// Without `.skipEqual`, the property calls `handler` directly (`_ObsSink.plain`).
-    func _observePlain(
-        _ options: ObservationOptions, label: @autoclosure () -> String,
-        _ handler: @escaping @Sendable (Value) -> Void
-    ) -> RegistrationToken {
-        guard !options.contains(.skipEqual) else {
-            return _observe(options, label: label()) { value in
-                handler(value)
-                return true
-            }
-        }
-        let (token, value) = _subscribe { _ in _ObsSink(plain: handler) }
-        if options.contains(.initial) {
-            _obsNested(label()) { handler(value) }
-        }
-        return token
-    }
-
+    @usableFromInline
     func _observe<Owner: AnyObject & Sendable>(
         _ options: ObservationOptions, label: @autoclosure () -> String, owner: Owner,
-        retention: Retention,
-        _ handler: @escaping @Sendable (Owner, Value) -> Void
+        retention: Retention, _ handler: @escaping @Sendable (Owner, Value) -> Void
     ) -> RegistrationToken {
-        if retention == .strong {
-            return _observePlain(options, label: label()) { value in handler(owner, value) }
+        guard retention == .weak else {
+            return _observe(options, label: label(), _ObsSink(plain: { handler(owner, $0) }))
         }
-        return _observe(options, label: label(), _obsDelivery(whileAlive: owner, handler))
+        let deliver = _obsDelivery(whileAlive: owner, handler)
+        return _observe(options, label: label(), _ObsSink(deliver: deliver))
     }
 
     /// The initial value (if asked for) is queued under the source's lock, so it comes
@@ -77,10 +53,8 @@ extension _ObsSource {
         }
         let (token, _) = _subscribe { first in
             if options.contains(.initial) { continuation.yield(first) }
-            return _ObsSink(
-                deliver: options.contains(.skipEqual)
-                    ? Self._skippingEqual(first, yield) : yield,
-                end: { continuation.finish() })
+            return _ObsSink(deliver: yield, end: { continuation.finish() })
+                .applying(options, first: first)
         }
         continuation.onTermination = { _ in token.cancel() }
         return (stream, token)
@@ -113,4 +87,18 @@ func _obsDelivery<Owner: AnyObject & Sendable, Value: Sendable>(
         handler(owner, value)
         return true
     }
+}
+
+/// Runs `body` one delivery level deeper, or reports a cycle and skips it when the thread is
+/// already `depthLimit` levels deep. For deliveries that read no observer list (`.initial`).
+func _obsNested(_ label: String, _ body: () -> Void) {
+    let depth = NestingDepth.counter(.delivery)
+    let level = depth.pointee
+    guard level < ObservationCycleError.depthLimit else {
+        ObservationCycleError._report(.init(property: label, depth: level + 1))
+        return
+    }
+    depth.pointee = level &+ 1
+    body()
+    depth.pointee = level
 }

@@ -1,6 +1,6 @@
 extension ObservedPath {
     /// Calls `handler` with the value at the end of the path after every assignment along
-    /// it, synchronously, on the assigning thread, as ``ObservedProperty/observe(_:_:)`` does.
+    /// it, as ``ObservedProperty/observe(_:_:)`` does.
     ///
     /// ```swift
     /// let token = screen.$image.then(\.$url).observe(.initial) { print("now", $0) }
@@ -11,11 +11,11 @@ extension ObservedPath {
     public func observe(
         _ options: ObservationOptions = [], _ handler: @escaping @Sendable (Value) -> Void
     ) -> RegistrationToken {
-        _observePlain(options, label: label, handler)
+        _observe(options, label: label, _ObsSink(plain: handler))
     }
 
-    /// Calls `handler` with `owner` and each new value for as long as `owner` lives (held
-    /// weakly by default), as ``ObservedProperty/observe(_:owner:retention:_:)`` does.
+    /// Calls `handler` with `owner` and each new value while `owner` lives, as
+    /// ``ObservedProperty/observe(_:owner:retention:_:)`` does.
     ///
     /// - Complexity: O(length of the path).
     @discardableResult
@@ -26,7 +26,7 @@ extension ObservedPath {
         _observe(options, label: label, owner: owner, retention: retention, handler)
     }
 
-    /// Delivers each new value on `actor` (held weakly), in assignment order, asynchronously.
+    /// Delivers each new value on `actor` (held weakly), as the property's `observe(_:on:_:)`.
     ///
     /// - Complexity: O(length of the path).
     @discardableResult
@@ -37,15 +37,15 @@ extension ObservedPath {
         _observe(options, on: actor, handler)
     }
 
-    /// Calls `handler` with each new value on the main actor, as a `@MainActor` closure,
-    /// ordered, immediate and dropped as the property's main-actor `observe` is.
+    /// Calls `handler` with each new value on the main actor, as the property's main-actor
+    /// `observe` does.
     ///
     /// ```swift
     /// let url = screen.$image.then(\.$url)
     /// let token = url.observe(.initial, on: .mainActor) { model.imageURL = $0 }
     /// ```
     ///
-    /// - Complexity: O(length of the path); a set adds one enqueue per main-actor observer.
+    /// - Complexity: O(length of the path).
     @discardableResult
     public func observe(
         _ options: ObservationOptions = [], on _: MainActorDelivery,
@@ -57,7 +57,7 @@ extension ObservedPath {
     /// Calls `handler` with `owner` (held weakly) and each new value on the main actor, for
     /// as long as `owner` lives.
     ///
-    /// - Complexity: O(length of the path); a set adds one enqueue per main-actor observer.
+    /// - Complexity: O(length of the path).
     @discardableResult
     public func observe<Owner: AnyObject & Sendable>(
         _ options: ObservationOptions = [], owner: Owner, on _: MainActorDelivery,
@@ -66,11 +66,9 @@ extension ObservedPath {
         _observeOnMainActor(options, owner: owner, handler)
     }
 
-    /// The values at the end of the path from now on, as an `AsyncStream` that finishes when
-    /// the property goes away.
+    /// The values at the end of the path from now on, as an `AsyncStream`, as
+    /// ``ObservedProperty/values(_:buffering:)``.
     ///
-    /// - Parameter buffering: By default the newest 1,024 unread values; `.unbounded` keeps
-    ///   every value.
     /// - Complexity: O(length of the path).
     public func values(
         _ options: ObservationOptions = [],

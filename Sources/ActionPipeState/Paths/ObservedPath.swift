@@ -24,31 +24,6 @@ public struct ObservedPath<Value: Sendable>: Sendable {
     /// The label of the last property on the path, for reports.
     let label: String
 
-    /// A path that is just `property`.
-    ///
-    /// - Complexity: O(1).
-    public init(_ property: ObservedProperty<Value>) {
-        current = { property.value }
-        weakCurrent = { [weak property] in property?.value }
-        subscribe = { property._subscribe($0) }
-        label = property.label
-    }
-
-    init(
-        label: String,
-        current: @escaping @Sendable () -> Value,
-        weakCurrent: @escaping @Sendable () -> Value?,
-        subscribe:
-            @escaping @Sendable ((Value) -> _ObsSink<Value>) -> (
-                token: RegistrationToken, value: Value
-            )
-    ) {
-        self.label = label
-        self.current = current
-        self.weakCurrent = weakCurrent
-        self.subscribe = subscribe
-    }
-
     /// The value at the end of the path now.
     public var value: Value { current() }
 
@@ -61,22 +36,33 @@ public struct ObservedPath<Value: Sendable>: Sendable {
         let outer = self
         let outerWeakCurrent = weakCurrent
         return ObservedPath<Next>(
-            label: "\(label).\(String(describing: Next.self))",
             current: { outer.current()[keyPath: keyPath].value },
             weakCurrent: { outerWeakCurrent()?[keyPath: keyPath].value },
             subscribe: { makeSink in
                 _ObsPathLink<Value, Next>(outerWeakCurrent, keyPath).start(outer, makeSink)
-            })
+            },
+            label: "\(label).\(String(describing: Next.self))")
     }
 }
 
 extension ObservedPath: _ObsSource {
-    var _currentValue: Value { current() }
-
+    @usableFromInline
     func _subscribe(
         _ makeSink: (Value) -> _ObsSink<Value>
     ) -> (token: RegistrationToken, value: Value) {
         subscribe(makeSink)
+    }
+}
+
+extension ObservedPath {
+    /// A path that is just `property`.
+    ///
+    /// - Complexity: O(1).
+    public init(_ property: ObservedProperty<Value>) {
+        current = { property.value }
+        weakCurrent = { [weak property] in property?.value }
+        subscribe = { property._subscribe($0) }
+        label = property.label
     }
 }
 

@@ -25,15 +25,8 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry 
         self.keyPath = keyPath
     }
 
-    deinit {
-        // The outer property went away (its observer held the link).
-        let (inner, sink) = state.withLock { state in
-            state.ended = true
-            return (state.innerToken, state.sink)
-        }
-        inner?.cancel()
-        sink?.end?()
-    }
+    // The outer property went away (its observer held the link).
+    deinit { end() }
 
     func start(
         _ outer: ObservedPath<Sub>, _ makeSink: (Value) -> _ObsSink<Value>
@@ -45,42 +38,48 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry 
             state.outerToken = outerToken
             return state.generation
         }
-        let property = sub[keyPath: keyPath]
-        let (innerToken, value) = property._subscribe { value in
+        let value = attach(sub, generation) { value in
             // Under the inner property's lock; the link's lock is a leaf, taken inside it.
             let sink = makeSink(value)
             state.withLock { $0.sink = sink }
-            return innerSink(generation)
         }
-        keep(innerToken, generation)
         // The outer property may have been replaced between the two subscriptions.
         let now = outer.current()
         if now !== sub { _ = replace() }
         return (RegistrationToken(registry: self, id: id, scope: "observation"), value)
     }
 
-    /// Delivers while `generation` is current; removes itself once the link is gone or moved on.
-    func innerSink(_ generation: UInt64) -> _ObsSink<Value> {
-        let weakLink = WeakBox(self)
-        return _ObsSink { value in
-            guard let link = weakLink.object else { return false }
-            let sink = link.state.withLock { state in
-                state.generation == generation && !state.ended ? state.sink : nil
-            }
-            guard let sink else { return false }
-            if !sink.send(value) { link.end() }
-            return true
+    /// Observes the property of `sub` for `generation` (`first` gets its value, under its
+    /// lock) and keeps the token while `generation` is current, else cancels it.
+    func attach(_ sub: Sub, _ generation: UInt64, first: (Value) -> Void = { _ in }) -> Value {
+        let (token, value) = sub[keyPath: keyPath]._subscribe { value in
+            first(value)
+            return innerSink(generation)
         }
-    }
-
-    /// Stores the inner token if `generation` is still current, else cancels it.
-    func keep(_ token: RegistrationToken, _ generation: UInt64) {
         let kept = state.withLock { state in
             guard state.generation == generation, !state.ended else { return false }
             state.innerToken = token
             return true
         }
         if !kept { token.cancel() }
+        return value
+    }
+
+    /// Delivers while `generation` is current; removes itself once the link is gone or moved on.
+    func innerSink(_ generation: UInt64) -> _ObsSink<Value> {
+        let weakLink = WeakBox(self)
+        return _ObsSink { value in
+            guard let link = weakLink.object, let sink = link.sink(of: generation) else {
+                return false
+            }
+            if !sink.send(value) { link.end() }
+            return true
+        }
+    }
+
+    /// The sink while `generation` is current and the link has not ended.
+    func sink(of generation: UInt64) -> _ObsSink<Value>? {
+        state.withLock { $0.generation == generation && !$0.ended ? $0.sink : nil }
     }
 
     /// The outer property was assigned: move to its sub-state's property and deliver. The
@@ -94,12 +93,8 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry 
         }
         old?.cancel()
         guard !ended, let sub = currentSub() else { return false }
-        let (token, value) = sub[keyPath: keyPath]._subscribe { _ in innerSink(generation) }
-        keep(token, generation)
-        let sink = state.withLock { state in
-            state.generation == generation && !state.ended ? state.sink : nil
-        }
-        guard let sink else { return !state.withLock(\.ended) }
+        let value = attach(sub, generation)
+        guard let sink = sink(of: generation) else { return !state.withLock(\.ended) }
         if !sink.send(value) {
             end()
             return false

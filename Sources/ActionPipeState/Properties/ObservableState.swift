@@ -17,7 +17,6 @@ public protocol ObservableState: AnyObject, Sendable {}
 extension ObservableState {
     /// Observes the property at `keyPath`; the same as `self[keyPath: keyPath].observe`.
     ///
-    /// - Returns: A token that ends the observation.
     /// - Complexity: O(1).
     @discardableResult
     public func observe<Value>(
@@ -31,7 +30,6 @@ extension ObservableState {
     /// Observes the property at `keyPath` for as long as `owner` lives; the handler gets the
     /// owner, so it need not capture it.
     ///
-    /// - Returns: A token that ends the observation earlier.
     /// - Complexity: O(1).
     @discardableResult
     public func observe<Value, Owner: AnyObject & Sendable>(

@@ -36,22 +36,14 @@ public struct Observed<Value: Sendable>: Sendable {
     public var wrappedValue: Value {
         get { projectedValue.value }
         nonmutating set { projectedValue.set(newValue) }
-        nonmutating _modify {
-            let mutation = projectedValue._beginMutation()
-            defer { projectedValue._endMutation(mutation) }
-            yield &projectedValue.state.pointee.value
-        }
+        nonmutating _modify { yield &projectedValue.value }
     }
 
     /// The value as a class declares it: what `object.name` reads and writes.
     ///
-    /// A compound write (`state.count += 1`, `state.items.append(x)`) is one atomic
-    /// read-modify-write, then one delivery. The mutation runs under the property's spin
-    /// lock, so it must not touch the same property (its right-hand side is evaluated
-    /// before, and may), and what it drops (an element removed, a reference replaced) is
-    /// released there, so such an object's `deinit` must not touch it either. A plain
-    /// assignment releases the old value after unlocking.
-    ///
+    /// A compound write (`state.count += 1`) is one atomic read-modify-write, then one
+    /// delivery; it runs under the property's spin lock, so neither the mutation nor the
+    /// `deinit` of what it drops may touch the same property (the right-hand side may).
     /// In an `Observable` class, reads are recorded for Swift Observation's tracking and
     /// every store tells the trackers before and after it.
     ///

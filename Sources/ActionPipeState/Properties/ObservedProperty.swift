@@ -61,11 +61,6 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
 
     @inlinable var _wordValue: Value { Self._value(of: word.load(ordering: .acquiring)) }
 
-    @inlinable var _isUntracked: Bool { untracked.load(ordering: .relaxed) }
-
-    /// Call with the lock held, when the tracking mode is decided.
-    @usableFromInline func _markUntracked() { untracked.store(true, ordering: .relaxed) }
-
     @inlinable @inline(__always)
     static func _value(of bits: UInt) -> Value {
         withUnsafeBytes(of: bits) { $0.baseAddress.unsafelyUnwrapped.load(as: Value.self) }
@@ -110,6 +105,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
         return _beginMutationSlowly()
     }
 
+    /// Takes the lock with the list up to date, having told Observation (returned) first.
     @inlinable @inline(never)
     func _beginMutationSlowly() -> _ObsTracking<Value>? {
         _lockWithCurrentList()
@@ -118,7 +114,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
         }
         lock.unlock()
         tracking.willSet(self)
-        lock.lock()
+        _lockWithCurrentList()
         return tracking
     }
 
@@ -132,9 +128,8 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// Stores `newValue`, then calls every observer with it, in registration order, on this
     /// thread, before returning.
     ///
-    /// Equal values are delivered too. Observers added or removed during the delivery take
-    /// effect from the next assignment; a nested set is delivered before this one's remaining
-    /// observers run.
+    /// Observers added or removed during the delivery take effect from the next assignment; a
+    /// nested set is delivered before this one's remaining observers run.
     ///
     /// - Complexity: O(observers).
     @inlinable
@@ -223,13 +218,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// stores only if the version has not moved. `@inline(never)` keeps `set`'s fast path small.
     @inlinable @inline(never)
     func _storeSlowly(_ newValue: Value, ifVersion expected: UInt64?) -> Bool {
-        _lockWithCurrentList()
-        let tracking = state.pointee.readByTracking ? state.pointee.tracking : nil
-        if let tracking {
-            lock.unlock()
-            tracking.willSet(self)
-            _lockWithCurrentList()
-        }
+        let tracking = _beginMutationSlowly()
         if let expected, state.pointee.version != expected {
             lock.unlock()
             tracking?.didSet(self)
@@ -313,13 +302,16 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     private func buildList(_ state: inout _ObsPropertyState<Value>) -> [AnyObject] {
         state.cancelledSinceBuilt = 0
         state.listIsStale = false
-        return observers.store(_ObsList.make(state.table))
+        guard !state.table.isEmpty else { return observers.store(nil) }
+        // Unretained: the table holds them until the buffer retains them.
+        let list = _ObsList.make((), count: state.table.count) { append in
+            state.table.forEachObserver { append(Unretained($0)) }
+        }
+        return observers.store(list)
     }
 }
 
 extension ObservedProperty: _ObsSource {
-    var _currentValue: Value { value }
-
     /// Unlike ``_subscribe(_:)``, does not read the value, so no field's place depends on `Value`.
     @usableFromInline
     func _register(_ observer: _ObsAnyObserver) -> RegistrationToken {
@@ -331,6 +323,7 @@ extension ObservedProperty: _ObsSource {
             registry: self, id: observer.id, detail: number, scope: "observation")
     }
 
+    @usableFromInline
     func _subscribe(
         _ makeSink: (Value) -> _ObsSink<Value>
     ) -> (token: RegistrationToken, value: Value) {
