@@ -55,7 +55,16 @@ package final class _MainActorQueue: Sendable {
     /// Returns once every delivery enqueued before the call has run, and those they enqueued.
     package func idle() async {
         while busy.load(ordering: .acquiring) {
-            await withCheckedContinuation { continuation in enqueue { continuation.resume() } }
+            await withCheckedContinuation { continuation in
+                // Behind the deliveries only while there are some: queuing into an idle
+                // queue would make it busy again, and a main-actor `set` would be queued.
+                let queued = pending.withLock { pending in
+                    guard busy.load(ordering: .relaxed) else { return false }
+                    pending.append { continuation.resume() }
+                    return true
+                }
+                if !queued { continuation.resume() }
+            }
         }
     }
 }
