@@ -140,5 +140,21 @@ struct ObservCompoundWriteTests {
             #expect(valueAtChange.withLock { $0 } == 0)  // told before the change (willSet)
             #expect(profile.visits == 1)
         }
+
+        @Test("an observer registered by Observation's willSet gets the compound write")
+        func observerRegisteredInWillSetGetsTheWrite() {
+            let profile = CompoundProfile()
+            let seen = TestLock<[Int]>([])
+            let tokens = TestLock<[RegistrationToken]>([])
+            withObservationTracking {
+                _ = profile.visits
+            } onChange: {
+                let token = profile.$visits.observe { value in seen.withLock { $0.append(value) } }
+                tokens.withLock { $0.append(token) }
+            }
+            profile.visits += 1
+            #expect(seen.withLock { $0 } == [1])
+            tokens.withLock { $0.forEach { $0.cancel() } }
+        }
     #endif
 }
