@@ -154,7 +154,7 @@ struct ObservCompoundWriteTests {
             }
             profile.visits += 1
             #expect(seen.withLock { $0 } == [1])
-            tokens.withLock { $0.forEach { $0.cancel() } }
+            for token in tokens.withLock({ $0 }) { token.cancel() }
         }
     #endif
 }
