@@ -46,12 +46,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
         _ = published.store(_BusRouteTable.make([:]))
         _published = published
         _state = LockedValue(_BusState(published: published))
-        _handle = _BusWeakBus(name: name)
-        _handle.value = self
     }
-
-    /// Held weakly, for its subscription tokens and its unions' queued jobs.
-    let _handle: _BusWeakBus
 
     /// `EventBus(session)`.
     public var description: String { "EventBus(\(name))" }
@@ -255,7 +250,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
 
     /// Returns how many were registered with a live subscriber (or none); gone
     /// subscribers' subscriptions are pruned too.
-    func _remove(_ ids: Set<UInt64>) -> Int {
+    func _remove(_ ids: some Collection<UInt64>) -> Int {
         let (owners, released) = _state.withLock { state -> ([_BusOwner?], [AnyObject]) in
             let owners = ids.compactMap { state.records[$0] }.map(\.owner)
             return (owners, state.remove(ids))
@@ -283,12 +278,6 @@ public final class EventBus: Sendable, CustomStringConvertible {
         let released = _state.withLock { state in state.remove(gone) }
         withExtendedLifetime(released) {}
     }
-
-    /// Prunes when the subscriptions doubled since the last prune, so subscribing stays
-    /// amortised O(1) and gone owners' subscriptions never outnumber the live ones.
-    func _pruneGoneIfDue(count: Int, threshold: Int) {
-        if count >= threshold { _pruneGone() }
-    }
 }
 
 extension _BusEntry {
@@ -304,9 +293,7 @@ extension _BusEntry {
         }
         return Result { try call(subscriber, event) }
     }
-}
 
-extension _BusEntry {
     /// With nobody to receive its outcome, an error goes to ``Diagnostics``.
     @usableFromInline
     func _runReportingErrors(_ event: Event) {
