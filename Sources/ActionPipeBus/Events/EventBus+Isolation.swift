@@ -11,10 +11,6 @@ extension EventBus {
     /// ```swift
     /// bus.subscribe(BusTopic(Ping.self), on: inbox) { inbox, _ in inbox.add() }
     /// ```
-    ///
-    /// - Parameter name: The subscriber's name in feedback; by default the actor's type's.
-    /// - Returns: A token that cancels the subscription.
-    /// - Complexity: Amortised O(1), as ``subscribe(_:name:on:_:)``.
     @discardableResult
     public func subscribe<Event: BusEvent, A: Actor>(
         _ topic: BusTopic<Event>, on actor: A, name: String? = nil,

@@ -15,11 +15,6 @@ extension EventBus {
     ///     self.count += 1   // main-actor state, checked by the compiler
     /// }
     /// ```
-    ///
-    /// - Parameter name: The subscriber's name in feedback; by default `subscription`.
-    /// - Returns: The token that ends the subscription.
-    /// - Complexity: Amortised O(1) to subscribe; each delivery one amortised O(1) append
-    ///   to the main actor's queue, or the handler itself when it runs at once.
     @discardableResult
     public func subscribe<Event: BusEvent>(
         _ topic: BusTopic<Event>, on delivery: MainActorDelivery, name: String? = nil,
@@ -38,10 +33,6 @@ extension EventBus {
     /// ``subscribe(_:on:name:_:)-(_,MainActorDelivery,_,_)``, with the lifetime of
     /// ``subscribe(_:owner:retention:name:on:_:)`` (held weakly; once it is released,
     /// deliveries still queued do not reach it).
-    ///
-    /// - Parameter name: The subscriber's name in feedback; by default its type's name.
-    /// - Returns: A token that cancels the subscription.
-    /// - Complexity: As ``subscribe(_:on:name:_:)-(_,MainActorDelivery,_,_)``.
     @discardableResult
     public func subscribe<Event: BusEvent, Owner: AnyObject & Sendable>(
         _ topic: BusTopic<Event>, owner subscriber: Owner, on delivery: MainActorDelivery,

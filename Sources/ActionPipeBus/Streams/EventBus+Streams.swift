@@ -11,8 +11,6 @@ extension EventBus {
     ///
     /// - Parameter buffering: What the stream keeps while its reader is behind: by default
     ///   the newest 1,024 unread events, so an unread stream cannot exhaust memory.
-    /// - Complexity: Amortised O(1), as ``subscribe(_:name:on:_:)``; each publish one more
-    ///   yield.
     public func events<Event: BusEvent>(
         for topic: BusTopic<Event>,
         buffering: AsyncStream<Event>.Continuation.BufferingPolicy = .bufferingNewest(1_024)
