@@ -148,8 +148,6 @@ public final class EventBus: Sendable, CustomStringConvertible {
 
     /// Delivers to the subscriptions of `routes` (kept alive by the caller) that get the
     /// subtype; returns the counts and whether a subscriber was found gone.
-    ///
-    /// - Complexity: O(k) plus the handlers, for k matching subscriptions.
     @inlinable @inline(__always)
     func _deliver<Event: BusEvent>(_ event: Event, _ routes: _BusRoutes<Event>)
         -> (BusPublishResult, Bool)
@@ -211,8 +209,6 @@ public final class EventBus: Sendable, CustomStringConvertible {
     }
 
     /// Publishes `event` on `executor`: the publish itself runs there, later.
-    ///
-    /// - Complexity: O(1) to enqueue.
     public func publish<Event: BusEvent>(_ event: Event, on executor: BusExecutor) {
         executor.enqueue { self.publish(event) }
     }

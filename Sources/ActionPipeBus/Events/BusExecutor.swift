@@ -62,7 +62,6 @@ public struct BusExecutor: Sendable, CustomStringConvertible {
     /// Hands `job` over; on the main actor's queue with nothing queued, runs it at once.
     ///
     /// - Returns: Whether `job` has run already (only on the main actor's queue).
-    /// - Complexity: Amortised O(1), plus `job` when it runs at once.
     @usableFromInline
     @discardableResult
     func enqueue(_ job: @escaping @Sendable () -> Void) -> Bool {

@@ -16,8 +16,6 @@ public struct BusUnion: Sendable, CustomStringConvertible {
     public let events: [any BusEvent]
 
     /// The first event of `type` in ``events``.
-    ///
-    /// - Complexity: O(n) for the n events.
     public func event<Event: BusEvent>(_ type: Event.Type) -> Event? {
         events.lazy.compactMap { $0 as? Event }.first
     }
