@@ -238,7 +238,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
         let (current, stale) = _state.withLock { $0.routesToRefresh(type) }
         guard let stale else { return current }
         // Built unlocked: indexing by subtype hashes and compares subtypes (app code).
-        let fresh = stale.makeRoutes()
+        let fresh = stale.table.makeRoutes(from: stale.entries, more: stale.more)
         let (routes, released) = _state.withLock { $0.install(fresh, builtFrom: stale) }
         withExtendedLifetime(released) {}
         return routes

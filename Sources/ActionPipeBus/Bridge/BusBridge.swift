@@ -127,18 +127,6 @@ public final class BusBridge: Sendable, CustomStringConvertible {
 
     /// How many events wait in the outbox to be sent.
     public var pendingCount: Int { core.pendingCount }
-
-    /// See ``BusInbox/deliver(_:)``.
-    func _deliver(_ message: BusMessage) -> Bool {
-        guard message.sender != instance else { return false }
-        guard let inbound = core.accept(message) else { return false }
-        do {
-            return try inbound(message.payload, bus, message.sender)
-        } catch {
-            core.reportDropped(message, "its payload does not decode", error)
-            return false
-        }
-    }
 }
 
 /// What a ``BusBridge`` throws itself.

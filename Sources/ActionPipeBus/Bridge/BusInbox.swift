@@ -13,7 +13,14 @@ public struct BusInbox: Sendable {
     /// - Returns: Whether the event was published.
     @discardableResult
     public func deliver(_ message: BusMessage) -> Bool {
-        bridge._deliver(message)
+        guard message.sender != bridge.instance else { return false }
+        guard let inbound = bridge.core.accept(message) else { return false }
+        do {
+            return try inbound(message.payload, bridge.bus, message.sender)
+        } catch {
+            bridge.core.reportDropped(message, "its payload does not decode", error)
+            return false
+        }
     }
 
     /// Reports (``Diagnostic/Kind/bridgeEventDropped``) something that arrived and could

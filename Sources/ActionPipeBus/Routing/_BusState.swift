@@ -51,7 +51,7 @@ struct _BusState {
     ) -> _BusSubscriptionEntry? {
         guard let table = tables[type], let first = table.remove(id, releasing: &released)
         else { return nil }
-        if table.isEmpty {
+        if table.entries.isEmpty {
             tables[type] = nil
             if let old = routes.removeValue(forKey: type) { released.append(old) }
             changed = true
@@ -143,7 +143,4 @@ struct _BusStaleTable {
     let entries: [UInt64: _BusSubscriptionEntry]
     let more: [UInt64: [_BusSubscriptionEntry]]
     let version: UInt64
-
-    /// With no lock held.
-    func makeRoutes() -> AnyObject { table.makeRoutes(from: entries, more: more) }
 }
