@@ -36,7 +36,9 @@ public final class Recorder<Value: Sendable>: @unchecked Sendable {
     public func record(_ value: Value) {
         let (ready, values) = state.withLock { state in
             state.values.append(value)
-            return (state.waits.take(reaching: state.values.count), state.values)
+            let ready = state.waits.take(reaching: state.values.count)
+            // Copied only for a wait: a copy held elsewhere makes the next append copy.
+            return (ready, ready.isEmpty ? [] : state.values)
         }
         for continuation in ready { continuation.resume(returning: values) }
     }
