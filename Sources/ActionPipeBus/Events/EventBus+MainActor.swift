@@ -8,7 +8,8 @@ extension EventBus {
     /// main actor with nothing queued runs the handler before returning (counted in
     /// ``BusPublishResult/handledCount``); any other schedules it
     /// (``BusPublishResult/scheduledCount``). After `cancel()` on the main actor the handler
-    /// is never called again. Main-actor subscribers answer no feedback.
+    /// is never called again. Main-actor subscribers answer no feedback; by default one is
+    /// named `subscription`.
     ///
     /// ```swift
     /// token = bus.subscribe(BusTopic(OrderPlaced.self), on: .mainActor) { _ in
@@ -32,7 +33,7 @@ extension EventBus {
     /// Subscribes `subscriber` to `topic`, its handler run on the main actor: as
     /// ``subscribe(_:on:name:_:)-(_,MainActorDelivery,_,_)``, with the lifetime of
     /// ``subscribe(_:owner:retention:name:on:_:)`` (held weakly; once it is released,
-    /// deliveries still queued do not reach it).
+    /// deliveries still queued do not reach it), named by default after its type.
     @discardableResult
     public func subscribe<Event: BusEvent, Owner: AnyObject & Sendable>(
         _ topic: BusTopic<Event>, owner subscriber: Owner, on delivery: MainActorDelivery,
