@@ -46,12 +46,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
         _ = published.store(_BusRouteTable.make([:]))
         _published = published
         _state = LockedValue(_BusState(published: published))
-        _handle = _BusWeakBus(name: name)
-        _handle.value = self
     }
-
-    /// Held weakly, for its subscription tokens and its unions' queued jobs.
-    let _handle: _BusWeakBus
 
     /// `EventBus(session)`.
     public var description: String { "EventBus(\(name))" }
@@ -153,8 +148,6 @@ public final class EventBus: Sendable, CustomStringConvertible {
 
     /// Delivers to the subscriptions of `routes` (kept alive by the caller) that get the
     /// subtype; returns the counts and whether a subscriber was found gone.
-    ///
-    /// - Complexity: O(k) plus the handlers, for k matching subscriptions.
     @inlinable @inline(__always)
     func _deliver<Event: BusEvent>(_ event: Event, _ routes: _BusRoutes<Event>)
         -> (BusPublishResult, Bool)
@@ -216,8 +209,6 @@ public final class EventBus: Sendable, CustomStringConvertible {
     }
 
     /// Publishes `event` on `executor`: the publish itself runs there, later.
-    ///
-    /// - Complexity: O(1) to enqueue.
     public func publish<Event: BusEvent>(_ event: Event, on executor: BusExecutor) {
         executor.enqueue { self.publish(event) }
     }
@@ -247,7 +238,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
         let (current, stale) = _state.withLock { $0.routesToRefresh(type) }
         guard let stale else { return current }
         // Built unlocked: indexing by subtype hashes and compares subtypes (app code).
-        let fresh = stale.makeRoutes()
+        let fresh = stale.table.makeRoutes(from: stale.entries, more: stale.more)
         let (routes, released) = _state.withLock { $0.install(fresh, builtFrom: stale) }
         withExtendedLifetime(released) {}
         return routes
@@ -255,7 +246,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
 
     /// Returns how many were registered with a live subscriber (or none); gone
     /// subscribers' subscriptions are pruned too.
-    func _remove(_ ids: Set<UInt64>) -> Int {
+    func _remove(_ ids: some Collection<UInt64>) -> Int {
         let (owners, released) = _state.withLock { state -> ([_BusOwner?], [AnyObject]) in
             let owners = ids.compactMap { state.records[$0] }.map(\.owner)
             return (owners, state.remove(ids))
@@ -283,12 +274,6 @@ public final class EventBus: Sendable, CustomStringConvertible {
         let released = _state.withLock { state in state.remove(gone) }
         withExtendedLifetime(released) {}
     }
-
-    /// Prunes when the subscriptions doubled since the last prune, so subscribing stays
-    /// amortised O(1) and gone owners' subscriptions never outnumber the live ones.
-    func _pruneGoneIfDue(count: Int, threshold: Int) {
-        if count >= threshold { _pruneGone() }
-    }
 }
 
 extension _BusEntry {
@@ -304,9 +289,7 @@ extension _BusEntry {
         }
         return Result { try call(subscriber, event) }
     }
-}
 
-extension _BusEntry {
     /// With nobody to receive its outcome, an error goes to ``Diagnostics``.
     @usableFromInline
     func _runReportingErrors(_ event: Event) {

@@ -8,7 +8,7 @@ import ActionPipe
 /// bus.publish(Login(subtype: .login, user: "ann"))
 /// #expect(logins.events.map(\.user) == ["ann"])
 /// ```
-public final class BusRecorder<Event: BusEvent>: Sendable {
+public final class BusRecorder<Event: BusEvent>: _RecordingRegistration {
     /// The subscription's token.
     public let token: RegistrationToken
 
@@ -51,31 +51,4 @@ public final class BusRecorder<Event: BusEvent>: Sendable {
     ///
     /// - Complexity: O(1).
     public var events: [Event] { recorder.values }
-
-    /// How many events were received.
-    ///
-    /// - Complexity: O(1).
-    public var count: Int { recorder.count }
-
-    /// Returns the events received so far and forgets them.
-    ///
-    /// - Complexity: O(1).
-    @discardableResult
-    public func take() -> [Event] { recorder.take() }
-
-    /// Suspends until at least `count` events are held, then returns them (see
-    /// ``Recorder/waitForCount(_:)``).
-    ///
-    /// - Complexity: O(w) for w waiting tasks, plus the wait.
-    @discardableResult
-    public func waitForCount(_ count: Int) async -> [Event] {
-        await recorder.waitForCount(count)
-    }
-
-    /// Cancels the subscription; the events recorded stay.
-    ///
-    /// - Returns: Whether the subscription was still there.
-    /// - Complexity: Amortised O(1).
-    @discardableResult
-    public func cancel() -> Bool { token.cancel() }
 }

@@ -16,21 +16,15 @@ import ActionPipeConcurrency
 /// A job must run exactly once (`BusExecutor.custom`'s contract): jobs left queued leave a
 /// `publishAndWait` waiting, and are released unrun with the executor.
 public final class ManualExecutor: Sendable {
-    private struct State {
+    private struct State: _CountWaiting {
         /// A job taken to run becomes `nil`, so compacting releases no job under the lock.
         var jobs: [(@Sendable () -> Void)?] = []
         var head = 0
         var enqueued = 0
         var ran = 0
-        var nextID: UInt64 = 0
-        var waiters: [Waiter] = []
-        var cancelledEarly: Set<UInt64> = []
-    }
-
-    private struct Waiter {
-        let id: UInt64
-        let count: Int
-        let continuation: UnsafeContinuation<Void, Never>
+        var waits = _CountWaits<Void>()
+        var waitedCount: Int { jobs.count - head }
+        var waitResult: Void { () }
     }
 
     private let state = LockedValue(State())
@@ -50,11 +44,7 @@ public final class ManualExecutor: Sendable {
             let ready = state.withLock { state -> [UnsafeContinuation<Void, Never>] in
                 state.jobs.append(job)
                 state.enqueued += 1
-                guard !state.waiters.isEmpty else { return [] }
-                let pending = state.jobs.count - state.head
-                let ready = state.waiters.filter { $0.count <= pending }.map(\.continuation)
-                state.waiters.removeAll { $0.count <= pending }
-                return ready
+                return state.waits.take(reaching: state.waitedCount)
             }
             for continuation in ready { continuation.resume() }
         }
@@ -63,7 +53,7 @@ public final class ManualExecutor: Sendable {
     /// How many jobs are queued and not yet run.
     ///
     /// - Complexity: O(1).
-    public var pendingCount: Int { state.withLock { $0.jobs.count - $0.head } }
+    public var pendingCount: Int { state.withLock { $0.waitedCount } }
 
     /// How many jobs were ever queued.
     ///
@@ -114,31 +104,6 @@ public final class ManualExecutor: Sendable {
     ///
     /// - Complexity: O(w) for w waiting tasks, plus the wait.
     public func waitForPending(_ count: Int = 1) async {
-        let id = state.withLock { state -> UInt64 in
-            state.nextID += 1
-            return state.nextID
-        }
-        await withTaskCancellationHandler {
-            await withUnsafeContinuation { continuation in
-                let ready = state.withLock { state -> Bool in
-                    if state.cancelledEarly.remove(id) != nil { return true }
-                    if state.jobs.count - state.head >= count { return true }
-                    state.waiters.append(Waiter(id: id, count: count, continuation: continuation))
-                    return false
-                }
-                if ready { continuation.resume() }
-            }
-        } onCancel: {
-            let waiter = state.withLock { state -> Waiter? in
-                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else {
-                    state.cancelledEarly.insert(id)
-                    return nil
-                }
-                return state.waiters.remove(at: index)
-            }
-            waiter?.continuation.resume()
-        }
-        // Drop a mark left by a cancellation that came after the wait ended.
-        state.withLock { _ = $0.cancelledEarly.remove(id) }
+        await state.wait(for: count)
     }
 }

@@ -10,7 +10,7 @@ import ActionPipe
 /// counter.value = 1
 /// #expect(seen.values == [0, 1])
 /// ```
-public final class ObservationRecorder<Value: Sendable>: Sendable {
+public final class ObservationRecorder<Value: Sendable>: _RecordingRegistration {
     /// The observation's token.
     public let token: RegistrationToken
 
@@ -42,31 +42,4 @@ public final class ObservationRecorder<Value: Sendable>: Sendable {
     ///
     /// - Complexity: O(1).
     public var values: [Value] { recorder.values }
-
-    /// How many values were received.
-    ///
-    /// - Complexity: O(1).
-    public var count: Int { recorder.count }
-
-    /// Returns the values received so far and forgets them.
-    ///
-    /// - Complexity: O(1).
-    @discardableResult
-    public func take() -> [Value] { recorder.take() }
-
-    /// Suspends until at least `count` values are held, then returns them (see
-    /// ``Recorder/waitForCount(_:)``).
-    ///
-    /// - Complexity: O(w) for w waiting tasks, plus the wait.
-    @discardableResult
-    public func waitForCount(_ count: Int) async -> [Value] {
-        await recorder.waitForCount(count)
-    }
-
-    /// Cancels the observation; the values recorded stay.
-    ///
-    /// - Returns: Whether the observation was still there.
-    /// - Complexity: Amortised O(1).
-    @discardableResult
-    public func cancel() -> Bool { token.cancel() }
 }

@@ -11,7 +11,7 @@ import ActionPipePlumbing
 /// plumber.send(7, from: 1)
 /// #expect(sunk.payloads == [7])
 /// ```
-public final class PlumbingSinkRecorder<Payload: Sendable>: Sendable {
+public final class PlumbingSinkRecorder<Payload: Sendable>: _RecordingRegistration {
     /// The sink's token.
     public let token: RegistrationToken
 
@@ -41,32 +41,4 @@ public final class PlumbingSinkRecorder<Payload: Sendable>: Sendable {
     ///
     /// - Complexity: O(n) for n packets.
     public var payloads: [Payload] { recorder.values.map(\.payload) }
-
-    /// How many packets were received.
-    ///
-    /// - Complexity: O(1).
-    public var count: Int { recorder.count }
-
-    /// Returns the packets received so far and forgets them.
-    ///
-    /// - Complexity: O(1).
-    @discardableResult
-    public func take() -> [PlumbingPacket<Payload>] { recorder.take() }
-
-    /// Suspends until at least `count` packets are held, then returns them (see
-    /// ``Recorder/waitForCount(_:)``).
-    ///
-    /// - Complexity: O(w) for w waiting tasks, plus the wait.
-    @discardableResult
-    public func waitForCount(_ count: Int) async -> [PlumbingPacket<Payload>] {
-        await recorder.waitForCount(count)
-    }
-
-    /// Removes the recorder from the plumber (the app's sink stays); the packets recorded
-    /// stay.
-    ///
-    /// - Returns: Whether it was still attached.
-    /// - Complexity: O(1).
-    @discardableResult
-    public func cancel() -> Bool { token.cancel() }
 }

@@ -12,7 +12,7 @@ import ActionPipePlumbing
 /// plumber.send(1, from: 1)
 /// #expect(stops.summaries == ["gate: refused: closed"])
 /// ```
-public final class PlumbingStopRecorder<Payload: Sendable>: Sendable {
+public final class PlumbingStopRecorder<Payload: Sendable>: _RecordingRegistration {
     /// The observer's token.
     public let token: RegistrationToken
 
@@ -44,32 +44,4 @@ public final class PlumbingStopRecorder<Payload: Sendable>: Sendable {
     public var summaries: [String] {
         recorder.values.map { "\($0.stage ?? "sink"): \($0.reason?.description ?? "")" }
     }
-
-    /// How many stops were received.
-    ///
-    /// - Complexity: O(1).
-    public var count: Int { recorder.count }
-
-    /// Returns the stops received so far and forgets them.
-    ///
-    /// - Complexity: O(1).
-    @discardableResult
-    public func take() -> [PlumbingOutcome<Payload>] { recorder.take() }
-
-    /// Suspends until at least `count` stops are held, then returns them (see
-    /// ``Recorder/waitForCount(_:)``).
-    ///
-    /// - Complexity: O(w) for w waiting tasks, plus the wait.
-    @discardableResult
-    public func waitForCount(_ count: Int) async -> [PlumbingOutcome<Payload>] {
-        await recorder.waitForCount(count)
-    }
-
-    /// Removes the recorder from the plumber (the app's `onStop` stays); the stops
-    /// recorded stay.
-    ///
-    /// - Returns: Whether it was still attached.
-    /// - Complexity: O(1).
-    @discardableResult
-    public func cancel() -> Bool { token.cancel() }
 }

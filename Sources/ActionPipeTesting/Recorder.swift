@@ -16,17 +16,11 @@ import ActionPipeConcurrency
 ///
 /// `@unchecked Sendable`: every stored value is inside a `LockedValue`.
 public final class Recorder<Value: Sendable>: @unchecked Sendable {
-    private struct Waiter {
-        let id: UInt64
-        let count: Int
-        let continuation: UnsafeContinuation<[Value], Never>
-    }
-
-    private struct State {
+    private struct State: _CountWaiting {
         var values: [Value] = []
-        var nextID: UInt64 = 0
-        var waiters: [Waiter] = []
-        var cancelledEarly: Set<UInt64> = []
+        var waits = _CountWaits<[Value]>()
+        var waitedCount: Int { values.count }
+        var waitResult: [Value] { values }
     }
 
     private let state = LockedValue(State())
@@ -40,12 +34,13 @@ public final class Recorder<Value: Sendable>: @unchecked Sendable {
     ///
     /// - Complexity: O(w) for w waiting tasks; amortised O(1) when none waits.
     public func record(_ value: Value) {
-        let ready = state.withLock { state -> [(UnsafeContinuation<[Value], Never>, [Value])] in
+        let (ready, values) = state.withLock { state in
             state.values.append(value)
-            guard !state.waiters.isEmpty else { return [] }
-            return Self.takeSatisfiedWaiters(&state)
+            let ready = state.waits.take(reaching: state.values.count)
+            // Copied only for a wait: a copy held elsewhere makes the next append copy.
+            return (ready, ready.isEmpty ? [] : state.values)
         }
-        for (continuation, values) in ready { continuation.resume(returning: values) }
+        for continuation in ready { continuation.resume(returning: values) }
     }
 
     /// Everything recorded so far, oldest first.
@@ -82,47 +77,11 @@ public final class Recorder<Value: Sendable>: @unchecked Sendable {
     /// - Complexity: O(w) for w waiting tasks, plus the wait.
     @discardableResult
     public func waitForCount(_ count: Int) async -> [Value] {
-        let id = state.withLock { state -> UInt64 in
-            state.nextID += 1
-            return state.nextID
-        }
-        let values = await withTaskCancellationHandler {
-            await withUnsafeContinuation { continuation in
-                let ready = state.withLock { state -> [Value]? in
-                    if state.cancelledEarly.remove(id) != nil { return state.values }
-                    if state.values.count >= count { return state.values }
-                    state.waiters.append(Waiter(id: id, count: count, continuation: continuation))
-                    return nil
-                }
-                if let ready { continuation.resume(returning: ready) }
-            }
-        } onCancel: {
-            let (waiter, values) = state.withLock { state -> (Waiter?, [Value]) in
-                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else {
-                    state.cancelledEarly.insert(id)
-                    return (nil, [])
-                }
-                return (state.waiters.remove(at: index), state.values)
-            }
-            waiter?.continuation.resume(returning: values)
-        }
-        // Drop a mark left by a cancellation that came after the wait ended.
-        state.withLock { _ = $0.cancelledEarly.remove(id) }
-        return values
+        await state.wait(for: count)
     }
 
     /// How many tasks are suspended in ``waitForCount(_:)``.
     ///
     /// - Complexity: O(1).
-    public var waiterCount: Int { state.withLock { $0.waiters.count } }
-
-    private static func takeSatisfiedWaiters(
-        _ state: inout State
-    ) -> [(UnsafeContinuation<[Value], Never>, [Value])] {
-        let count = state.values.count
-        let values = state.values
-        let ready = state.waiters.filter { $0.count <= count }.map { ($0.continuation, values) }
-        state.waiters.removeAll { $0.count <= count }
-        return ready
-    }
+    public var waiterCount: Int { state.withLock { $0.waits.count } }
 }

@@ -47,15 +47,15 @@ public final class TestClock: Clock, @unchecked Sendable {
         let continuation: UnsafeContinuation<Void, any Error>
     }
 
-    private struct State {
+    private struct State: _CountWaiting {
         var now = Instant(offset: .zero)
         var nextID: UInt64 = 0
         var sleepers: [Sleeper] = []
-        var waiters: [(id: UInt64, count: Int, continuation: UnsafeContinuation<Void, Never>)] =
-            []
-        /// Ids of waits, and of sleeps, cancelled before they were registered.
-        var waitsCancelledEarly: Set<UInt64> = []
+        /// Ids of sleeps cancelled before they were registered.
         var cancelledEarly: Set<UInt64> = []
+        var waits = _CountWaits<Void>()
+        var waitedCount: Int { sleepers.count }
+        var waitResult: Void { () }
     }
 
     private let state = LockedValue(State())
@@ -90,7 +90,7 @@ public final class TestClock: Clock, @unchecked Sendable {
                     if deadline <= state.now { return (true, false, []) }
                     state.sleepers.append(
                         Sleeper(id: id, deadline: deadline, continuation: continuation))
-                    return (false, false, Self.takeSatisfiedWaiters(&state))
+                    return (false, false, state.waits.take(reaching: state.sleepers.count))
                 }
                 if cancelled {
                     continuation.resume(throwing: CancellationError())
@@ -143,35 +143,7 @@ public final class TestClock: Clock, @unchecked Sendable {
     /// - Complexity: O(w) for w waiting tests.
     @discardableResult
     public func waitForSleepers(_ count: Int = 1) async -> Bool {
-        let id = state.withLock { state in
-            state.nextID += 1
-            return state.nextID
-        }
-        await withTaskCancellationHandler {
-            await withUnsafeContinuation { continuation in
-                let ready = state.withLock { state -> Bool in
-                    if state.sleepers.count >= count
-                        || state.waitsCancelledEarly.remove(id) != nil
-                    {
-                        return true
-                    }
-                    state.waiters.append((id, count, continuation))
-                    return false
-                }
-                if ready { continuation.resume() }
-            }
-        } onCancel: {
-            let waiter = state.withLock { state -> UnsafeContinuation<Void, Never>? in
-                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else {
-                    state.waitsCancelledEarly.insert(id)
-                    return nil
-                }
-                return state.waiters.remove(at: index).continuation
-            }
-            waiter?.resume()
-        }
-        // Drop a mark left by a cancellation that came after the wait was satisfied.
-        state.withLock { _ = $0.waitsCancelledEarly.remove(id) }
+        await state.wait(for: count)
         return state.withLock { $0.sleepers.count >= count } || !Task.isCancelled
     }
 
@@ -221,14 +193,5 @@ public final class TestClock: Clock, @unchecked Sendable {
         let due = state.sleepers.filter { $0.deadline <= now }
         state.sleepers.removeAll { $0.deadline <= now }
         return due.sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
-    }
-
-    private static func takeSatisfiedWaiters(
-        _ state: inout State
-    ) -> [UnsafeContinuation<Void, Never>] {
-        let count = state.sleepers.count
-        let ready = state.waiters.filter { $0.count <= count }.map(\.continuation)
-        state.waiters.removeAll { $0.count <= count }
-        return ready
     }
 }

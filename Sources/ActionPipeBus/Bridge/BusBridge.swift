@@ -27,20 +27,13 @@ public final class BusBridge: Sendable, CustomStringConvertible {
     /// This instance's id, sent with every event.
     public let instance: BusInstanceID
     let transport: any BusTransport
-    let coder: any BusCoder
     let core: _BusBridgeCore
     let outbox: AsyncStream<BusMessage>
     let registrations = RegistrationBag()
 
     /// A bridge of `bus` over `transport`. Nothing crosses until topics are bridged with
-    /// ``bridge(_:as:)`` and ``run()`` runs.
-    ///
-    /// - Parameters:
-    ///   - instance: This instance's id; by default a random one.
-    ///   - coder: How events are encoded; JSON by default.
-    ///   - outboxLimit: How many events may wait to be sent; past it new ones are dropped
-    ///     and reported.
-    /// - Complexity: O(1).
+    /// ``bridge(_:as:)`` and ``run()`` runs; past `outboxLimit` events waiting to be sent,
+    /// new ones are dropped and reported.
     public init(
         bus: EventBus, transport: some BusTransport, instance: BusInstanceID = .random(),
         coder: some BusCoder = BusJSONCoder(), outboxLimit: Int = 100_000
@@ -48,7 +41,6 @@ public final class BusBridge: Sendable, CustomStringConvertible {
         self.bus = bus
         self.transport = transport
         self.instance = instance
-        self.coder = coder
         let (stream, continuation) = AsyncStream.makeStream(
             of: BusMessage.self, bufferingPolicy: .unbounded)
         outbox = stream
@@ -64,18 +56,17 @@ public final class BusBridge: Sendable, CustomStringConvertible {
     /// `name` that match it are published here. Bridge each event type once, with its
     /// widest topic; a second topic of the same name is reported and ignored.
     ///
+    /// `name` is the name on the wire, the same in every instance; by default the event
+    /// type's name.
+    ///
     /// ```swift
     /// bridge.bridge(BusTopic(Login.self, .login), as: "session.login")
     /// ```
-    ///
-    /// - Parameter name: The name on the wire, the same in every instance; by default the
-    ///   event type's name.
-    /// - Complexity: Amortised O(1): one subscription.
     public func bridge<Event: BusEvent & Codable>(_ topic: BusTopic<Event>, as name: String? = nil)
     {
         let name = name ?? String(describing: Event.self)
         let key = topic.key
-        let inbound: _BusBridgeCore.Inbound = { [coder] payload, bus, sender in
+        let inbound: _BusBridgeCore.Inbound = { [coder = core.coder] payload, bus, sender in
             let event = try coder.decode(Event.self, from: payload)
             guard key._matches(event) else { return false }
             _BusRemoteScope.publish(event, on: bus, from: sender)
@@ -108,8 +99,6 @@ public final class BusBridge: Sendable, CustomStringConvertible {
     ///
     /// - Throws: What ``BusTransport/receive(into:)`` throws when it fails for good;
     ///   ``BusBridgeError/alreadyRan`` on a second run.
-    /// - Complexity: Per event sent, one outbox hop and the send; per event received, one
-    ///   lookup under the bridge's lock, the decoding and the publish.
     public func run() async throws {
         guard core.start() else { throw BusBridgeError.alreadyRan }
         defer {
@@ -137,21 +126,7 @@ public final class BusBridge: Sendable, CustomStringConvertible {
     }
 
     /// How many events wait in the outbox to be sent.
-    ///
-    /// - Complexity: O(1).
     public var pendingCount: Int { core.pendingCount }
-
-    /// See ``BusInbox/deliver(_:)``.
-    func _deliver(_ message: BusMessage) -> Bool {
-        guard message.sender != instance else { return false }
-        guard let inbound = core.accept(message) else { return false }
-        do {
-            return try inbound(message.payload, bus, message.sender)
-        } catch {
-            core.reportDropped(message, "its payload does not decode", error)
-            return false
-        }
-    }
 }
 
 /// What a ``BusBridge`` throws itself.

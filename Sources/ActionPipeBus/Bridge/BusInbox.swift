@@ -11,22 +11,22 @@ public struct BusInbox: Sendable {
     /// (``Diagnostic/Kind/bridgeEventDropped``) and skipped.
     ///
     /// - Returns: Whether the event was published.
-    /// - Complexity: O(1) to find the topic, then the decoding and the publish.
     @discardableResult
     public func deliver(_ message: BusMessage) -> Bool {
-        bridge._deliver(message)
+        guard message.sender != bridge.instance else { return false }
+        guard let inbound = bridge.core.accept(message) else { return false }
+        do {
+            return try inbound(message.payload, bridge.bus, message.sender)
+        } catch {
+            bridge.core.reportDropped(message, "its payload does not decode", error)
+            return false
+        }
     }
 
     /// Reports (``Diagnostic/Kind/bridgeEventDropped``) something that arrived and could
     /// not be read as a message.
-    ///
-    /// - Complexity: O(1) plus the diagnostics handler.
     public func reportMalformed(_ what: String, error: (any Error)? = nil) {
-        Diagnostics.report(
-            Diagnostic(
-                .bridgeEventDropped,
-                "bridge \(bridge.instance) of \(bridge.bus) skipped a malformed message: \(what)",
-                error: error))
+        report(.bridgeEventDropped, " skipped a malformed message: \(what)", error)
     }
 
     /// Reports that events were lost (`count`, or an unknown number when `nil`), and why.
@@ -34,25 +34,19 @@ public struct BusInbox: Sendable {
     /// ```swift
     /// inbox.reportDropped(count: nil, "the connection dropped; notifications meanwhile are lost")
     /// ```
-    ///
-    /// - Complexity: O(1) plus the diagnostics handler.
     public func reportDropped(count: Int?, _ reason: String, error: (any Error)? = nil) {
         let what = count.map { "\($0) event(s)" } ?? "events"
-        Diagnostics.report(
-            Diagnostic(
-                .bridgeEventDropped,
-                "bridge \(bridge.instance) of \(bridge.bus) lost \(what): \(reason)",
-                error: error))
+        report(.bridgeEventDropped, " lost \(what): \(reason)", error)
     }
 
     /// Reports (``Diagnostic/Kind/bridgeConnection``) a change of the transport's
     /// connection: connected, lost, reconnecting.
-    ///
-    /// - Complexity: O(1) plus the diagnostics handler.
     public func reportConnection(_ state: String, error: (any Error)? = nil) {
+        report(.bridgeConnection, ": \(state)", error)
+    }
+
+    private func report(_ kind: Diagnostic.Kind, _ text: String, _ error: (any Error)?) {
         Diagnostics.report(
-            Diagnostic(
-                .bridgeConnection, "bridge \(bridge.instance) of \(bridge.bus): \(state)",
-                error: error))
+            Diagnostic(kind, "bridge \(bridge.instance) of \(bridge.bus)\(text)", error: error))
     }
 }

@@ -6,15 +6,11 @@ public struct BusInstanceID: Hashable, Sendable, CustomStringConvertible {
     public let rawValue: String
 
     /// Short (it travels with every event) and unique among the instances of a transport.
-    ///
-    /// - Complexity: O(1).
     public init(_ rawValue: String) {
         self.rawValue = rawValue
     }
 
     /// A new id of 16 random hexadecimal digits.
-    ///
-    /// - Complexity: O(1).
     public static func random() -> BusInstanceID {
         var generator = SystemRandomNumberGenerator()
         let digits = String(generator.next() as UInt64, radix: 16)

@@ -8,20 +8,14 @@
 /// `JSONDecoder` with their default settings.
 public struct BusJSONCoder: BusCoder {
     /// A JSON coder.
-    ///
-    /// - Complexity: O(1).
     public init() {}
 
     /// The JSON text of `event`, as UTF-8 bytes.
-    ///
-    /// - Complexity: O(n) in the size of the event.
     public func encode<Event: Encodable>(_ event: Event) throws -> [UInt8] {
         Array(try JSONEncoder().encode(event))
     }
 
     /// The event decoded from JSON `bytes`.
-    ///
-    /// - Complexity: O(n) in the size of `bytes`.
     public func decode<Event: Decodable>(_ type: Event.Type, from bytes: [UInt8]) throws
         -> Event
     {

@@ -11,8 +11,6 @@ public struct BusMessage: Hashable, Sendable {
     public var payload: [UInt8]
 
     /// A message.
-    ///
-    /// - Complexity: O(1).
     public init(topic: String, sender: BusInstanceID, sequence: UInt64, payload: [UInt8]) {
         self.topic = topic
         self.sender = sender

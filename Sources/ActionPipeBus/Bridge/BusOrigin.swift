@@ -19,8 +19,6 @@ public enum BusOrigin: Hashable, Sendable {
     case remote(BusInstanceID)
 
     /// The origin of the event the calling thread is delivering; `local` when not remote.
-    ///
-    /// - Complexity: O(1).
     public static var current: BusOrigin {
         _BusRemoteScope.current(on: nil) ?? .local
     }

@@ -7,13 +7,11 @@ public struct BusEventKey: Hashable, Sendable, CustomStringConvertible {
     /// For `description`: its name is built only when asked (per subscribe, it cost more than
     /// the rest).
     let eventType: any BusEvent.Type
-    let ops: any _BusKeyOps
 
     init<Event: BusEvent>(_ topic: BusTopic<Event>) {
         type = ObjectIdentifier(Event.self)
         subtype = topic.subtype.map { _BusErasedSubtype(AnyHashable($0)) }
         eventType = Event.self
-        ops = _BusTypedKeyOps<Event>(subtype: topic.subtype)
     }
 
     /// The same type, and the same subtype unless this key accepts any.
@@ -21,6 +19,26 @@ public struct BusEventKey: Hashable, Sendable, CustomStringConvertible {
         guard ObjectIdentifier(Swift.type(of: event)) == type else { return false }
         guard let subtype else { return true }
         return subtype.value == _busSubtypeValue(of: event)
+    }
+
+    /// Under the bus's lock: adds an entry of the key's event type forwarding its events to
+    /// a union subscription; returns what to release after unlocking.
+    func addForwarder(
+        to state: inout _BusState, id: UInt64, owner: _BusOwner?, name: String,
+        forward: @escaping @Sendable (AnyObject?, any BusEvent) throws -> Void
+    ) -> [AnyObject] {
+        func add<Event: BusEvent>(_: Event.Type) -> [AnyObject] {
+            // Boxed from an `Event.Subtype`: the cast cannot fail.
+            let subtype = subtype.map { $0.value.base as! Event.Subtype }
+            let entry = _BusGeneralEntry<Event>(
+                id: id, subtype: subtype, owner: owner, executor: nil, name: name
+            ) { object, event in
+                try forward(object, event)
+                return nil
+            }
+            return state.add(entry, type: type)
+        }
+        return add(eventType)
     }
 
     /// Whether this key matches every subtype of its event type.

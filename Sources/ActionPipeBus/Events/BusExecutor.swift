@@ -62,7 +62,6 @@ public struct BusExecutor: Sendable, CustomStringConvertible {
     /// Hands `job` over; on the main actor's queue with nothing queued, runs it at once.
     ///
     /// - Returns: Whether `job` has run already (only on the main actor's queue).
-    /// - Complexity: Amortised O(1), plus `job` when it runs at once.
     @usableFromInline
     @discardableResult
     func enqueue(_ job: @escaping @Sendable () -> Void) -> Bool {
@@ -78,23 +77,10 @@ public struct BusExecutor: Sendable, CustomStringConvertible {
 
     /// Hands `job` over and returns when it has run.
     func run(_ job: @escaping @Sendable () -> Void) async {
-        switch kind {
-        case .mainActor: await MainActor.run { job() }
-        case .mainActorInOrder:
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                _MainActorQueue.shared.enqueue {
-                    job()
-                    done.resume()
-                }
-            }
-        case .task: await Task { job() }.value
-        case .actor(let actor): await _busRun(on: actor, job)
-        case .custom(let enqueue):
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                enqueue {
-                    job()
-                    done.resume()
-                }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            enqueue {
+                job()
+                done.resume()
             }
         }
     }

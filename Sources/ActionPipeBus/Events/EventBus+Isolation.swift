@@ -2,7 +2,8 @@ import ActionPipeConcurrency
 
 extension EventBus {
     /// Subscribes `handler` to `topic`, run isolated to `actor` (an `isolated` parameter),
-    /// so it uses the actor's state directly; `MainActor.shared` for the main actor.
+    /// so it uses the actor's state directly; `MainActor.shared` for the main actor. By
+    /// default the subscriber is named after the actor's type.
     ///
     /// Each event is handled in its own job on the actor after the publish returns (no
     /// order between events, as `.task`). The subscription keeps the actor alive until the
@@ -11,10 +12,6 @@ extension EventBus {
     /// ```swift
     /// bus.subscribe(BusTopic(Ping.self), on: inbox) { inbox, _ in inbox.add() }
     /// ```
-    ///
-    /// - Parameter name: The subscriber's name in feedback; by default the actor's type's.
-    /// - Returns: A token that cancels the subscription.
-    /// - Complexity: Amortised O(1), as ``subscribe(_:name:on:_:)``.
     @discardableResult
     public func subscribe<Event: BusEvent, A: Actor>(
         _ topic: BusTopic<Event>, on actor: A, name: String? = nil,

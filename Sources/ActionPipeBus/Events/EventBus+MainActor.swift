@@ -8,18 +8,14 @@ extension EventBus {
     /// main actor with nothing queued runs the handler before returning (counted in
     /// ``BusPublishResult/handledCount``); any other schedules it
     /// (``BusPublishResult/scheduledCount``). After `cancel()` on the main actor the handler
-    /// is never called again. Main-actor subscribers answer no feedback.
+    /// is never called again. Main-actor subscribers answer no feedback; by default one is
+    /// named `subscription`.
     ///
     /// ```swift
     /// token = bus.subscribe(BusTopic(OrderPlaced.self), on: .mainActor) { _ in
     ///     self.count += 1   // main-actor state, checked by the compiler
     /// }
     /// ```
-    ///
-    /// - Parameter name: The subscriber's name in feedback; by default `subscription`.
-    /// - Returns: The token that ends the subscription.
-    /// - Complexity: Amortised O(1) to subscribe; each delivery one amortised O(1) append
-    ///   to the main actor's queue, or the handler itself when it runs at once.
     @discardableResult
     public func subscribe<Event: BusEvent>(
         _ topic: BusTopic<Event>, on delivery: MainActorDelivery, name: String? = nil,
@@ -37,11 +33,7 @@ extension EventBus {
     /// Subscribes `subscriber` to `topic`, its handler run on the main actor: as
     /// ``subscribe(_:on:name:_:)-(_,MainActorDelivery,_,_)``, with the lifetime of
     /// ``subscribe(_:owner:retention:name:on:_:)`` (held weakly; once it is released,
-    /// deliveries still queued do not reach it).
-    ///
-    /// - Parameter name: The subscriber's name in feedback; by default its type's name.
-    /// - Returns: A token that cancels the subscription.
-    /// - Complexity: As ``subscribe(_:on:name:_:)-(_,MainActorDelivery,_,_)``.
+    /// deliveries still queued do not reach it), named by default after its type.
     @discardableResult
     public func subscribe<Event: BusEvent, Owner: AnyObject & Sendable>(
         _ topic: BusTopic<Event>, owner subscriber: Owner, on delivery: MainActorDelivery,

@@ -13,7 +13,6 @@ extension EventBus {
     /// ```
     ///
     /// - Returns: The counts, as ``publish(_:)`` returns them.
-    /// - Complexity: O(k) plus the handlers, for k matching subscriptions.
     @discardableResult
     public func publish<Event: BusEvent>(
         _ event: Event,
@@ -56,8 +55,6 @@ extension EventBus {
     /// ```swift
     /// print(await bus.publishAndWait(event))   // "2 handled (Cache, Screen), 1 failed (Audit), 0 skipped"
     /// ```
-    ///
-    /// - Complexity: O(k log k) plus the handlers, for k matching subscriptions.
     public nonisolated(nonsending) func publishAndWait<Event: BusEvent>(
         _ event: Event
     ) async -> BusSummary<Event.Feedback> {

@@ -17,11 +17,10 @@ extension EventBus {
     ///
     /// - Complexity: O(n log n) for n subscriptions, under one take of the bus's lock.
     public var mermaidDiagram: String {
-        // Only copies under the lock: describing a subtype may run the app's code.
+        // Under the lock only keys are built (subtypes boxed, not hashed or described).
         let rows = _state.withLock { state in
-            state.tables.values.flatMap { table in
-                (table as? any _BusDiagramTable)?.diagramRows() ?? []
-            }
+            state.tables.values.flatMap { Array($0.entries.values) + $0.more.values.joined() }
+                .map { (id: $0.id, key: $0.key, name: $0.name) }
         }
         // Subscription order; a union's keys by name, so the picture never varies.
         let ordered = rows.map { (row: $0, topic: $0.key.description) }
@@ -51,22 +50,5 @@ extension EventBus {
         }
         for edge in edges { chart.edge("topic\(edge.topic)", "sub\(edge.subscription)") }
         return chart.text
-    }
-}
-
-protocol _BusDiagramTable {
-    /// One row per entry.
-    func diagramRows() -> [(id: UInt64, key: BusEventKey, name: String)]
-}
-
-extension _BusTypedTable: _BusDiagramTable {
-    /// Under the bus's lock: builds keys (boxing, not hashing, subtypes), no app code.
-    func diagramRows() -> [(id: UInt64, key: BusEventKey, name: String)] {
-        var rows: [(id: UInt64, key: BusEventKey, name: String)] = []
-        for erased in Array(entries.values) + more.values.joined() {
-            let entry = knownCast(erased, to: _BusEntry<Event>.self)
-            rows.append((entry.id, entry.key, entry.name))
-        }
-        return rows
     }
 }

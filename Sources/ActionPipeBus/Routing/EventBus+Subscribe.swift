@@ -17,8 +17,6 @@ extension EventBus {
     /// - Parameters:
     ///   - name: The subscriber's name in feedback; by default its type's name.
     ///   - executor: Where the handler runs; by default synchronously during the publish.
-    ///   - handler: Handles one event and returns its feedback (nothing for `Void`).
-    /// - Returns: A token that cancels the subscription.
     /// - Complexity: Amortised O(1); the next publish of the type rebuilds its routes once.
     @_disfavoredOverload
     @inlinable
@@ -29,8 +27,7 @@ extension EventBus {
         _ handler: @escaping @Sendable (Subscriber, Event) throws -> Event.Feedback
     ) -> RegistrationToken {
         // Disfavoured: `on: .mainActor` with a handler both forms accept means the main
-        // actor's form. Inlinable, so this adapting closure is specialised in the caller
-        // (generic, it wrapped every feedback in an `Optional` through value witnesses).
+        // actor's form. Inlinable, so this adapting closure is specialised in the caller.
         guard retention == .weak else {
             // `.strong`: the handler keeps the subscriber; the entry still knows it as its
             // owner, for unsubscribing by subscriber.
@@ -56,12 +53,8 @@ extension EventBus {
     /// let subscription = bus.subscribe(BusTopic(Ping.self)) { _ in print("ping") }
     /// ```
     ///
-    /// - Parameters:
-    ///   - name: The subscriber's name in feedback; by default `subscription`.
-    ///   - executor: Where the handler runs; by default synchronously during the publish.
-    ///   - handler: Handles one event and returns its feedback (nothing for `Void`).
-    /// - Returns: The token that ends the subscription.
-    /// - Complexity: Amortised O(1); the next publish of the type rebuilds its routes once.
+    /// - Parameter name: The subscriber's name in feedback; by default `subscription`.
+    /// - Complexity: As ``subscribe(_:owner:retention:name:on:_:)``.
     @_disfavoredOverload
     @inlinable
     @discardableResult
@@ -78,8 +71,7 @@ extension EventBus {
         }
     }
 
-    /// Not inlinable, unlike the plain form: inlined, the caller's adapting closure lost the
-    /// subscriber's handler inlined into it, a cost per delivery.
+    /// Not inlinable, unlike the plain form: a cost per delivery.
     @usableFromInline
     func _subscribe<Event: BusEvent>(
         _ topic: BusTopic<Event>, owner: (AnyObject & Sendable)?, name: String,
@@ -106,8 +98,7 @@ extension EventBus {
     }
 
     /// Registers `makeEntry`'s entry, replays the topic's sticky events to it, and returns
-    /// its token. The only part that knows the event type: inlinable, specialised in the
-    /// caller, it makes the entry with no run-time metadata lookup.
+    /// its token. Inlinable: the entry is made with no run-time metadata lookup.
     @inlinable
     func _subscribe<Event: BusEvent>(
         _ topic: BusTopic<Event>, owner: _BusOwner?, name: String,
@@ -152,10 +143,12 @@ extension EventBus {
         return (entry, count, threshold)
     }
 
-    /// Prunes gone subscribers first if `count` reached the prune `threshold`.
+    /// Prunes gone subscribers first if `count` reached the prune `threshold`: when the
+    /// subscriptions doubled since the last prune, so subscribing stays amortised O(1) and
+    /// gone owners' subscriptions never outnumber the live ones.
     @usableFromInline
     func _token(for id: UInt64, count: Int, threshold: Int, name: String) -> RegistrationToken {
-        _pruneGoneIfDue(count: count, threshold: threshold)
+        if count >= threshold { _pruneGone() }
         return RegistrationToken(registry: self, id: id, scope: self.name, joiner: "/", label: name)
     }
 }

@@ -4,7 +4,7 @@ extension EventBus {
     /// leaves a subscription to any subtype of `Login`.
     ///
     /// - Returns: How many subscriptions were removed; 0 when there was none (not an error).
-    /// - Complexity: O(k) for the subscriber's k subscriptions.
+    /// - Complexity: O(k) for the subscriber's k subscriptions, as the other forms.
     @discardableResult
     public func unsubscribe(_ subscriber: AnyObject, from key: BusEventKey) -> Int {
         _remove(_ids(of: subscriber) { $0.contains(key) })
@@ -12,9 +12,6 @@ extension EventBus {
 
     /// Removes every subscription of `subscriber` that listens to `topic`; see
     /// the key form of `unsubscribe(_:from:)`.
-    ///
-    /// - Returns: How many subscriptions were removed; 0 when there was none.
-    /// - Complexity: O(k) for the subscriber's k subscriptions.
     @discardableResult
     public func unsubscribe<Event: BusEvent>(_ subscriber: AnyObject, from topic: BusTopic<Event>)
         -> Int
@@ -22,61 +19,38 @@ extension EventBus {
         unsubscribe(subscriber, from: topic.key)
     }
 
-    /// Removes every subscription of `subscriber` on this bus.
-    ///
-    /// - Returns: How many subscriptions were removed.
-    /// - Complexity: O(k) for the subscriber's k subscriptions.
+    /// Removes every subscription of `subscriber` on this bus; returns how many.
     @discardableResult
     public func unsubscribeAll(_ subscriber: AnyObject) -> Int {
         _remove(_ids(of: subscriber) { _ in true })
     }
 
     private func _ids(
-        of subscriber: AnyObject, where include: (_BusSubscriptionKeys) -> Bool
+        of subscriber: AnyObject, where include: ([BusEventKey]) -> Bool
     ) -> Set<UInt64> {
         // Found by identity under the lock; whether the owner is still `subscriber` (ids are
-        // reused) and its keys match (subtype comparison, app code) is decided unlocked.
-        let candidates = _state.withLock { state -> [(UInt64, _BusOwner, _BusSubscriptionKeys)] in
+        // reused) and its keys match (subtype comparison, app code) is decided unlocked. A
+        // union's keys are in its record; a one-key subscription's key is made from its entry.
+        let candidates = _state.withLock {
+            state -> [(UInt64, _BusOwner, _BusRecord, _BusSubscriptionEntry?)] in
             (state.byOwner[ObjectIdentifier(subscriber)] ?? []).compactMap { id in
                 guard let record = state.records[id], let owner = record.owner else { return nil }
-                let keys =
-                    record.keys.isEmpty
-                    ? state.tables[record.type]?.entries[id].map { _BusSubscriptionKeys.entry($0) }
-                    : .union(record.keys)
-                return keys.map { (id, owner, $0) }
+                return (id, owner, record, state.tables[record.type]?.entries[id])
             }
         }
         var ids = Set<UInt64>()
-        for (id, owner, keys) in candidates where owner.holds(subscriber) && include(keys) {
-            ids.insert(id)
+        for (id, owner, record, entry) in candidates where owner.holds(subscriber) {
+            let keys = record.keys.isEmpty ? entry.map { [$0.key] } : record.keys
+            if let keys, include(keys) { ids.insert(id) }
         }
         return ids
     }
 }
 
-/// A union's keys, or the entry of a one-key subscription (whose key is made only here).
-private enum _BusSubscriptionKeys {
-    case union([BusEventKey])
-    case entry(_BusSubscriptionEntry)
-
-    func contains(_ key: BusEventKey) -> Bool {
-        switch self {
-        case .union(let keys): keys.contains(key)
-        case .entry(let entry): entry.key == key
-        }
-    }
-}
-
 extension EventBus: _Registry {
-    /// What it released is released after unlocking.
+    /// Whether it was registered with a live subscriber (or none), as `_remove(_:)`.
     package func _cancelRegistration(_ id: UInt64, detail: Int) -> Bool {
-        let removed = _state.withLock { state in state.remove(id) }
-        guard let (record, entry, released) = removed else { return false }
-        // Owner read, then handlers released, unlocked; read first, a subscriber only its
-        // handler kept counts as live.
-        let live = record.owner == nil || record.owner?.object != nil
-        withExtendedLifetime((entry, released)) {}
-        return live
+        _remove(CollectionOfOne(id)) == 1
     }
 
     /// The subscription is there and its owner, if any, is alive.

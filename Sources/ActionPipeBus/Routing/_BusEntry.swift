@@ -2,8 +2,7 @@ import ActionPipeConcurrency
 import Synchronization
 
 /// What every entry has whatever its event type, so a subscribe or cancel runs no generic
-/// code (run-time metadata lookups). `@unchecked Sendable`: not final (entries extend it);
-/// every stored property is immutable or atomic.
+/// code. `@unchecked Sendable`: not final; every stored property is immutable or atomic.
 @usableFromInline
 class _BusSubscriptionEntry: @unchecked Sendable {
     /// Also its rank in delivery order (ids only grow).
@@ -12,11 +11,14 @@ class _BusSubscriptionEntry: @unchecked Sendable {
     @usableFromInline let isPlain: Bool
     /// Set under the bus's lock on removal, so a publish under way skips it.
     @usableFromInline let isCancelled = Atomic<Bool>(false)
+    /// For feedback and diagrams.
+    @usableFromInline let name: String
 
     @usableFromInline
-    init(id: UInt64, isPlain: Bool) {
+    init(id: UInt64, isPlain: Bool, name: String) {
         self.id = id
         self.isPlain = isPlain
+        self.name = name
     }
 
     func makeTable() -> _BusTable { preconditionFailure("an entry has an event type") }
@@ -30,24 +32,18 @@ class _BusSubscriptionEntry: @unchecked Sendable {
 /// A plain subscription (token-kept, no executor) is a ``_BusPlainEntry``, its closure
 /// called directly; any other a ``_BusGeneralEntry``. Subclasses, not an enum: a closure
 /// read as a borrowed object's `let` is called unretained, one copied out of an enum's
-/// payload is retained per delivery; and a plain entry stores nothing more.
-///
-/// `@unchecked Sendable`: not final; every stored property is immutable and `Sendable`, or
-/// atomic.
+/// payload is retained per delivery. `@unchecked Sendable`: as its superclass.
 @usableFromInline
 class _BusEntry<Event: BusEvent>: _BusSubscriptionEntry, @unchecked Sendable {
     /// `nil` for "any subtype".
     @usableFromInline let subtype: Event.Subtype?
-    /// For feedback.
-    @usableFromInline let name: String
 
-    /// Inlinable, as the subclasses' initialisers: specialised where a subscribe makes the
-    /// entry, storing the subtype needs no run-time metadata lookup.
+    /// Inlinable, as the subclasses' initialisers: storing the subtype needs no run-time
+    /// metadata lookup.
     @inlinable
     init(id: UInt64, subtype: Event.Subtype?, isPlain: Bool, name: String) {
         self.subtype = subtype
-        self.name = name
-        super.init(id: id, isPlain: isPlain)
+        super.init(id: id, isPlain: isPlain, name: name)
     }
 
     override func makeTable() -> _BusTable { _BusTypedTable<Event>() }
@@ -57,8 +53,7 @@ class _BusEntry<Event: BusEvent>: _BusSubscriptionEntry, @unchecked Sendable {
         (subtype.map { BusTopic(Event.self, $0) } ?? BusTopic(anySubtypeOf: Event.self)).key
     }
 
-    /// The weakly held subscriber; `nil` for a token-kept subscription. Overridden, not
-    /// cast: only paths leaving a publish's inline loop ask.
+    /// The weakly held subscriber; `nil` for a token-kept subscription.
     @usableFromInline
     var owner: _BusOwner? { nil }
 
@@ -66,8 +61,7 @@ class _BusEntry<Event: BusEvent>: _BusSubscriptionEntry, @unchecked Sendable {
     @usableFromInline
     var executor: BusExecutor? { nil }
 
-    /// Calls the handler: the feedback, or `nil` when the subscription gives none. A
-    /// publish's inline loop calls a plain entry's closure directly instead.
+    /// Calls the handler: the feedback, or `nil` when the subscription gives none.
     @usableFromInline
     func call(_ subscriber: AnyObject?, _ event: Event) throws -> Event.Feedback? {
         preconditionFailure("an entry is plain or general")

@@ -7,27 +7,20 @@ struct _BusRecord {
     /// A union's first.
     let type: ObjectIdentifier
     /// A union's other event types, each once.
-    let otherTypes: [ObjectIdentifier]
+    var otherTypes: [ObjectIdentifier] = []
     /// A union's keys, when it has a subscriber.
-    let keys: [BusEventKey]
+    var keys: [BusEventKey] = []
     let owner: _BusOwner?
+}
 
+extension _BusRecord {
     /// `keys` has at least one key.
     init(keys: [BusEventKey], owner: _BusOwner?) {
-        type = keys[0].type
+        let type = keys[0].type
         var others: [ObjectIdentifier] = []
         for key in keys.dropFirst() where key.type != type && !others.contains(key.type) {
             others.append(key.type)
         }
-        otherTypes = others
-        self.keys = owner == nil ? [] : keys
-        self.owner = owner
-    }
-
-    init(type: ObjectIdentifier, owner: _BusOwner?) {
-        self.type = type
-        otherTypes = []
-        keys = []
-        self.owner = owner
+        self.init(type: type, otherTypes: others, keys: owner == nil ? [] : keys, owner: owner)
     }
 }

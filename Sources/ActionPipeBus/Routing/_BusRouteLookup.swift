@@ -10,3 +10,11 @@ enum _BusRouteLookup<Event: BusEvent> {
     /// Unretained: the pinned table keeps them alive.
     case found(Unretained<_BusRoutes<Event>>)
 }
+
+/// A route table's entry for a type whose subscriptions changed since its routes were
+/// built: the next publish rebuilds them (``EventBus/_refreshRoutes(_:)``).
+@usableFromInline
+final class _BusStale: Sendable {}
+
+/// A constant: compared by identity, never freed.
+@usableFromInline let _busStaleRoutes = _BusStale()

@@ -87,8 +87,6 @@ extension ReferenceBuffer {
     }
 
     /// Retained, for paths that keep them past the walk (feedback, executors).
-    ///
-    /// - Complexity: O(k) for k entries.
     func entries<Event>(for subtype: Event.Subtype) -> [_BusEntry<Event>]
     where ReferenceBuffer == _BusRoutes<Event> {
         var entries: [_BusEntry<Event>] = []

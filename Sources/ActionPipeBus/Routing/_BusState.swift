@@ -25,51 +25,22 @@ struct _BusState {
     }
 
     /// Removes and cancels the subscriptions `ids`; returns what to release after unlocking.
-    mutating func remove(_ ids: Set<UInt64>) -> [AnyObject] {
+    mutating func remove(_ ids: some Collection<UInt64>) -> [AnyObject] {
         var released: [AnyObject] = []
         // Changed on a copy and stored once, only if a type's routes changed: each store
         // publishes a new table. Already stale routes stay so.
         var routes = self.routes
         var changed = false
         for id in ids {
-            guard let (_, entry) = removeRecord(id, from: &routes, &changed, &released),
-                let entry
-            else { continue }
-            released.append(entry)
+            guard let record = records.removeValue(forKey: id) else { continue }
+            forget(id, of: record.owner)
+            for type in CollectionOfOne(record.type) + record.otherTypes {
+                let entry = removeEntries(of: id, type: type, from: &routes, &changed, &released)
+                if let entry { released.append(entry) }
+            }
         }
         if changed { released += publish(routes) }
         return released
-    }
-
-    /// `remove(_:)` for one id, allocating nothing in the usual case. Returns the record,
-    /// entry and what else was released, to release after unlocking.
-    mutating func remove(_ id: UInt64) -> (
-        record: _BusRecord, entry: AnyObject?, released: [AnyObject]
-    )? {
-        var released: [AnyObject] = []
-        var routes = self.routes
-        var changed = false
-        guard let (record, entry) = removeRecord(id, from: &routes, &changed, &released)
-        else { return nil }
-        if changed { released += publish(routes) }
-        return (record, entry, released)
-    }
-
-    /// Removes `id`'s record and entries from every table: the record and first entry, or
-    /// `nil` when not registered.
-    private mutating func removeRecord(
-        _ id: UInt64, from routes: inout [ObjectIdentifier: AnyObject], _ changed: inout Bool,
-        _ released: inout [AnyObject]
-    ) -> (_BusRecord, _BusSubscriptionEntry?)? {
-        guard let record = records.removeValue(forKey: id) else { return nil }
-        forget(id, of: record.owner)
-        let entry = removeEntries(of: id, type: record.type, from: &routes, &changed, &released)
-        for type in record.otherTypes {
-            if let other = removeEntries(of: id, type: type, from: &routes, &changed, &released) {
-                released.append(other)
-            }
-        }
-        return (record, entry)
     }
 
     /// Removes and cancels `id`'s entries in `type`'s table, and drops (emptied) or marks
@@ -80,7 +51,7 @@ struct _BusState {
     ) -> _BusSubscriptionEntry? {
         guard let table = tables[type], let first = table.remove(id, releasing: &released)
         else { return nil }
-        if table.isEmpty {
+        if table.entries.isEmpty {
             tables[type] = nil
             if let old = routes.removeValue(forKey: type) { released.append(old) }
             changed = true
@@ -118,13 +89,8 @@ struct _BusState {
     /// Adds `entry` to `type`'s table and marks its routes stale; returns what to release
     /// after unlocking.
     mutating func add(_ entry: _BusSubscriptionEntry, type: ObjectIdentifier) -> [AnyObject] {
-        let table: _BusTable
-        if let existing = tables[type] {
-            table = existing
-        } else {
-            table = entry.makeTable()
-            tables[type] = table
-        }
+        let table = tables[type] ?? entry.makeTable()
+        tables[type] = table
         table.add(entry)
         // Rebuilt by the next publish (`_refreshRoutes`), once per burst of changes; a table
         // is published only when the type turns stale.
@@ -177,7 +143,4 @@ struct _BusStaleTable {
     let entries: [UInt64: _BusSubscriptionEntry]
     let more: [UInt64: [_BusSubscriptionEntry]]
     let version: UInt64
-
-    /// With no lock held.
-    func makeRoutes() -> AnyObject { table.makeRoutes(from: entries, more: more) }
 }

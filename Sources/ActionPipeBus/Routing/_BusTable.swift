@@ -14,8 +14,6 @@ class _BusTable {
 
     init() {}
 
-    final var isEmpty: Bool { entries.isEmpty }
-
     /// - Complexity: Amortised O(1); O(n) once while a publish holds a copy of the entries.
     final func add(_ entry: _BusSubscriptionEntry) {
         version &+= 1

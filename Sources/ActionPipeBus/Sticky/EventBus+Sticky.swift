@@ -16,8 +16,6 @@ extension EventBus {
     /// A subscription made meanwhile may receive it twice (replayed and published).
     ///
     /// - Returns: What the publish did, as ``publish(_:)`` returns it.
-    /// - Complexity: Amortised O(1), plus the publish (a concurrent sticky change to the
-    ///   same slot makes it compare subtypes again).
     @discardableResult
     public func publishSticky<Event: BusEvent>(_ event: Event) -> BusPublishResult {
         let replaced = _changeSticky(
@@ -49,14 +47,9 @@ extension EventBus {
                 let stamp = state.stickyStamp
                 var events = kept
                 if let event { events.append(_BusStickyEvent(order: stamp, event: event)) }
-                if !events.isEmpty {
-                    state.sticky[type, default: [:]][hash] = _BusStickyList(
-                        stamp: stamp, events: events)
-                } else if state.sticky[type]?.count == 1 {
-                    state.sticky[type] = nil
-                } else {
-                    state.sticky[type]?[hash] = nil
-                }
+                state.sticky[type, default: [:]][hash] =
+                    events.isEmpty ? nil : _BusStickyList(stamp: stamp, events: events)
+                if state.sticky[type]?.isEmpty == true { state.sticky[type] = nil }
                 return true
             }
             // `before` keeps what the change replaced alive until the caller releases it.
@@ -81,8 +74,6 @@ extension EventBus {
     /// later subscribers no longer receive them.
     ///
     /// - Returns: How many sticky events were removed.
-    /// - Complexity: O(1) with a subtype; O(k) for `anySubtypeOf`, with k sticky events of
-    ///   the type.
     @discardableResult
     public func removeStickyEvents<Event: BusEvent>(for topic: BusTopic<Event>) -> Int {
         guard let subtype = topic.subtype else {
@@ -126,8 +117,8 @@ extension EventBus {
         for event in events {
             if let executor = entry.executor {
                 executor.enqueue { entry._runReportingErrors(event) }
-            } else if case .failure(let error) = entry._runLater(event) {
-                _reportDropped(error, subscriber: entry.name, event: Event.self)
+            } else {
+                entry._runReportingErrors(event)
             }
         }
     }

@@ -11,8 +11,6 @@ extension EventBus {
     ///
     /// - Parameter buffering: What the stream keeps while its reader is behind: by default
     ///   the newest 1,024 unread events, so an unread stream cannot exhaust memory.
-    /// - Complexity: Amortised O(1), as ``subscribe(_:name:on:_:)``; each publish one more
-    ///   yield.
     public func events<Event: BusEvent>(
         for topic: BusTopic<Event>,
         buffering: AsyncStream<Event>.Continuation.BufferingPolicy = .bufferingNewest(1_024)
@@ -27,4 +25,14 @@ extension EventBus {
         continuation.onTermination = { _ in token.cancel() }
         return stream
     }
+}
+
+/// Feeds a subscription's events to an `AsyncStream`, and finishes it when released (the
+/// subscription cancelled, or the bus gone), which the bus does after unlocking.
+final class _BusStreamFeeder<Event: BusEvent>: Sendable {
+    let continuation: AsyncStream<Event>.Continuation
+
+    init(_ continuation: AsyncStream<Event>.Continuation) { self.continuation = continuation }
+
+    deinit { continuation.finish() }
 }

@@ -16,13 +16,8 @@ public struct BusUnion: Sendable, CustomStringConvertible {
     public let events: [any BusEvent]
 
     /// The first event of `type` in ``events``.
-    ///
-    /// - Complexity: O(n) for the n events.
     public func event<Event: BusEvent>(_ type: Event.Type) -> Event? {
-        for event in events {
-            if let typed = event as? Event { return typed }
-        }
-        return nil
+        events.lazy.compactMap { $0 as? Event }.first
     }
 
     /// `Login.login + Data.- (last: Data.-)`.

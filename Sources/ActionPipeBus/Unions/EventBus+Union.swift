@@ -12,11 +12,8 @@ extension EventBus {
     /// }
     /// ```
     ///
-    /// - Parameters:
-    ///   - name: The subscriber's name in feedback; by default its type's name.
-    ///   - executor: Where the handler runs; by default during the publish that completes
-    ///     the union (an error thrown on an executor goes to `Diagnostics`).
-    /// - Returns: A token that cancels the subscription (under every key).
+    /// - Parameter executor: Where the handler runs; by default during the publish that
+    ///   completes the union (an error thrown on an executor goes to `Diagnostics`).
     @discardableResult
     public func subscribe<Subscriber: AnyObject & Sendable>(
         allOf keys: [BusEventKey], owner subscriber: Subscriber,
@@ -30,8 +27,6 @@ extension EventBus {
 
     /// Subscribes `handler` to the union of `keys`, until the token is cancelled; see
     /// ``subscribe(allOf:owner:retention:name:on:_:)``.
-    ///
-    /// - Returns: The token that ends the subscription (under every key).
     @discardableResult
     public func subscribe(
         allOf keys: [BusEventKey], name: String? = nil, on executor: BusExecutor? = nil,
@@ -44,8 +39,6 @@ extension EventBus {
 
     /// Subscribes `subscriber` to each of `keys`: `handler` runs on every event of any of
     /// them, with ``BusUnion/last`` the event (once, even when it matches several keys).
-    ///
-    /// - Returns: A token that cancels the subscription (under every key).
     @discardableResult
     public func subscribe<Subscriber: AnyObject & Sendable>(
         anyOf keys: [BusEventKey], owner subscriber: Subscriber,
@@ -75,8 +68,6 @@ extension EventBus {
 
     /// Subscribes `handler` to each of `keys`, until the token is cancelled; see
     /// ``subscribe(anyOf:owner:retention:name:on:_:)``.
-    ///
-    /// - Returns: The token that ends the subscription (under every key).
     @discardableResult
     public func subscribe(
         anyOf keys: [BusEventKey], name: String? = nil, on executor: BusExecutor? = nil,
@@ -96,8 +87,6 @@ extension EventBus {
         for key in keys where !unique.contains(key) { unique.append(key) }
         let owner = owner.map { _BusOwner($0) }
         let union = _BusUnionState(keys: unique)
-        // Weak: the forwarders live in this bus's tables.
-        let bus = _handle
         let keysInOrder = unique
         let (id, released) = _state.withLock { state -> (UInt64, [AnyObject]) in
             var released: [AnyObject] = []
@@ -105,9 +94,10 @@ extension EventBus {
             guard !unique.isEmpty else { return (id, released) }
             state.record(id, _BusRecord(keys: unique, owner: owner))
             for (index, key) in unique.enumerated() {
-                let old = key.ops.addForwarder(
+                // Weak: the forwarders live in this bus's tables.
+                let old = key.addForwarder(
                     to: &state, id: id, owner: owner, name: name
-                ) { object, event in
+                ) { [weak self] object, event in
                     // An event matching several keys (`A.1`, `A.*`) reaches one forwarder
                     // per key; only the first matching key's acts, for all: `anyOf` fires
                     // once, `allOf` records it under every key it matches.
@@ -121,16 +111,13 @@ extension EventBus {
                         : BusUnion(last: event, lastKey: key, events: [event])
                     guard let fired else { return }
                     guard let executor else { return try handler(object, fired) }
-                    executor.enqueue {
+                    executor.enqueue { [weak self] in
                         // As a plain subscription's job: skipped once cancelled.
-                        guard let live = bus.value, live._isRegistered(id) else { return }
+                        guard let self, self._isRegistered(id) else { return }
+                        let alive = owner?.object
+                        guard owner == nil || alive != nil else { return }
                         do {
-                            if let owner {
-                                guard let alive = owner.object else { return }
-                                try handler(alive, fired)
-                            } else {
-                                try handler(nil, fired)
-                            }
+                            try handler(alive, fired)
                         } catch {
                             _reportDropped(error, subscriber: name, event: BusUnion.self)
                         }

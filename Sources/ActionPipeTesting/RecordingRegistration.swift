@@ -1,0 +1,45 @@
+import ActionPipe
+
+/// A registration (subscription, observation, plumber tap) whose values go to a
+/// ``Recorder``: what ``BusRecorder``, ``ObservationRecorder``, ``PlumbingSinkRecorder``
+/// and ``PlumbingStopRecorder`` share.
+public protocol _RecordingRegistration: AnyObject, Sendable {
+    /// What is recorded.
+    associatedtype Recorded: Sendable
+
+    /// The registration's token.
+    var token: RegistrationToken { get }
+
+    /// The values, as a plain ``Recorder``.
+    var recorder: Recorder<Recorded> { get }
+}
+
+extension _RecordingRegistration {
+    /// How many values were received.
+    ///
+    /// - Complexity: O(1).
+    public var count: Int { recorder.count }
+
+    /// Returns the values received so far and forgets them.
+    ///
+    /// - Complexity: O(1).
+    @discardableResult
+    public func take() -> [Recorded] { recorder.take() }
+
+    /// Suspends until at least `count` values are held, then returns them (see
+    /// ``Recorder/waitForCount(_:)``).
+    ///
+    /// - Complexity: O(w) for w waiting tasks, plus the wait.
+    @discardableResult
+    public func waitForCount(_ count: Int) async -> [Recorded] {
+        await recorder.waitForCount(count)
+    }
+
+    /// Ends the registration (only the recorder's: the app's sink or `onStop` stays); the
+    /// values recorded stay.
+    ///
+    /// - Returns: Whether it was still registered.
+    /// - Complexity: Amortised O(1).
+    @discardableResult
+    public func cancel() -> Bool { token.cancel() }
+}

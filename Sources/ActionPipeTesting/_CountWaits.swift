@@ -1,0 +1,68 @@
+import ActionPipeConcurrency
+
+/// The tasks suspended until a count (values recorded, sleepers, queued jobs) reaches
+/// theirs, kept in the locked state of a ``Recorder``, ``TestClock`` or ``ManualExecutor``
+/// and resumed after unlocking.
+struct _CountWaits<Result: Sendable> {
+    typealias Continuation = UnsafeContinuation<Result, Never>
+
+    fileprivate var nextID: UInt64 = 0
+    fileprivate var waiting: [(id: UInt64, count: Int, continuation: Continuation)] = []
+    /// Waits cancelled before they were registered.
+    fileprivate var cancelledEarly: Set<UInt64> = []
+
+    var count: Int { waiting.count }
+
+    /// Takes the waits that `count` satisfies.
+    mutating func take(reaching count: Int) -> [Continuation] {
+        guard !waiting.isEmpty else { return [] }
+        let ready = waiting.filter { $0.count <= count }.map(\.continuation)
+        waiting.removeAll { $0.count <= count }
+        return ready
+    }
+}
+
+/// A locked state that tasks wait on until its count reaches theirs.
+protocol _CountWaiting: SendableMetatype {
+    associatedtype WaitResult: Sendable
+    var waits: _CountWaits<WaitResult> { get set }
+    /// What the waits count.
+    var waitedCount: Int { get }
+    /// What a wait returns.
+    var waitResult: WaitResult { get }
+}
+
+extension LockedValue where Value: _CountWaiting {
+    /// Suspends until the count reaches `count` (at once if it has), or the task is
+    /// cancelled, and returns the state's result then.
+    func wait(for count: Int) async -> Value.WaitResult {
+        let id = withLock { state -> UInt64 in
+            state.waits.nextID += 1
+            return state.waits.nextID
+        }
+        let result = await withTaskCancellationHandler {
+            await withUnsafeContinuation { continuation in
+                let ready = withLock { state -> Value.WaitResult? in
+                    if state.waits.cancelledEarly.remove(id) != nil { return state.waitResult }
+                    if state.waitedCount >= count { return state.waitResult }
+                    state.waits.waiting.append((id, count, continuation))
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        } onCancel: {
+            typealias Waiter = UnsafeContinuation<Value.WaitResult, Never>
+            let (waiter, result) = withLock { state -> (Waiter?, Value.WaitResult?) in
+                guard let index = state.waits.waiting.firstIndex(where: { $0.id == id }) else {
+                    state.waits.cancelledEarly.insert(id)
+                    return (nil, nil)
+                }
+                return (state.waits.waiting.remove(at: index).continuation, state.waitResult)
+            }
+            if let waiter, let result { waiter.resume(returning: result) }
+        }
+        // Drop a mark left by a cancellation that came after the wait ended.
+        withLock { _ = $0.waits.cancelledEarly.remove(id) }
+        return result
+    }
+}
