@@ -1,5 +1,6 @@
 import ActionPipeConcurrency
 import Dispatch
+import Foundation
 import Synchronization
 import Testing
 
@@ -106,6 +107,11 @@ struct SnapshotCellTests {
                 theirs.signal()  // the other thread pins now
                 mine.wait()
                 cell.unpin(pin)
+                // Freed by this unpin, or by another thread's collection (the retired list
+                // is the process's, and tests run in parallel) a moment later, while the
+                // other reader of this test still overlaps.
+                let deadline = ContinuousClock.now + .seconds(5)
+                while held != nil, ContinuousClock.now < deadline { usleep(100) }
                 freed.withLock { $0.append(held == nil) }
             }
             theirs.signal()
