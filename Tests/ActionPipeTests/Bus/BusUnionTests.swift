@@ -103,4 +103,31 @@ struct BusUnionTests {
         #expect(recorder.all == [])
         #expect(bus.subscriptionCount == 0)
     }
+
+    @Test("a union job queued on an executor does nothing once its token, owner or bus is gone")
+    func queuedUnionJobAfterTeardown() {
+        enum Teardown: CaseIterable { case token, owner, bus }
+        for teardown in Teardown.allCases {
+            var bus: EventBus? = EventBus(name: "unionJob")
+            weak let weakBus = bus
+            let manual = ManualExecutor()
+            let recorder = BusTestRecorder()
+            var screen: BusTestSubscriber? = BusTestSubscriber("screen")
+            let token = bus!.subscribe(
+                allOf: [busTestLogins.key, busTestPings.key], owner: screen!, on: manual.executor
+            ) { screen, union in recorder.record("\(screen.name): \(union.events.count)") }
+            bus!.publish(BusTestLogin(subtype: .login, user: "a"))
+            bus!.publish(BusTestPing())
+            #expect(manual.pendingCount == 1, "\(teardown)")
+            switch teardown {
+            case .token: token.cancel()
+            case .owner: screen = nil
+            case .bus: bus = nil
+            }
+            manual.runAll()
+            #expect(recorder.all == [], "\(teardown)")
+            if teardown == .bus { #expect(weakBus == nil) }
+            withExtendedLifetime((bus, screen)) {}
+        }
+    }
 }
