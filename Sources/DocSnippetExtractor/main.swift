@@ -36,7 +36,11 @@ do {
         displayPath: displayPath,
         imports: mode.imports
     )
-    try swift.write(toFile: outputPath, atomically: true, encoding: .utf8)
+    // Unchanged output keeps its timestamp, so a `swift test` after a `swift build` (each relinks
+    // this tool and reruns it) does not recompile every doc test.
+    if (try? String(contentsOfFile: outputPath, encoding: .utf8)) != swift {
+        try swift.write(toFile: outputPath, atomically: true, encoding: .utf8)
+    }
 } catch {
     FileHandle.standardError.write(Data("\(inputPath): error: \(error)\n".utf8))
     exit(1)
