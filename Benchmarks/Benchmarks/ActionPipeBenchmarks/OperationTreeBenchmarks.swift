@@ -61,18 +61,14 @@ final class TreeOperationQueueRun: Sendable {
     let queue: OperationQueue
     let finished = Atomic<Int>(0)
 
-    // `OperationQueue` is thread-safe; it is not declared `Sendable` on Linux.
-    nonisolated(unsafe) private let unsafeQueue: OperationQueue
-
     init() {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = ProcessInfo.processInfo.activeProcessorCount
         self.queue = queue
-        unsafeQueue = queue
     }
 
     func enqueue(_ value: Int, depth: Int) {
-        unsafeQueue.addOperation { [self] in
+        queue.addOperation { [self] in
             let output = treeTrivialWork(value)
             if depth > 0 {
                 for index in 0..<treeFanOut { enqueue(output &+ index, depth: depth - 1) }
@@ -84,7 +80,7 @@ final class TreeOperationQueueRun: Sendable {
     /// Runs the whole tree and returns the number of operations that ran.
     func run() -> Int {
         enqueue(1, depth: treeDepth)
-        unsafeQueue.waitUntilAllOperationsAreFinished()
+        queue.waitUntilAllOperationsAreFinished()
         return finished.load(ordering: .acquiring)
     }
 }
