@@ -182,13 +182,8 @@ struct _TreeRunState {
 
     func report() -> OperationTreeReport {
         var nodes = nodes
-        // What is still queued never started.
-        var waiting = nodes.map(\.waiting)
-        for index in waiting.indices {
-            while let item = waiting[index].popFront() {
-                if let slot = item.plan?.countSlot { nodes[slot].counts.notStarted += 1 }
-            }
-        }
+        // What is still queued never started (an item waits in its own node's slot).
+        for index in nodes.indices { nodes[index].counts.notStarted += nodes[index].waiting.count }
         var ready = ready
         while let range = ready.popFront() {
             if let slot = range.batch.plan?.countSlot {
