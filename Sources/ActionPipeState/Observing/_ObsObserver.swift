@@ -71,9 +71,7 @@ final class _ObsDeliveringObserver<Value: Sendable>: _ObsObserver<Value>, @unche
     let ending: (@Sendable () -> Void)?
 
     @usableFromInline
-    init(
-        id: UInt64, deliver: @escaping @Sendable (Value) -> Bool, end: (@Sendable () -> Void)?
-    ) {
+    init(id: UInt64, deliver: @escaping @Sendable (Value) -> Bool, end: (@Sendable () -> Void)?) {
         self.body = deliver
         self.ending = end
         super.init(id: id, plain: _ignoreValue, isPlain: false)

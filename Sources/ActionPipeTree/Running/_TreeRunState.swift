@@ -116,8 +116,7 @@ struct _TreeRunState {
             completion.isOver = true
             completion.cancelAll = stop == .stoppedByFailure
         } else if readyCount > starting, workers < options.concurrencyLimit {
-            completion.startWorkers = min(
-                readyCount - starting, options.concurrencyLimit - workers)
+            completion.startWorkers = min(readyCount - starting, options.concurrencyLimit - workers)
             workers += completion.startWorkers
             starting += completion.startWorkers
         }
