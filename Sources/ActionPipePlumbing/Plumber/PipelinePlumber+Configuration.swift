@@ -1,9 +1,6 @@
 extension PipelinePlumber {
-    /// Connects a port: its packets go through this plumber's stages from now on.
-    ///
-    /// Ports may be added at any time, before or after the sink. Adding a port that already
-    /// feeds this plumber does nothing. The plumber keeps its ports; a port holds its plumber
-    /// weakly.
+    /// Connects a port: its packets go through this plumber's stages from now on. Adding it
+    /// again does nothing. The plumber keeps its ports; a port holds its plumber weakly.
     ///
     /// - Returns: The plumber, so `try PipelinePlumber<Int>().addPort(port)` makes and
     ///   connects it in one expression.
@@ -35,15 +32,7 @@ extension PipelinePlumber {
 
     /// Appends a synchronous stage: it receives the packet `inout`, may change it, and
     /// returns `.pass` or `.stop(reason)`; a thrown error stops the packet with `.failed(error)`.
-    /// It runs with no lock held, on the packet's thread.
     ///
-    /// ```swift
-    /// let plumber = PipelinePlumber<Int>()
-    /// let small = plumber.addStage("small") { packet in packet.payload < 100 ? .pass : .stop("too big") }
-    /// #expect(plumber.send(60, from: 1).wasDelivered)
-    /// #expect(plumber.send(160, from: 1).reason?.refusal == "too big")
-    /// small.cancel()
-    /// ```
     /// - Returns: The token that removes the stage. Packets already running finish with the
     ///   stages they started with; the stage is released once the last of them is done.
     /// - Complexity: Amortised O(1); cancelling the token is O(s) for s stages.
@@ -55,8 +44,7 @@ extension PipelinePlumber {
         _register(.stage, label: name) { $0.append(name: name, body: .sync(body), id: $1) }
     }
 
-    /// Appends an asynchronous stage, one that may await before it passes or stops the
-    /// packet. Drive such a plumber with `await process(_:from:)` or through ports.
+    /// Appends an asynchronous stage; drive such a plumber with `process(_:from:)` or ports.
     ///
     /// - Returns: The token that removes the stage.
     /// - Complexity: Amortised O(1); cancelling the token is O(s) for s stages.
@@ -91,10 +79,7 @@ extension PipelinePlumber {
     }
 
     /// Sets the sink, which receives every packet that all stages pass; setting it again
-    /// replaces it. For a `@MainActor` sink, see ``sink(on:_:)``.
-    ///
-    /// With no sink, a passed packet is still delivered: `send` and `process` return it, and
-    /// a port's packet goes nowhere (it did not stop, so `onStop` is not told).
+    /// replaces it. With no sink, a passed packet is still delivered (`onStop` is not told).
     ///
     /// - Returns: The token that removes this sink; inactive once another sink replaces it.
     /// - Complexity: O(1), and so is cancelling the token.
@@ -106,11 +91,8 @@ extension PipelinePlumber {
     }
 
     /// Sets an observer told about every packet that stops, however it was sent; setting it
-    /// again replaces it. For a `@MainActor` observer, see ``onStop(on:_:)``.
+    /// again replaces it.
     ///
-    /// ```swift
-    /// plumber.onStop { stop in print("\(stop.stage ?? "?"): \(stop.reason?.refusal ?? "?")") }
-    /// ```
     /// - Returns: The token that removes this observer; inactive once another replaces it.
     /// - Complexity: O(1), and so is cancelling the token.
     @discardableResult
@@ -142,9 +124,8 @@ extension PipelinePlumber {
             registry: self, id: id, detail: kind.rawValue, scope: name, joiner: "/", label: label)
     }
 
-    /// Changes the configuration and publishes a new snapshot under the lock; runs no user
-    /// code. `change` returns what it removed (`nil`: nothing published). What was removed or
-    /// overwritten is released after unlocking, with the replaced snapshots.
+    /// Changes the configuration and publishes a new snapshot under the lock. `change` returns
+    /// what it removed (`nil`: nothing published), released after unlocking.
     @discardableResult
     private func _update<Removed>(
         _ change: (inout _PlumbingConfiguration<Payload>) -> Removed?

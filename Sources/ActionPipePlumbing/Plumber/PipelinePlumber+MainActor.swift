@@ -1,27 +1,12 @@
 import ActionPipeConcurrency
 
 extension PipelinePlumber {
-    /// Sets the sink to a `@MainActor` closure, which changes main-actor state directly.
-    ///
-    /// Packets go through the one queue of deliveries to the main actor (see
-    /// ``MainActorDelivery``), in delivery order, after what was queued before them. On the
-    /// main actor with nothing queued, the sink runs before `send` (or `process`) returns. A
-    /// delivery still queued when the token is cancelled or the sink replaced is dropped.
-    ///
-    /// ```swift
-    /// @MainActor final class ShareViewModel {
-    ///     var links: [String] = []
-    ///     var token: RegistrationToken?
-    ///
-    ///     func bind(to plumber: PipelinePlumber<String>) {
-    ///         token = plumber.sink(on: .mainActor) { packet in self.links.append(packet.payload) }
-    ///     }
-    /// }
-    /// ```
+    /// Sets the sink to a `@MainActor` closure, delivered through the one main-actor queue
+    /// (``MainActorDelivery``); a delivery still queued when the token is cancelled or the
+    /// sink replaced is dropped.
     ///
     /// - Returns: The token that removes this sink; see ``sink(_:)``.
-    /// - Complexity: O(1) to set; each delivery is one enqueue and, when it runs, one look-up
-    ///   of the token under the plumber's lock.
+    /// - Complexity: O(1) to set; each delivery is one enqueue and one look-up of the token.
     @discardableResult
     public func sink(
         on delivery: MainActorDelivery,

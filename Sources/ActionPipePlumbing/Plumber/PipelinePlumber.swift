@@ -2,34 +2,18 @@ import ActionPipeConcurrency
 
 /// Joins ports to one ordered list of stages and one sink.
 ///
-/// Packets from the plumber's ports (or sent to it directly) go through the stages in the
-/// order they were added; a stage passes a packet (possibly changed) or stops it with a
-/// reason; a packet every stage passes reaches the sink. ``send(_:from:)`` and
-/// ``process(_:from:)`` return a ``PlumbingOutcome``; ``onStop(_:)`` observes every stop.
-/// Stages, the sink and the stop observer return a `RegistrationToken` that removes them.
+/// Packets from the plumber's ports (or sent directly) go through the stages in the order
+/// added; each stage passes a packet (possibly changed) or stops it; a packet every stage
+/// passes reaches the sink. ``send(_:from:)`` and ``process(_:from:)`` return a
+/// ``PlumbingOutcome``; ``onStop(_:)`` observes every stop (the Plumbing guide).
 ///
-/// ```swift
-/// struct PlumbShare: Sendable { var userId: Int; var link: String? }
-/// let port = PlumbingPort<PlumbShare>(100)
-/// let plumber = try PipelinePlumber<PlumbShare>(name: "share").addPort(port)
-/// plumber.addStage("check-login") { packet in packet.userId != 0 ? .pass : .stop("not logged in") }
-/// plumber.addStage("request-link") { packet in
-///     packet.link = "www.link.com"
-///     return .pass
-/// }
-/// plumber.sink { packet in print(packet.port, packet.link ?? "") }
-/// let outcome = await port.process(PlumbShare(userId: 22222))
-/// #expect(outcome.delivered?.link == "www.link.com")
-/// ```
-///
-/// Configuration may change at any time, from any thread, even inside a stage; a packet runs
-/// against the configuration it started with. No user code runs under the plumber's lock.
+/// Configuration may change at any time, even inside a stage; a packet runs against the
+/// configuration it started with.
 public final class PipelinePlumber<Payload: Sendable>: Sendable {
     /// The plumber's name, shown in stops.
     public let name: String
 
-    /// Pinned by a packet in its thread's hazard slot (no lock, no reference counting); a
-    /// replaced snapshot is released once no packet runs on it.
+    /// Pinned by a packet in its thread's hazard slot; a replaced one is released once unused.
     @usableFromInline let _current = SnapshotCell<_PlumbingSnapshot<Payload>>()
     let _configuration: LockedValue<_PlumbingConfiguration<Payload>>
 
@@ -65,10 +49,8 @@ public final class PipelinePlumber<Payload: Sendable>: Sendable {
     }
 
     /// Sends a packet through the stages on the calling thread and returns what became of it.
-    ///
-    /// Every stage must be synchronous: a packet reaching an async stage stops with
-    /// ``PlumbingStopReason/stageIsAsync`` (use ``process(_:from:)``). Calls from several
-    /// threads run concurrently; a call from inside a stage runs at once, nested.
+    /// A packet reaching an async stage stops with ``PlumbingStopReason/stageIsAsync``; a call
+    /// from inside a stage runs at once, nested.
     ///
     /// - Complexity: O(stages); no lock.
     @inlinable
@@ -78,10 +60,8 @@ public final class PipelinePlumber<Payload: Sendable>: Sendable {
     }
 
     /// Sends a packet through the stages, awaiting async ones, in the caller's task, and
-    /// returns what became of it.
-    ///
-    /// Cancelling the task stops the packet before the next stage (or the sink) with
-    /// ``PlumbingStopReason/cancelled``; an awaiting stage sees the cancellation itself.
+    /// returns what became of it. Cancelling the task stops the packet before the next stage
+    /// (or the sink) with ``PlumbingStopReason/cancelled``.
     ///
     /// - Complexity: O(stages), plus what the stages await.
     @inlinable

@@ -1,10 +1,8 @@
 import ActionPipeConcurrency
 import Synchronization
 
-/// A plumber's stages, sink, stop observer and taps at one moment, immutable, read without a
-/// lock.
-/// `@unchecked Sendable`: `bodies` points at slots of `storage` (kept alive here), written
-/// before publication and never again.
+/// A plumber's stages, sink, stop observer and taps at one moment, read without a lock.
+/// `@unchecked Sendable`: `bodies` points at slots of `storage`, never written again.
 @usableFromInline
 final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
     let storage: _PlumbingStageStorage<Payload>
@@ -40,8 +38,7 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
     var names: [String] { (0..<count).map { storage.names[$0] } }
 
     /// Runs `packet` through every stage on this thread, then into the sink, stopping at the
-    /// first async stage. Counts one level of the thread's `.call` nesting; past
-    /// ``NestingLimitError/depthLimit`` the packet is refused.
+    /// first async stage; one level of `.call` nesting (refused past the limit).
     @inlinable
     func runSync(_ packet: consuming PlumbingPacket<Payload>) -> PlumbingOutcome<Payload> {
         guard let depth = _enterCall(depthKey) else { return refusedNested(packet) }
@@ -50,9 +47,8 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
         return runSyncInstrumented(packet)
     }
 
-    /// Stopped before its first stage, reported to `Diagnostics` and the stop observer. The
-    /// observer runs one past the limit, so a `send` it makes is refused without being
-    /// reported again: it cannot recurse without end.
+    /// Stopped before its first stage, reported once; the observer runs one past the limit,
+    /// so a `send` it makes is refused unreported.
     @usableFromInline @inline(never)
     func refusedNested(_ packet: PlumbingPacket<Payload>) -> PlumbingOutcome<Payload> {
         let depth = NestingDepth.counter(.call, key: depthKey)

@@ -1,11 +1,5 @@
 /// The data a port produced, with the number of the port that produced it. A stage receives
-/// it `inout` and may change the payload; payload fields read and write through the packet:
-///
-/// ```swift
-/// struct Share: Sendable { var docId: Int; var link: String? }
-/// var packet = PlumbingPacket(Share(docId: 111111, link: nil), port: 100)
-/// packet.link = "www.link.com"  // packet.payload.link
-/// ```
+/// it `inout` and may change the payload; `packet.link` reads and writes `packet.payload.link`.
 @dynamicMemberLookup
 public struct PlumbingPacket<Payload: Sendable>: Sendable {
     /// The data the packet carries; stages may change it.

@@ -1,13 +1,6 @@
 extension PlumbingPort {
-    /// Sends every element of `source` through the port, one at a time: each is processed
-    /// (``process(_:)``) before the next is read, so nothing piles up in between.
-    ///
-    /// Returns when `source` ends or the task is cancelled (the element in flight then stops
-    /// with ``PlumbingStopReason/cancelled``).
-    ///
-    /// ```swift
-    /// let counts = try await port.consume(lines)   // lines: an AsyncSequence of payloads
-    /// ```
+    /// Sends every element of `source` through the port, each processed (``process(_:)``)
+    /// before the next is read, until `source` ends or the task is cancelled.
     ///
     /// - Returns: How many packets every stage passed, and how many stopped.
     /// - Throws: What `source` throws.

@@ -2,19 +2,9 @@ import ActionPipeConcurrency
 
 /// Produces packets for a plumber, each stamped with the port's number.
 ///
-/// A port feeds one plumber at a time (``PipelinePlumber/addPort(_:)``) and holds it weakly.
-/// A queued packet keeps the plumber it was emitted into alive and runs there, even if the
-/// port is removed meanwhile. Packets of one port run one at a time, in emission order;
-/// different ports run concurrently. ``emit(_:)`` never blocks; ``process(_:)`` awaits.
-///
-/// ```swift
-/// let port = PlumbingPort<String>(100)
-/// let plumber = try PipelinePlumber<String>().addPort(port)
-/// plumber.addStage("non-empty") { packet in packet.payload.isEmpty ? .stop("empty") : .pass }
-/// #expect(await port.process("tap").delivered == PlumbingPacket("tap", port: 100))
-/// #expect(await port.process("").stop?.stage == "non-empty")
-/// _ = plumber
-/// ```
+/// A port feeds one plumber at a time (``PipelinePlumber/addPort(_:)``) and holds it weakly;
+/// a queued packet keeps the plumber it was emitted into and runs there. Packets of one port
+/// run one at a time, in emission order. ``emit(_:)`` never blocks; ``process(_:)`` awaits.
 public final class PlumbingPort<Payload: Sendable>: Sendable {
     /// The number stamped on every packet of this port.
     public let number: Int
@@ -33,18 +23,14 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
         _state.withLock { $0.plumber } != nil  // released after unlocking
     }
 
-    /// Emits a packet and returns at once; learn what became of it through the plumber's
-    /// `sink` and `onStop`.
-    ///
-    /// When the port is free and every stage is synchronous, the packet runs on this thread
-    /// before `emit` returns; otherwise it is queued and run in order by a task the port
-    /// starts. A port that feeds no plumber drops the packet.
+    /// Emits a packet and returns at once; the plumber's `sink` and `onStop` tell the rest.
+    /// When the port is free and every stage is synchronous, the packet runs on this thread;
+    /// otherwise a task the port starts runs it in order. With no plumber it is dropped.
     ///
     /// - Complexity: O(stages) when it runs here; O(1) amortised to queue.
     @inlinable
     public func emit(_ payload: Payload) {
-        // Inlinable down to the lock and the stages, so a client specialises it for its
-        // payload (generic code looks up metadata on every emit).
+        // Inlinable down to the lock and the stages, so a client specialises it.
         let admission = _state.withLock { state in
             _admit(&state, payload, waiter: nil, cancelled: nil, canRunHere: true)
         }
@@ -59,8 +45,7 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
             if ran {
                 _finishTurn()
             } else {
-                // First in line: packets queued since the claim came later (the claim keeps
-                // `next` empty and no drain running).
+                // First in line: what queued since the claim came later.
                 _state.withLock { state in
                     state.next.append((payload, plumber, waiter: nil, cancelled: nil))
                 }
@@ -73,10 +58,8 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
         }
     }
 
-    /// Emits a packet and awaits what became of it.
-    ///
-    /// The packet waits for earlier packets of this port. Cancelling the awaiting task
-    /// stops the packet before its next stage (or the sink), also while it waits.
+    /// Emits a packet and awaits what became of it, after earlier packets of this port.
+    /// Cancelling the task stops the packet before its next stage (or the sink), or its wait.
     ///
     /// - Complexity: O(stages), plus the wait for earlier packets.
     @discardableResult
@@ -87,8 +70,7 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
         let claim = _state.withLock { state -> _PlumbingClaim<Payload> in
             guard let plumber = state.plumber else { return .notConnected }
             if state.busy {
-                // Called from a stage of this port's running packet: run nested, as `send`
-                // does; waiting would wait for itself.
+                // From a stage of this port's running packet: run nested, not wait for itself.
                 let current = _PlumbingTurn(port: ObjectIdentifier(self), turn: state.turn)
                 return running.contains(current) ? .nested(plumber) : .wait(plumber)
             }
@@ -96,7 +78,6 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
         }
         switch claim {
         case .claimed(let plumber, let turn):
-            // The port was free: run in the caller's task (its cancellation applies), on its actor.
             let outcome = await _run(payload, in: plumber, turn: turn, nestedIn: running) {
                 Task.isCancelled
             }
@@ -111,9 +92,8 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
         }
     }
 
-    /// Runs the packet in `plumber` as this port's `turn`, nested in the turns `running`, on
-    /// the caller's actor: the `withValue` closure captures `isolation` (a nonisolated one
-    /// would run the stages off the main actor).
+    /// Runs the packet in `plumber` as this port's `turn`, nested in `running`, on the caller's
+    /// actor (the `withValue` closure captures `isolation`).
     private func _run(
         _ payload: Payload, in plumber: PipelinePlumber<Payload>, turn: UInt64,
         nestedIn running: [_PlumbingTurn] = [], isCancelled: () -> Bool,
@@ -128,10 +108,9 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
         }
     }
 
-    /// Waits in the queue; the drain runs the packet and resumes the caller. Cancelling the
-    /// caller while it waits withdraws the packet and resumes at once, stopped before its
-    /// first stage: else two ports whose stages await each other would wait forever.
-    /// `plumber`: the one the port fed when the caller found it busy.
+    /// Waits in the queue for the drain to run the packet. Cancelling the caller withdraws the
+    /// packet and resumes at once (two ports whose stages await each other would wait for
+    /// ever). `plumber`: the one the port fed when the caller found it busy.
     private nonisolated(nonsending) func _processQueued(
         _ payload: Payload, plumber: PipelinePlumber<Payload>
     ) async -> PlumbingOutcome<Payload> {
@@ -160,14 +139,11 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
             }
         } onCancel: {
             cancelled.set()
-            // The lock makes exactly one of this, the admission and the drain resume the
-            // caller. The payload is released out here, unlocked.
+            // The lock makes one of this, the admission and the drain resume the caller.
             let withdrawn = _state.withLock { state in state.withdraw(cancelled) }
             withdrawn?.waiter?.resume(returning: nil)
         }
-        // `nil`: withdrawn before it ran, so stopped before the first stage of the plumber
-        // it was emitted into. Built in the caller's task: it tells the stop observer, which
-        // runs on its packet's task.
+        // `nil`: withdrawn before it ran; the stop is reported in the caller's task.
         if let outcome { return outcome }
         return queuedInto._withSnapshot {
             $0.stopped(PlumbingPacket(payload, port: number), at: 0, .cancelled)
@@ -203,8 +179,7 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
         if drain { _startDrain() }
     }
 
-    /// Runs queued packets one at a time, in order, until the queue is empty; each packet
-    /// holds its plumber until its outcome, so dropping the plumber or the port loses none.
+    /// Runs queued packets one at a time, in order, until the queue is empty.
     @usableFromInline
     func _startDrain() {
         Task { await self._drain() }

@@ -4,8 +4,7 @@ import Synchronization
 /// What a port's lock guards.
 @usableFromInline
 struct _PlumbingPortState<Payload: Sendable> {
-    /// Every critical section that loads it returns it, so the plumber (maybe the last
-    /// reference, with its captures) is released after unlocking.
+    /// Every critical section that loads it returns it, to be released after unlocking.
     @usableFromInline weak var plumber: PipelinePlumber<Payload>?
     /// Waiting packets: `next` holds the oldest, last first; `queue` the newer, in order.
     /// A packet is released as it leaves.
@@ -63,7 +62,7 @@ struct _PlumbingTurn: Sendable, Equatable {
 }
 
 /// The port packets the current task is running, innermost last: a stage awaiting `process`
-/// on its own port finds its turn here and runs the packet nested, not waiting for itself.
+/// on its own port finds its turn here and runs nested.
 enum _PlumbingRunning {
     @TaskLocal static var turns: [_PlumbingTurn] = []
 }
@@ -78,11 +77,9 @@ enum _PlumbingClaim<Payload: Sendable> {
     case notConnected
 }
 
-/// A packet waiting for its port. It keeps the plumber it was emitted into until its outcome,
-/// even if the plumber is released or the port moved meanwhile; it is released after the
-/// port's lock, so the plumber's deinit runs outside it. `waiter` is the `process` call
-/// awaiting the outcome (`nil` for `emit`), resumed with `nil` when withdrawn: the caller
-/// builds the cancelled outcome in its own task.
+/// A packet waiting for its port, keeping the plumber it was emitted into; released after the
+/// port's lock. `waiter` is the `process` call awaiting it (`nil` for `emit`), resumed with
+/// `nil` when withdrawn.
 @usableFromInline
 typealias _PlumbingQueuedPacket<Payload: Sendable> = (
     payload: Payload, plumber: PipelinePlumber<Payload>,

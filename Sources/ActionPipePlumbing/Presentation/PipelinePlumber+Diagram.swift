@@ -5,16 +5,6 @@ extension PipelinePlumber {
     /// … in the order added), an arrow to the first stage, the stages in order (boxes,
     /// `stage0`, …), and the sink (a cylinder, `sink`) when one is set.
     ///
-    /// ```swift
-    /// let plumber = try PipelinePlumber<Int>(name: "share").addPort(PlumbingPort(100))
-    /// plumber.addStage("check-login") { _ in .pass }
-    /// print(plumber.mermaidDiagram)
-    /// // flowchart LR
-    /// //     port0(["port 100"])
-    /// //     stage0["check-login"]
-    /// //     port0 --> stage0
-    /// ```
-    ///
     /// - Complexity: O(p + s) for p ports and s stages, under one take of the plumber's lock.
     public var mermaidDiagram: String {
         let (ports, stages, hasSink) = _configuration.withLock { configuration in

@@ -1,15 +1,5 @@
-/// What became of one packet: delivered to the sink, or stopped, where and why.
-///
-/// `send` and `process` return one; a plumber's `onStop` observer is told each stopped one,
-/// including packets emitted fire-and-forget.
-///
-/// ```swift
-/// let plumber = PipelinePlumber<Int>(name: "numbers")
-/// plumber.addStage("positive") { packet in packet.payload > 0 ? .pass : .stop("not positive") }
-/// plumber.addStage("small") { packet in packet.payload < 10 ? .pass : .stop("too big") }
-/// let stop = plumber.send(42, from: 7)
-/// #expect(stop.stage == "small" && stop.stagesPassed == 1 && stop.reason?.refusal == "too big")
-/// ```
+/// What became of one packet: delivered to the sink, or stopped, where and why. `send` and
+/// `process` return one; `onStop` is told each stopped one, emitted packets' too.
 public struct PlumbingOutcome<Payload: Sendable>: Sendable, CustomStringConvertible {
     /// The packet as the stages left it: what the sink received, or what the stopping
     /// stage saw.

@@ -1,10 +1,4 @@
 /// Why a packet did not reach the sink.
-///
-/// ```swift
-/// let plumber = PipelinePlumber<Int>()
-/// plumber.addStage("even") { packet in packet.payload.isMultiple(of: 2) ? .pass : .stop("odd") }
-/// #expect(plumber.send(3, from: 1).reason?.description == "refused: odd")
-/// ```
 public enum PlumbingStopReason: Sendable, CustomStringConvertible {
     /// The stage returned `.stop(reason)`.
     case refused(String)
@@ -17,10 +11,9 @@ public enum PlumbingStopReason: Sendable, CustomStringConvertible {
     /// The port that emitted the packet belongs to no plumber (never added, removed, or
     /// released).
     case portNotConnected
-    /// A synchronous `send` (or a port's packet run on the emitting thread) would have
-    /// nested deeper than ``NestingLimitError/depthLimit`` on one thread, counted with core
-    /// calls and bus publishes. The packet ran no stage; the sends above it carry on. The
-    /// error also goes to `Diagnostics`.
+    /// A synchronous `send` (or emit) would have nested deeper than
+    /// ``NestingLimitError/depthLimit`` on one thread (counted with core calls and bus
+    /// publishes); the packet ran no stage, and the error also goes to `Diagnostics`.
     case nestingLimit(NestingLimitError)
 
     /// The reason a stage gave when it returned `.stop(reason)`, or `nil`.

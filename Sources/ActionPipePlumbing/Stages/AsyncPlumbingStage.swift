@@ -1,14 +1,5 @@
 /// An asynchronous stage as an object: one that awaits (a request, an actor) before it
 /// passes or stops the packet. Drive its plumber with `await process(_:from:)` or a port.
-/// ```swift
-/// struct PlumbLinkRequest: AsyncPlumbingStage {
-///     func receive(_ packet: inout PlumbingPacket<String>) async throws -> PlumbingVerdict {
-///         try await Task.sleep(for: .milliseconds(1))
-///         packet.payload = "www.link.com"
-///         return .pass
-///     }
-/// }
-/// ```
 public protocol AsyncPlumbingStage<Payload>: Sendable {
     /// The type of data the stage handles.
     associatedtype Payload: Sendable

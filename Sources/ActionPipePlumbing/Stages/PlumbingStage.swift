@@ -1,14 +1,5 @@
 /// A synchronous stage as an object. It keeps nothing about the plumbers it serves, so one
 /// instance may be added to any number of plumbers.
-///
-/// ```swift
-/// struct PlumbDocCheck: PlumbingStage {
-///     func receive(_ packet: inout PlumbingPacket<Int>) -> PlumbingVerdict {
-///         packet.payload > 0 ? .pass : .stop("no document")
-///     }
-/// }
-/// plumber.addStage(PlumbDocCheck())
-/// ```
 public protocol PlumbingStage<Payload>: Sendable {
     /// The type of data the stage handles.
     associatedtype Payload: Sendable

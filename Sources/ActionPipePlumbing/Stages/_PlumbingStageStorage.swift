@@ -4,20 +4,16 @@ enum _PlumbingStageBody<Payload: Sendable>: Sendable {
     case async(_PlumbingAsyncStageBody<Payload>)
 }
 
-/// `nonisolated(nonsending)`: runs on its caller's actor, so a packet processed from the main
-/// actor does not hop to the global executor around each stage.
+/// `nonisolated(nonsending)`: runs on its caller's actor, with no hop around each stage.
 @usableFromInline
 typealias _PlumbingAsyncStageBody<Payload: Sendable> =
     nonisolated(nonsending) @Sendable (inout PlumbingPacket<Payload>) async throws
     -> PlumbingVerdict
 
-/// The stages of a plumber, append-only, shared by its snapshots. A snapshot of `count`
-/// stages reads slots `0..<count`, never changed once initialised, so packets read them
-/// unlocked while stages are added (the snapshot's atomic store publishes the slot). A
-/// removal or growth copies; running snapshots keep the old storage alive.
-///
-/// `@unchecked Sendable`: `initialized` and the slots from it on are touched only under the
-/// owning plumber's lock; the slots before it are immutable.
+/// The stages of a plumber, append-only, shared by its snapshots: a snapshot of `count`
+/// stages reads slots `0..<count`, never changed once initialised; a removal or growth copies.
+/// `@unchecked Sendable`: `initialized` and the slots from it on change only under the
+/// plumber's lock.
 @usableFromInline
 final class _PlumbingStageStorage<Payload: Sendable>: @unchecked Sendable {
     @usableFromInline let bodies: UnsafeMutablePointer<_PlumbingStageBody<Payload>>

@@ -2,18 +2,6 @@
 ///
 /// A layer reads, writes and observes its state's properties and never calls another layer;
 /// two layers of the same state type can replace each other in a ``StateScene``.
-///
-/// ```swift
-/// final class CounterState: ObservableState, @unchecked Sendable {
-///     @Observed var taps = 0
-///     @Observed var text = ""
-/// }
-/// final class CounterStore: StateLayer, Sendable {
-///     init(state: CounterState) {
-///         state.$taps.observe(owner: state) { state, taps in state.text = "\(taps) taps" }
-///     }
-/// }
-/// ```
 public protocol StateLayer: AnyObject {
     /// The state the layer depends on.
     associatedtype State: ObservableState

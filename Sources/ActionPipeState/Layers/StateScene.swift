@@ -1,32 +1,7 @@
 /// A screen: a store, a controller and a view built around one shared state, chosen by type.
 ///
 /// Built store first, then controller, then view, so every observer is in place before the
-/// view's first write. The scene keeps the layers and the state alive; dropping it ends
-/// their observations.
-/// ```swift
-/// final class GreetingState: ObservableState, @unchecked Sendable {
-///     @Observed var name = ""
-///     @Observed var greeting = ""
-/// }
-/// final class GreetingStore: StateLayer, Sendable {
-///     init(state: GreetingState) {
-///         state.$name.observe(owner: state) { state, name in state.greeting = "Hello, \(name)" }
-///     }
-/// }
-/// final class GreetingController: StateLayer, Sendable {
-///     init(state: GreetingState) {}
-/// }
-/// final class GreetingView: StateLayer, Sendable {
-///     let state: GreetingState
-///     init(state: GreetingState) { self.state = state }
-///     func type(_ name: String) { state.name = name }
-/// }
-/// let scene = StateScene(
-///     state: GreetingState(),
-///     store: GreetingStore.self, controller: GreetingController.self, view: GreetingView.self)
-/// scene.view.type("Ada")
-/// scene.state.greeting   // "Hello, Ada"
-/// ```
+/// view's first write. The scene keeps the layers and the state alive.
 public struct StateScene<Store: StateLayer, Controller: StateLayer, View: StateLayer>
 where Controller.State == Store.State, View.State == Store.State {
     /// The shared state.

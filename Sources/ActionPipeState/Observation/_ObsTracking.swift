@@ -2,10 +2,9 @@
     import Observation
 #endif
 
-/// The registrar Observation's trackers register with, for one property, created at the
-/// first tracked read. Reports go to the property's own `value`, so nothing refers to the
-/// declaring object (no retain, no weak side table). `@unchecked Sendable`: immutable, and
-/// `ObservationRegistrar` is thread-safe.
+/// The Observation registrar of one property, made at its first tracked read; reports go to
+/// the property's own `value`, so nothing refers to the declaring object. `@unchecked
+/// Sendable`: immutable, and `ObservationRegistrar` is thread-safe.
 @usableFromInline
 final class _ObsTracking<Value: Sendable>: @unchecked Sendable {
     #if canImport(Observation)

@@ -4,14 +4,6 @@ import ActionPipeConcurrency
 /// thread: almost always a cycle (A's observer sets B, B's sets A). The assignment one level
 /// deeper is stored but not delivered, which breaks the cycle; the error goes to
 /// ``Diagnostics`` (kind `.observationCycle`).
-///
-/// ```swift
-/// let a = ObservedProperty(0, label: "a")
-/// let b = ObservedProperty(0, label: "b")
-/// a.observe { b.value = $0 + 1 }
-/// b.observe { a.value = $0 + 1 }
-/// a.value = 1   // nests until the limit, then reports once
-/// ```
 public struct ObservationCycleError: Error, Sendable, Hashable, CustomStringConvertible {
     /// How many nested deliveries one thread may run before the next one is reported (64).
     public static let depthLimit = 64

@@ -1,12 +1,5 @@
 /// How an observer wants its values: the current one at once, and/or without repeats. By
 /// default it receives every assignment made after it registered, equal values included.
-///
-/// ```swift
-/// let index = ObservedProperty(1)
-/// index.observe([.initial, .skipEqual]) { print($0) }   // prints 1 at once
-/// index.value = 1   // skipped: equal to the last value this observer saw
-/// index.value = 2   // prints 2
-/// ```
 public struct ObservationOptions: OptionSet, Sendable, Hashable {
     /// The option bits.
     public let rawValue: UInt8

@@ -7,10 +7,6 @@ extension ObservedProperty {
     /// The handler may set any property, observe, or cancel. It must not capture a state
     /// object that holds this property strongly (a retain cycle): observe with an `owner:`.
     ///
-    /// ```swift
-    /// let token = image.$url.observe(.initial) { print("now", $0) }
-    /// ```
-    ///
     /// - Complexity: Amortised O(1): the next set rebuilds the list, once per burst.
     @inlinable
     @discardableResult
@@ -30,10 +26,6 @@ extension ObservedProperty {
     /// Once `owner` is released the handler is never called again, and the observation is
     /// removed at the next assignment.
     ///
-    /// ```swift
-    /// image.$url.observe(owner: view) { view, value in view.show(value) }
-    /// ```
-    ///
     /// - Complexity: Amortised O(1), as ``observe(_:_:)``.
     @inlinable
     @discardableResult
@@ -49,11 +41,8 @@ extension ObservedProperty {
                 id: _obsMakeID(), deliver: _obsDelivery(whileAlive: owner, handler), end: nil))
     }
 
-    /// Delivers each new value on `actor` (held weakly), in assignment order, asynchronously.
-    ///
-    /// A task delivers the queued values one after another, so the handler may lag. The
-    /// observation ends when the token is cancelled, the property goes away, or the actor is
-    /// released (at the next value).
+    /// Delivers each new value on `actor` (held weakly), in assignment order, from a task (so
+    /// the handler may lag), until the token is cancelled, the property or the actor is gone.
     ///
     /// - Complexity: Amortised O(1), as ``observe(_:_:)``.
     @discardableResult
@@ -67,13 +56,7 @@ extension ObservedProperty {
     /// Calls `handler` with each new value on the main actor, as a `@MainActor` closure.
     ///
     /// Ordered and immediate as ``MainActorDelivery`` describes; a delivery still queued when
-    /// the observation ends is dropped, so after `cancel()` on the main actor the handler is
-    /// never called again. Observe with an `owner:` rather than capture a state object that
-    /// holds this property.
-    ///
-    /// ```swift
-    /// token = albums.observe(.initial, on: .mainActor) { self.albums = $0 }   // a view model
-    /// ```
+    /// the observation ends is dropped.
     ///
     /// - Parameter options: `.initial` delivers the current value first, unless a newer
     ///   write's value reaches the handler before it.
@@ -86,13 +69,11 @@ extension ObservedProperty {
         _ handler: @escaping @MainActor @Sendable (Value) -> Void
     ) -> RegistrationToken {
         guard options.isEmpty else { return _observeOnMainActor(options, handler) }
-        // Inlinable, so the main-actor delivery runs specialised for `Value`.
         let observation = _ObsMainActorObservation<Value> { value in
             handler(value)
             return true
         }
-        // Captured here: a generic class's closure field is stored unspecialised, and each
-        // call through it would convert the value twice.
+        // Captured here: a generic class's closure field would be called unspecialised.
         let immediate = MainQueue.uncheckedIsolation(handler)
         return _register(
             _ObsDeliveringObserver(
@@ -111,8 +92,7 @@ extension ObservedProperty {
     /// Calls `handler` with `owner` (held weakly) and each new value on the main actor, for
     /// as long as `owner` lives; a `@MainActor` view model can be the owner.
     ///
-    /// Once `owner` is released the handler is never called again, not even for queued
-    /// values; it is only read on the main actor, so no other thread releases it.
+    /// The owner is read on the main actor only; once it is gone no queued value is delivered.
     ///
     /// - Complexity: Amortised O(1); a set adds one enqueue per main-actor observer.
     @discardableResult
@@ -125,10 +105,6 @@ extension ObservedProperty {
 
     /// The values assigned from now on, as an `AsyncStream`; it finishes when the property
     /// goes away, and ending the iteration removes the observer.
-    ///
-    /// ```swift
-    /// for await value in image.$url.values(.initial) { print(value) }
-    /// ```
     ///
     /// - Parameter buffering: By default the newest 1,024 unread values, so a stream nobody
     ///   reads cannot exhaust memory; `.unbounded` keeps every value.

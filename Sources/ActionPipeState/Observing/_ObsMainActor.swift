@@ -1,14 +1,9 @@
 import ActionPipeConcurrency
 import Synchronization
 
-/// One observation delivered on the main actor (`observe(on: .mainActor)`): a set enqueues
-/// each value on the one main-actor queue (`_MainActorQueue`), so deliveries of every
-/// property keep the order of the writes; a delivery runs only if the observation is active.
-///
-/// - `.initial`'s value is older than any write delivered, yet a write's delivery can be
-///   enqueued before it; it is then dropped, so no older value follows a newer one.
-/// - An owner is read only on the main actor, so its `deinit` never runs on the writing
-///   thread.
+/// One observation delivered on the main actor: a set enqueues each value on the one
+/// `_MainActorQueue` (so every property's deliveries keep the writes' order), run only while
+/// active. `.initial`'s value is dropped once a write's was delivered (it is older).
 @usableFromInline
 final class _ObsMainActorObservation<Value: Sendable>: Sendable {
     /// Returns `false` when its owner is gone; called only on the main actor.
@@ -16,7 +11,6 @@ final class _ObsMainActorObservation<Value: Sendable>: Sendable {
     @usableFromInline let active = Atomic<Bool>(true)
     /// A write's value was delivered: the initial value is stale.
     @usableFromInline let wrote = Atomic<Bool>(false)
-    /// For ``run(_:initial:)`` to remove the registration once the owner is gone.
     @usableFromInline let token = LockedValue<RegistrationToken?>(nil)
 
     @inlinable
@@ -37,7 +31,6 @@ final class _ObsMainActorObservation<Value: Sendable>: Sendable {
     /// The sink's delivery, on the writing thread; `false` once ended.
     func send(_ value: Value) -> Bool {
         guard isActive else { return false }
-        // On the main actor with nothing queued, order allows delivering now.
         if _MainActorQueue.shared.isIdleOnMainActor {
             run(value, initial: false)
         } else {
@@ -55,8 +48,7 @@ final class _ObsMainActorObservation<Value: Sendable>: Sendable {
             wrote.store(true, ordering: .relaxed)
         }
         if !handler(value) {
-            // The owner is gone: remove the observer, with no lock held.
-            end()
+            end()  // the owner is gone
             let registration = token.withLock { $0 }
             registration?.cancel()
         }

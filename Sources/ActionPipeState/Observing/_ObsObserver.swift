@@ -1,8 +1,7 @@
 import ActionPipeConcurrency
 
-/// A property's observers at one moment, in registration order: an immutable reference
-/// buffer that owns them; a set reads each element (`Unretained<_ObsAnyObserver>`, concrete
-/// code to build) by address. Each is an `_ObsObserver<Value>` of the property's `Value`.
+/// A property's observers at one moment, in registration order: an immutable buffer that
+/// owns them (each an `_ObsObserver<Value>`); a set reads each element by address.
 @usableFromInline
 typealias _ObsList = ReferenceBuffer<Void, Unretained<_ObsAnyObserver>, Never>
 
@@ -10,13 +9,10 @@ typealias _ObsList = ReferenceBuffer<Void, Unretained<_ObsAnyObserver>, Never>
 @usableFromInline
 func _obsMakeID() -> UInt64 { RegistrationToken.nextID() }
 
-/// One registered observer: an object, so a delivery borrows its `let` closures through a
-/// reference the list keeps alive, with no retain.
-///
-/// A plain observer (`observe { ... }`) is this class alone; one that can be gone or has an
-/// end is an ``_ObsDeliveringObserver`` (``make(id:sink:)``). An optional closure would be
-/// copied out, a retain and a release per delivery. `@unchecked Sendable`: not final (the
-/// subclass), every stored property immutable and `Sendable`.
+/// One registered observer; a delivery borrows its `let` closures through the list, with no
+/// retain. A plain observer (`observe { ... }`) is this class alone; one that can be gone or
+/// has an end is an ``_ObsDeliveringObserver`` (an optional closure would cost a retain per
+/// delivery). `@unchecked Sendable`: not final, every stored property immutable.
 @usableFromInline
 class _ObsObserver<Value: Sendable>: _ObsAnyObserver, @unchecked Sendable {
     /// The closure when ``isPlain``; else a placeholder, never called.
@@ -54,14 +50,13 @@ class _ObsObserver<Value: Sendable>: _ObsAnyObserver, @unchecked Sendable {
     }
 }
 
-/// What the table and lists need of an observer, whatever its value type, so that work runs
-/// as concrete code. `@unchecked Sendable`: ``id`` is immutable, and ``number`` is written
-/// once, under the property's lock, before any list holds the observer.
+/// An observer whatever its value type, so the table and lists run concrete code.
+/// `@unchecked Sendable`: ``number`` is written under the property's lock, before any list
+/// holds the observer.
 @usableFromInline
 class _ObsAnyObserver: @unchecked Sendable {
     @usableFromInline final let id: UInt64
-    /// Its place in the table and its token's `detail` (see ``_ObsTable``). The lock makes
-    /// writes exclusive, so `@exclusivity(unchecked)` drops the run-time check.
+    /// Its place in the table and its token's `detail` (see ``_ObsTable``).
     @exclusivity(unchecked) @usableFromInline final var number = 0
 
     init(id: UInt64) { self.id = id }
@@ -69,17 +64,14 @@ class _ObsAnyObserver: @unchecked Sendable {
     var end: (@Sendable () -> Void)? { nil }
 }
 
-/// An observer that can be gone (its owner released, its stream dropped) or has an end:
-/// ``body`` returns `false` once it is gone. `@unchecked Sendable` as ``_ObsObserver``.
+/// An observer that can be gone (``body`` returns `false`) or has an end.
 @usableFromInline
 final class _ObsDeliveringObserver<Value: Sendable>: _ObsObserver<Value>, @unchecked Sendable {
     @usableFromInline let body: @Sendable (Value) -> Bool
     let ending: (@Sendable () -> Void)?
 
     @usableFromInline
-    init(
-        id: UInt64, deliver: @escaping @Sendable (Value) -> Bool, end: (@Sendable () -> Void)?
-    ) {
+    init(id: UInt64, deliver: @escaping @Sendable (Value) -> Bool, end: (@Sendable () -> Void)?) {
         self.body = deliver
         self.ending = end
         super.init(id: id, plain: _ignoreValue, isPlain: false)

@@ -13,8 +13,8 @@ protocol _ObsSource<Value>: Sendable {
 
 /// The observation forms shared by ``ObservedProperty`` and ``ObservedPath``.
 extension _ObsSource {
-    /// Registers `sink` (filtered by `.skipEqual`), then delivers the value now if `.initial`.
-    /// `label` is made only when used: formatting a default label is costly.
+    /// Registers `sink` (filtered by `.skipEqual`), then delivers the value now if `.initial`;
+    /// `label` is made only when used.
     @usableFromInline
     func _observe(
         _ options: ObservationOptions, label: @autoclosure () -> String, _ sink: _ObsSink<Value>

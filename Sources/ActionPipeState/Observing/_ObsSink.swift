@@ -1,11 +1,8 @@
 import ActionPipeConcurrency
 
-/// What one observer does with a value: `deliver` returns `false` when it is gone, so the
-/// property removes it; `end` runs once when the observation ends. A plain observer has no
-/// `deliver`: a set calls `plain`, one call fewer. Call ``send(_:)``.
-///
-/// `plain` is not optional (converting between abstractions adds a thunk per delivery);
-/// `deliver` is (a placeholder would capture `Value`'s metadata, an allocation per observer).
+/// What one observer does with a value: `deliver` returns `false` when it is gone; `end` runs
+/// once when the observation ends; a plain observer has no `deliver`, a set calls `plain`.
+/// (`plain` is not optional: that would add a thunk per delivery.)
 @usableFromInline
 struct _ObsSink<Value: Sendable>: Sendable {
     @usableFromInline let plain: @Sendable (Value) -> Void
@@ -57,8 +54,7 @@ struct _ObsSink<Value: Sendable>: Sendable {
 @Sendable func _ignoreValue<Value>(_: Value) {}
 
 extension Equatable {
-    /// `==` for `Value`, which the caller checked is `Self`: reinterpreted in place, not cast
-    /// through `Any`.
+    /// `==` for `Value`, which the caller checked is `Self`, without a cast through `Any`.
     static func _obsEquality<Value>(as _: Value.Type) -> @Sendable (Value, Value) -> Bool {
         precondition(Value.self == Self.self)
         return { a, b in
@@ -72,8 +68,7 @@ extension Equatable {
     }
 }
 
-/// `==` for `Value`, or `nil` when not `Equatable`; looked up once per observer, as the
-/// conformance lookup is costly.
+/// `==` for `Value`, or `nil` when not `Equatable`; looked up once per observer.
 func _obsEquality<Value>(of _: Value.Type) -> (@Sendable (Value, Value) -> Bool)? {
     guard let type = Value.self as? any Equatable.Type else { return nil }
     return type._obsEquality(as: Value.self)

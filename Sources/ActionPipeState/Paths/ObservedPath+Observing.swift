@@ -2,10 +2,6 @@ extension ObservedPath {
     /// Calls `handler` with the value at the end of the path after every assignment along
     /// it, as ``ObservedProperty/observe(_:_:)`` does.
     ///
-    /// ```swift
-    /// let token = screen.$image.then(\.$url).observe(.initial) { print("now", $0) }
-    /// ```
-    ///
     /// - Complexity: O(length of the path).
     @discardableResult
     public func observe(
@@ -39,11 +35,6 @@ extension ObservedPath {
 
     /// Calls `handler` with each new value on the main actor, as the property's main-actor
     /// `observe` does.
-    ///
-    /// ```swift
-    /// let url = screen.$image.then(\.$url)
-    /// let token = url.observe(.initial, on: .mainActor) { model.imageURL = $0 }
-    /// ```
     ///
     /// - Complexity: O(length of the path).
     @discardableResult

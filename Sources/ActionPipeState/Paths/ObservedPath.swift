@@ -1,20 +1,6 @@
 /// A path from a property through sub-states to a property of a sub-state, observed as one
 /// value: `screen.$image.then(\.$url)` is "the url of whichever image state the screen holds".
 /// When a sub-state is replaced, observers move to the new one and receive its value at once.
-///
-/// ```swift
-/// final class ImageState: ObservableState, @unchecked Sendable {
-///     @Observed var url: String? = nil
-/// }
-/// final class ScreenState: ObservableState, @unchecked Sendable {
-///     @Observed var image = ImageState()
-/// }
-/// let screen = ScreenState()
-/// let url = screen.$image.then(\.$url)
-/// url.observe { print("url", $0 ?? "nil") }
-/// screen.image.url = "a.jpg"        // prints "url a.jpg"
-/// screen.image = ImageState()       // prints "url nil": the new image's url
-/// ```
 public struct ObservedPath<Value: Sendable>: Sendable {
     let current: @Sendable () -> Value
     /// `current` without keeping the root property alive: `nil` once it is gone.

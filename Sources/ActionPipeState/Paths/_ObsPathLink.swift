@@ -83,8 +83,7 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry 
     }
 
     /// The outer property was assigned: move to its sub-state's property and deliver. The
-    /// sub-state is read again after taking a generation: concurrent deliveries may arrive
-    /// out of order, and the newest generation must see the newest sub-state.
+    /// sub-state is read after taking a generation, so the newest one sees the newest sub-state.
     func replace() -> Bool {
         let (old, generation, ended) = state.withLock { state in
             state.generation &+= 1

@@ -3,15 +3,6 @@
 ///
 /// Its properties are ``Observed`` (or `let` ``ObservedProperty``); its sub-states are
 /// further state objects, fixed (`let`) or replaceable (`@Observed var`).
-///
-/// ```swift
-/// final class PhotoListState: ObservableState, @unchecked Sendable {
-///     @Observed("selectedIndex") var selectedIndex = 0
-/// }
-/// let list = PhotoListState()
-/// list.observe(\.$selectedIndex) { print("selected", $0) }
-/// list.selectedIndex = 1   // prints "selected 1"
-/// ```
 public protocol ObservableState: AnyObject, Sendable {}
 
 extension ObservableState {
@@ -42,11 +33,8 @@ extension ObservableState {
         self[keyPath: keyPath].observe(options, owner: owner, retention: retention, handler)
     }
 
-    /// A path from this state through its sub-states, starting at the property at `keyPath`.
-    ///
-    /// ```swift
-    /// let url = screen.path(\.$image).then(\.$url)
-    /// ```
+    /// A path from this state through its sub-states, starting at the property at `keyPath`:
+    /// `screen.path(\.$image).then(\.$url)`.
     ///
     /// - Complexity: O(1).
     public func path<Value>(

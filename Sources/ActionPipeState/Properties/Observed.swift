@@ -2,20 +2,9 @@ import ActionPipeConcurrency
 
 /// Declares an observable property of a state object: `@Observed var url: String? = nil`.
 ///
-/// Reading and writing the property read and write the value; `$url` is its
-/// ``ObservedProperty``. A state class using it restates `@unchecked Sendable` (the compiler
-/// cannot see that the wrapper's storage is never reassigned); a `let` ``ObservedProperty``
-/// keeps the conformance checked. Never assign the storage (`_url = Observed(...)`): reads
-/// rely on it for the object's lifetime and take no lock or reference.
-///
-/// ```swift
-/// final class TopImageState: ObservableState, @unchecked Sendable {
-///     @Observed("url") var url: String? = nil
-/// }
-/// let image = TopImageState()
-/// image.$url.observe { print("show", $0 ?? "nothing") }
-/// image.url = "https://example.com/1.jpg"   // prints "show https://example.com/1.jpg"
-/// ```
+/// `$url` is its ``ObservedProperty``. A state class using it restates `@unchecked Sendable`
+/// (the compiler cannot see that the wrapper's storage is never reassigned). Never assign the
+/// storage (`_url = Observed(...)`): reads rely on it for the object's lifetime.
 @propertyWrapper
 public struct Observed<Value: Sendable>: Sendable {
     /// The property itself: observe it, stream it, follow paths through it.
@@ -41,11 +30,9 @@ public struct Observed<Value: Sendable>: Sendable {
 
     /// The value as a class declares it: what `object.name` reads and writes.
     ///
-    /// A compound write (`state.count += 1`) is one atomic read-modify-write, then one
-    /// delivery; it runs under the property's spin lock, so neither the mutation nor the
-    /// `deinit` of what it drops may touch the same property (the right-hand side may).
-    /// In an `Observable` class, reads are recorded for Swift Observation's tracking and
-    /// every store tells the trackers before and after it.
+    /// A compound write (`state.count += 1`) is one atomic read-modify-write under the
+    /// property's spin lock (neither the mutation nor what it drops may touch the property),
+    /// then one delivery. In an `Observable` class, reads are tracked by Swift Observation.
     ///
     /// - Complexity: O(1) to read; a store is ``ObservedProperty/set(_:)``.
     @inlinable
@@ -55,8 +42,7 @@ public struct Observed<Value: Sendable>: Sendable {
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>
     ) -> Value {
         get {
-            // Unretained: the storage lives as long as `object`, which the caller holds; a
-            // retain would write the reference count from every reading thread.
+            // Unretained: the storage lives as long as `object`, which the caller holds.
             withUnretained(object[keyPath: storageKeyPath].projectedValue) { property in
                 property._value(readThrough: object)
             }

@@ -7,13 +7,6 @@ import Synchronization
 /// after the value is stored, even when it equals the old one (pass `.skipEqual` to filter).
 /// Usually declared through ``Observed`` (`@Observed var url: String?`, observed as `state.$url`).
 ///
-/// ```swift
-/// let url = ObservedProperty<String?>(nil, label: "url")
-/// let token = url.observe { print("url is now", $0 ?? "nil") }
-/// url.value = "https://example.com/1.jpg"   // prints at once, on this thread
-/// token.cancel()
-/// ```
-///
 /// `@unchecked Sendable`: `state` is only touched with `lock` held, and no observer runs
 /// while it is held.
 public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
@@ -22,8 +15,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     /// Made when asked for, so a property without a label stores no string.
     private let _label: String?
 
-    // A spin lock and a raw pointer: `LockedValue` is a mutex, and a stored `var` is checked
-    // for exclusivity at run time. `@inlinable` paths let a client specialise for `Value`.
+    // A spin lock and a raw pointer: a stored `var` would be checked for exclusivity at run time.
     @usableFromInline let lock = SpinLock()
     @usableFromInline let state: UnsafeMutablePointer<_ObsPropertyState<Value>>
     /// Pinned by a set under the lock, so an observer added after the store does not get it.
@@ -73,14 +65,10 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
         state.deallocate()
     }
 
-    /// The value now; setting it is ``set(_:)``.
+    /// The value now; setting it is ``set(_:)``. A compound write (`value += 1`) mutates in
+    /// place under the property's spin lock, then is delivered as one store.
     ///
-    /// A compound write (`value += 1`, `value.append(x)`) mutates in place under the
-    /// property's spin lock, so what the mutation drops is released there; then it is
-    /// delivered as one store.
-    ///
-    /// - Complexity: O(1) to read; a value of a trivially copyable type of at most a word is
-    ///   read with one atomic load, no lock.
+    /// - Complexity: O(1) to read (one atomic load for a trivial value of at most a word).
     public var value: Value {
         @inlinable get {
             if Self._readsWord { return _wordValue }
@@ -95,8 +83,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Begins a compound write; returns with the lock held. The caller mutates
-    /// `state.pointee.value` in place, under the lock (an accessor yields once, so no
-    /// lock-free retry), then calls ``_endMutation(_:)``.
+    /// `state.pointee.value` in place, then calls ``_endMutation(_:)``.
     @inlinable @inline(__always)
     func _beginMutation() -> _ObsTracking<Value>? {
         lock.lock()
@@ -126,10 +113,8 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Stores `newValue`, then calls every observer with it, in registration order, on this
-    /// thread, before returning.
-    ///
-    /// Observers added or removed during the delivery take effect from the next assignment; a
-    /// nested set is delivered before this one's remaining observers run.
+    /// thread, before returning. Observers added or removed meanwhile take effect from the
+    /// next assignment; a nested set is delivered before this one's remaining observers run.
     ///
     /// - Complexity: O(observers).
     @inlinable
@@ -148,11 +133,6 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     ///
     /// `body` runs unlocked on a copy; if another store comes first it runs again on the
     /// newer value, so it must only compute. A `body` that throws changes nothing.
-    ///
-    /// ```swift
-    /// let hits = ObservedProperty(0, label: "hits")
-    /// hits.modify { $0 += 1 }           // from any number of threads: no lost update
-    /// ```
     ///
     /// - Returns: What `body` returned on the run whose value was stored.
     /// - Complexity: O(observers), plus one run of `body` per store another thread made
@@ -215,7 +195,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     }
 
     /// A store that first rebuilds the observer list or tells Observation. With `expected`,
-    /// stores only if the version has not moved. `@inline(never)` keeps `set`'s fast path small.
+    /// stores only if the version has not moved.
     @inlinable @inline(never)
     func _storeSlowly(_ newValue: Value, ifVersion expected: UInt64?) -> Bool {
         let tracking = _beginMutationSlowly()
@@ -330,13 +310,11 @@ extension ObservedProperty: _ObsSource {
         let id = _obsMakeID()
         let (number, value) = withLock { state in
             state.listIsStale = true
-            return (
-                state.table.add(_ObsObserver.make(id: id, sink: makeSink(state.value))), state.value
-            )
+            let observer = _ObsObserver.make(id: id, sink: makeSink(state.value))
+            return (state.table.add(observer), state.value)
         }
-        return (
-            RegistrationToken(registry: self, id: id, detail: number, scope: "observation"), value
-        )
+        let token = RegistrationToken(registry: self, id: id, detail: number, scope: "observation")
+        return (token, value)
     }
 }
 

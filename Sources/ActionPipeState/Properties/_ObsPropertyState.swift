@@ -2,8 +2,7 @@
 /// field's offset is independent of `Value` and unspecialised code needs no metadata.
 @usableFromInline
 struct _ObsPropertyState<Value: Sendable> {
-    /// Every observer, in registration order; the published list is rebuilt from it lazily
-    /// (see the module README, invariant 2), so n cancels never cost O(n²).
+    /// Every observer, in registration order; the published list is rebuilt from it lazily.
     @usableFromInline var table = _ObsTable()
     /// Lets ``ObservedProperty/modify(_:)`` tell whether a store came between read and write.
     @usableFromInline var version: UInt64 = 0
@@ -12,8 +11,8 @@ struct _ObsPropertyState<Value: Sendable> {
     @usableFromInline var cancelledSinceBuilt: UInt32 = 0
 
     @usableFromInline var listIsStale = false
-    /// Whether the value was ever read through Observation; never cleared, since a tracker
-    /// is installed only when its `apply` returns and a store in between must not lose it.
+    /// Whether the value was ever read through Observation; never cleared (a tracker is
+    /// installed only when its `apply` returns, and a store in between must not lose it).
     @usableFromInline var readByTracking = false
     /// Decided at the first read through the wrapper, then kept.
     @usableFromInline var trackingMode = _ObsTrackingMode.undecided

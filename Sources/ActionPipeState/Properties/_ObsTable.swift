@@ -1,11 +1,8 @@
-/// The observers of one property, in registration order: an array with holes where observers
-/// were removed, compacted when half of it is holes (removal amortised O(1), no hashing).
-///
-/// An observer's number (its token's `detail`) finds it at `slots[number - base]` until a
-/// compaction moves it; moved ones are recorded in ``moved``, and the id tells apart a number
-/// reused later. The first observer of an empty table sits in ``first``: most properties have
-/// one, and an array would cost more than it. Not generic, so observing and cancelling run
-/// concrete code. Guarded by its property's lock.
+/// The observers of one property, in registration order: an array with holes, compacted when
+/// half of it is holes. An observer's number (its token's `detail`) finds it at
+/// `slots[number - base]`, or in ``moved`` after a compaction; the id tells apart a reused
+/// number. The first observer of an empty table sits in ``first`` (most properties have one).
+/// Guarded by its property's lock.
 @usableFromInline
 struct _ObsTable {
     private var first: _ObsAnyObserver?
@@ -84,9 +81,8 @@ struct _ObsTable {
         moved = nil
     }
 
-    /// Closes the holes in order, into an array just big enough; ``base`` moves past leading
-    /// holes and each observer moved off its number is recorded in ``moved``. Moves, not
-    /// copies: no reference count changes.
+    /// Closes the holes in order (moves, no reference counting); ``base`` moves past leading
+    /// holes and each observer moved off its number is recorded in ``moved``.
     ///
     /// - Complexity: O(n) for n slots.
     private mutating func compact() {

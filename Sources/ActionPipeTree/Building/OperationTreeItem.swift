@@ -1,8 +1,4 @@
 /// One object a node works on during a run, as events and failures name it.
-///
-/// ```swift
-/// if case .started(let item, _) = event, item.belongs(to: recipe) { print(item.object) }
-/// ```
 public struct OperationTreeItem: Sendable, CustomStringConvertible {
     /// The name of the node.
     public let node: String

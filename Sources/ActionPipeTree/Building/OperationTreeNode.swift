@@ -1,20 +1,10 @@
 import ActionPipeConcurrency
 
 /// A node of an operation tree (the Swift form of `DRBOperationTree`): maps its input to
-/// objects, works on each, and sends each output to its children.
+/// objects, works on each, and sends each output to its children (the OperationTree guide).
 ///
 /// A child's `Input` is its parent's `Output`, so steps that do not fit together do not
-/// compile. A run works on the tree as it was when it started: children added meanwhile
-/// reach later runs only.
-///
-/// ```swift
-/// let cookbook = OperationTreeNode("cookbook",
-///     objects: { (id: String) in [id] }, work: { id in try await api.cookbook(id) })
-/// let recipe = OperationTreeNode("recipe",
-///     objects: { (book: Cookbook) in book.recipeIDs }, work: { id in try await api.recipe(id) })
-/// try cookbook.addChild(recipe)
-/// let report = await cookbook.run("a-cookbook")  // report.failures lists the misses
-/// ```
+/// compile. A run works on the tree as it was when it started.
 public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendable {
     /// The node's name, as events, failures and reports show it.
     public let name: String
@@ -46,14 +36,6 @@ public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendabl
 
     /// A node from its two jobs as closures, whose work is told which attempt it is.
     ///
-    /// ```swift
-    /// let recipe = OperationTreeNode("recipe",
-    ///     objects: { (book: Cookbook) in book.recipeIDs },
-    ///     work: { (id: Int, context: OperationTreeWorkContext) in
-    ///         try await api.recipe(id, fresh: context.attempt > 1)
-    ///     })
-    /// ```
-    ///
     /// - Complexity: O(1).
     @inlinable
     public init<Item: Sendable>(
@@ -66,9 +48,8 @@ public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendabl
         self.name = name
         self.concurrencyLimit = concurrencyLimit.map { max(1, $0) }
         self.retry = retry
-        // The casts cannot fail: `addChild` only accepts children whose `Input` is this
-        // node's `Output`, and `work` gets only batches this node's `objects` made. Typed
-        // here, where the tree is built, so the run calls the provider without a cast or a box.
+        // The casts cannot fail: `addChild` types the child's `Input`, and `work` gets only
+        // batches this node's `objects` made.
         self.objects = { input in
             let items = try await objects(input as! Input)
             return items.isEmpty ? nil : _TreeTypedBatch(items)
@@ -81,10 +62,6 @@ public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendabl
 
     /// A node whose jobs are a provider's; the run calls its
     /// ``OperationTreeProvider/work(on:context:)``.
-    ///
-    /// ```swift
-    /// let ingredient = OperationTreeNode("ingredient", provider: IngredientProvider())
-    /// ```
     ///
     /// - Complexity: O(1).
     @inlinable
@@ -99,10 +76,9 @@ public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendabl
     }
 
     /// Adds `child` after the children added before; it receives every output of this node.
+    /// A node may have several parents (it runs under each).
     ///
-    /// A node may have several parents (it runs under each). Returns `child`, so
-    /// `try a.addChild(b).addChild(c)` makes `a → b → c`.
-    ///
+    /// - Returns: `child`, so `try a.addChild(b).addChild(c)` makes `a → b → c`.
     /// - Throws: ``OperationTreeError/cycle(parent:child:)`` when this node is `child` or
     ///   one of its descendants; the tree is then unchanged.
     /// - Complexity: O(n) for the n nodes below `child` (the cycle check).
@@ -110,8 +86,7 @@ public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendabl
     public func addChild<ChildOutput>(_ child: OperationTreeNode<Output, ChildOutput>)
         throws(OperationTreeError) -> OperationTreeNode<Output, ChildOutput>
     {
-        // One structural change at a time: two concurrent calls cannot each pass the check
-        // and together make a cycle (a → b, b → a).
+        // One at a time: two concurrent calls could each pass the check and make a cycle.
         let added = _treeStructureLock.withLock { changes -> Bool in
             if child.contains(ObjectIdentifier(self)) { return false }
             children.withLock { $0.append(child) }
@@ -129,8 +104,7 @@ public final class OperationTreeNode<Input: Sendable, Output: Sendable>: Sendabl
 }
 
 /// A node's `objects`: a batch of the node's objects for a parent's output (or the run's
-/// input), `nil` when there are none. `nonisolated(nonsending)` jobs run on their caller's
-/// executor, with no hop to the global one.
+/// input), `nil` when there are none.
 @usableFromInline
 typealias _TreeObjectsJob =
     nonisolated(nonsending) @Sendable (any Sendable) async throws -> _TreeBatch?

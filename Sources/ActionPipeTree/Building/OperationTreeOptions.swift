@@ -1,11 +1,4 @@
 /// How a run of an operation tree behaves: limits, retries, fail-fast, timeout and clock.
-///
-/// ```swift
-/// var options = OperationTreeOptions(concurrencyLimit: 4)
-/// options.failFast = true
-/// options.itemTimeout = .seconds(30)
-/// let report = await cookbook.run("a-cookbook", options: options)
-/// ```
 public struct OperationTreeOptions: Sendable {
     /// Which ready item a free worker takes first.
     public enum Order: Sendable, Equatable {
@@ -16,10 +9,8 @@ public struct OperationTreeOptions: Sendable {
         case breadthFirst
     }
 
-    /// The most provider calls running at once in the whole run; at least 1, default 8.
-    ///
-    /// Workers start as items become ready, so a limit above the work (even `Int.max`)
-    /// starts only as many as there are items to run.
+    /// The most provider calls running at once in the whole run; at least 1, default 8. A
+    /// limit above the work (even `Int.max`) starts only as many workers as items are ready.
     public var concurrencyLimit: Int {
         didSet { concurrencyLimit = max(1, concurrencyLimit) }
     }
@@ -29,16 +20,14 @@ public struct OperationTreeOptions: Sendable {
     /// starts, running calls are cancelled, and the report's outcome is
     /// ``OperationTreeReport/Outcome/stoppedByFailure``.
     public var failFast: Bool
-    /// The longest one provider call (one attempt) may take; `nil` (the default) waits for
-    /// ever. A call that exceeds it fails with ``OperationTreeError/timedOut(node:after:)``
-    /// and is cancelled; one that ignores cancellation runs on outside the limits, its
-    /// result dropped. Zero or less times every attempt out at once; 2^32 seconds or more
-    /// counts as no timeout.
+    /// The longest one attempt may take; `nil` (the default) waits for ever. A call over it
+    /// fails with ``OperationTreeError/timedOut(node:after:)`` and is cancelled (one ignoring
+    /// cancellation runs on outside the limits, its result dropped); 2^32 seconds or more
+    /// counts as none.
     public var itemTimeout: Duration?
     /// Which ready item starts first; default ``Order/depthFirst``.
     public var order: Order
-    /// The clock that retry backoffs and ``itemTimeout`` wait on; a test passes a
-    /// `TestClock` (`ActionPipeTesting`) for virtual time.
+    /// The clock that backoffs and ``itemTimeout`` wait on (a test's `TestClock`).
     public var clock: any Clock<Duration>
 
     /// Options with the given values; `concurrencyLimit` below 1 counts as 1.

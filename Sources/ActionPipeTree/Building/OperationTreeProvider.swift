@@ -1,14 +1,6 @@
 /// The two jobs of a node of an operation tree as one type (the Swift form of
 /// `DRBOperationProvider`). A thrown error is retried, then reported as an
 /// ``OperationTreeFailure``.
-///
-/// ```swift
-/// struct IngredientProvider: OperationTreeProvider {
-///     func objects(for recipe: Recipe) async throws -> [Int] { recipe.ingredientIDs }
-///     func work(on id: Int) async throws -> Ingredient { try await api.ingredient(id) }
-/// }
-/// let ingredients = OperationTreeNode("ingredient", provider: IngredientProvider())
-/// ```
 public protocol OperationTreeProvider<Input, Output>: Sendable {
     /// What the node receives: the output of its parent node (or the object sent to the root).
     associatedtype Input: Sendable
@@ -24,12 +16,6 @@ public protocol OperationTreeProvider<Input, Output>: Sendable {
     func work(on item: Item) async throws -> Output
 
     /// Does the work for one object, knowing which attempt it is; what the run calls.
-    ///
-    /// ```swift
-    /// func work(on id: Int, context: OperationTreeWorkContext) async throws -> Ingredient {
-    ///     try await api.ingredient(id, fresh: context.attempt > 1)
-    /// }
-    /// ```
     func work(on item: Item, context: OperationTreeWorkContext) async throws -> Output
 }
 

@@ -1,12 +1,5 @@
 /// How often and how soon a failing provider call is tried again. After the last attempt
 /// the object's subtree is skipped and the failure reported (``OperationTreeReport/failures``).
-///
-/// ```swift
-/// var options = OperationTreeOptions()
-/// options.retry = OperationTreeRetryPolicy(
-///     maxAttempts: 5, backoff: .exponential(initial: .milliseconds(50), maximum: .seconds(2)))
-/// options.retry = .never  // one attempt, no retry
-/// ```
 public struct OperationTreeRetryPolicy: Sendable {
     /// How long to wait before the next attempt.
     public enum Backoff: Sendable, Equatable {
@@ -17,18 +10,9 @@ public struct OperationTreeRetryPolicy: Sendable {
         /// Wait `initial`, then twice as long before each further retry, at most `maximum`.
         case exponential(initial: Duration, maximum: Duration)
 
-        /// The wait before attempt `attempt` (2 for the first retry).
-        ///
-        /// ```swift
-        /// let backoff = OperationTreeRetryPolicy.Backoff.exponential(
-        ///     initial: .milliseconds(10), maximum: .milliseconds(25))
-        /// #expect(backoff.delay(beforeAttempt: 2) == .milliseconds(10))
-        /// #expect(backoff.delay(beforeAttempt: 3) == .milliseconds(20))
-        /// #expect(backoff.delay(beforeAttempt: 4) == .milliseconds(25))
-        /// ```
-        ///
-        /// No value traps: a negative duration counts as zero, a `maximum` below `initial`
-        /// caps every wait, and attempts below 2 wait `initial`.
+        /// The wait before attempt `attempt` (2 for the first retry). No value traps: a
+        /// negative duration counts as zero, a `maximum` below `initial` caps every wait, and
+        /// attempts below 2 wait `initial`.
         ///
         /// - Complexity: O(log(maximum / initial)) at most.
         public func delay(beforeAttempt attempt: Int) -> Duration {
@@ -60,8 +44,7 @@ public struct OperationTreeRetryPolicy: Sendable {
     /// Whether an error is worth another attempt; `false` reports the failure at once.
     public var shouldRetry: @Sendable (any Error) -> Bool
 
-    /// A policy of `maxAttempts` attempts in total (at least 1), by default 3, one right
-    /// after the other.
+    /// A policy of `maxAttempts` attempts in total (at least 1), by default 3, back to back.
     ///
     /// - Complexity: O(1).
     public init(

@@ -1,11 +1,4 @@
 /// What a node's work is told about the call it is in: which attempt it is.
-///
-/// ```swift
-/// work: { (file: String, context: OperationTreeWorkContext) in
-///     if context.attempt > 1 { print("retrying \(file)") }
-///     return try await upload(file)
-/// }
-/// ```
 public struct OperationTreeWorkContext: Sendable, Equatable {
     /// Which attempt of the call this is: 1 for the first, 2 for the first retry, and so on.
     public let attempt: Int
@@ -20,8 +13,7 @@ public struct OperationTreeWorkContext: Sendable, Equatable {
         self.maxAttempts = maxAttempts
     }
 
-    /// Whether the policy allows no further attempt (an error it does not retry is final
-    /// on any).
+    /// Whether the policy allows no further attempt (an error it does not retry is final).
     ///
     /// - Complexity: O(1).
     public var isLastAttempt: Bool { attempt >= maxAttempts }

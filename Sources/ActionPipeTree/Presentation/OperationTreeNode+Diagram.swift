@@ -4,16 +4,6 @@ extension OperationTreeNode {
     /// The tree below this node as a Mermaid flowchart, top down: one box per node and an
     /// arrow to each child, in the order added.
     ///
-    /// ```swift
-    /// let book = OperationTreeNode("cookbook", objects: { (id: String) in [id] }, work: { $0 })
-    /// try book.addChild(OperationTreeNode("recipe", objects: { (id: String) in [id] }, work: { $0 }))
-    /// print(book.mermaidDiagram)
-    /// // flowchart TD
-    /// //     node0["cookbook"]
-    /// //     node1["recipe"]
-    /// //     node0 --> node1
-    /// ```
-    ///
     /// Ids are `node0`, `node1`, … in depth-first order. A node with several parents appears
     /// once, with an arrow from each (it shares its limit over its places).
     ///

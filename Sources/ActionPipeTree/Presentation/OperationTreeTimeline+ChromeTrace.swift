@@ -1,12 +1,7 @@
 extension OperationTreeTimeline {
     /// The timeline in the Trace Event Format that Perfetto and `chrome://tracing` open,
-    /// one event a line.
-    ///
-    /// The events, all in process 1: metadata naming the process and each lane; one
-    /// complete event (`"ph":"X"`) per ``Slice``, named like the item, `tid` its lane, times
-    /// in microseconds (an unfinished slice ends at the last recorded event); one instant
-    /// per retry and per final failure, on the failed attempt's lane (across the process
-    /// for a failure of `objects`).
+    /// one event a line: a complete event per ``Slice`` (`tid` its lane, an unfinished one
+    /// ending at the last recorded event), an instant per retry and final failure.
     ///
     /// - Complexity: O(n) for n slices and marks.
     public var chromeTraceJSON: String {
@@ -83,8 +78,8 @@ extension OperationTreeTimeline {
         return escaped + "\""
     }
 
-    /// `duration` in microseconds, to the nanosecond: `1500.250`. Negative counts as zero.
-    /// Built from the seconds, not a count of microseconds, so no duration overflows.
+    /// `duration` in microseconds, to the nanosecond: `1500.250`; negative counts as zero.
+    /// Built from the seconds, so no duration overflows.
     static func micros(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         guard seconds >= 0, attoseconds >= 0 else { return "0.000" }

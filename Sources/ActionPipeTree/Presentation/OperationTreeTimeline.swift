@@ -1,17 +1,9 @@
 /// A timeline of an operation tree run: when each attempt of each item ran, on which lane,
 /// and how it ended; ``chromeTraceJSON`` writes it for Perfetto and `chrome://tracing`.
 ///
-/// ```swift
-/// let run = cookbook.start("a-cookbook", options: .init(concurrencyLimit: 4))
-/// var timeline = OperationTreeTimeline()
-/// await timeline.record(run.events)   // until the run ends
-/// try timeline.chromeTraceJSON.write(to: url, atomically: true, encoding: .utf8)
-/// ```
-///
-/// A slice takes the first free lane, so slices on one lane never overlap and there are no
-/// more lanes than attempts that ran at once. Each event is stamped when the recorder gets
-/// it: with a `TestClock`, advance the clock only after the recorder has read the earlier
-/// events, or they get the later time.
+/// A slice takes the first free lane, so there are no more lanes than attempts that ran at
+/// once. Each event is stamped when the recorder gets it (with a `TestClock`, advance the
+/// clock only after the recorder has read the earlier events).
 public struct OperationTreeTimeline: Sendable {
     /// How an attempt ended.
     public enum Outcome: Sendable, Equatable, CustomStringConvertible {
@@ -109,11 +101,9 @@ public struct OperationTreeTimeline: Sendable {
         }
     }
 
-    /// Records every event of `events` as it arrives, until the stream finishes.
-    ///
-    /// Pass ``OperationTreeRun/events``, which holds every event from the start (an
-    /// ``OperationTreeRun/eventStream(buffering:)`` may miss the first); events a buffer
-    /// drops leave their attempts out.
+    /// Records every event of `events` as it arrives, until the stream finishes. Pass
+    /// ``OperationTreeRun/events``: an ``OperationTreeRun/eventStream(buffering:)`` may miss
+    /// the first events.
     ///
     /// - Complexity: O(l) per event for l lanes.
     public nonisolated(nonsending) mutating func record(

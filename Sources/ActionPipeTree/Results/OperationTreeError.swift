@@ -1,11 +1,4 @@
 /// What went wrong building or running an operation tree, other than a provider's error.
-///
-/// ```swift
-/// let node = OperationTreeNode("loop", objects: { (n: Int) in [n] }, work: { $0 + 1 })
-/// #expect(throws: OperationTreeError.cycle(parent: "loop", child: "loop")) {
-///     try node.addChild(node)
-/// }
-/// ```
 public enum OperationTreeError: Error, Equatable, CustomStringConvertible {
     /// `parent.addChild(child)` would make a cycle; the tree is unchanged.
     case cycle(parent: String, child: String)

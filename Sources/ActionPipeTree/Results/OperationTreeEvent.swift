@@ -3,13 +3,6 @@
 /// For one item: `started`, then per retry `retrying` and `started`, then `produced` or
 /// `failed`, then `finished` once its whole subtree is done (post-order). An item's children
 /// start only after its `produced`.
-///
-/// ```swift
-/// let run = cookbook.start("a-cookbook")
-/// for await event in run.events {
-///     if let recipe = event.finishedOutput(of: recipeNode) { show(recipe) }
-/// }
-/// ```
 public enum OperationTreeEvent: Sendable, CustomStringConvertible {
     /// An attempt of an item's work started.
     case started(OperationTreeItem, attempt: Int)

@@ -1,13 +1,5 @@
 /// A provider call that failed after its last attempt. Its subtree was skipped; the rest of
 /// the run went on (unless ``OperationTreeOptions/failFast`` is set).
-///
-/// ```swift
-/// let report = await cookbook.run("a-cookbook")
-/// for failure in report.failures {
-///     print(failure.summary)  // for users
-///     log.debug(failure.developerHint)  // for developers
-/// }
-/// ```
 public struct OperationTreeFailure: Error, Sendable, CustomStringConvertible {
     /// Which of the provider's two jobs failed.
     public enum Stage: Sendable, Equatable {
@@ -31,8 +23,8 @@ public struct OperationTreeFailure: Error, Sendable, CustomStringConvertible {
     public let attempts: Int
     let nodeID: ObjectIdentifier
 
-    /// What failed, why, and what happened to the subtree, fit for a program's users:
-    /// `node 'recipe': work on 42 failed after 3 attempts: offline; its subtree was skipped`.
+    /// What failed, why, and what happened to the subtree, for users: `node 'recipe': work
+    /// on 42 failed after 3 attempts: offline; its subtree was skipped`.
     ///
     /// - Complexity: O(n) in the length of the error's description.
     public var summary: String {

@@ -1,9 +1,4 @@
 /// How a run ended: its outcome, every failure, and counts.
-///
-/// ```swift
-/// let report = await cookbook.run("a-cookbook")
-/// if report.outcome == .completed && report.failures.isEmpty { print("all fetched") }
-/// ```
 public struct OperationTreeReport: Sendable, CustomStringConvertible {
     /// Why the run ended.
     public enum Outcome: Sendable, Equatable, CustomStringConvertible {
@@ -69,10 +64,6 @@ public struct OperationTreeReport: Sendable, CustomStringConvertible {
     var nodeCounts: [ObjectIdentifier: NodeCounts] = [:]
 
     /// What `node`'s items did in this run, over all its places; all zero if it did not run.
-    ///
-    /// ```swift
-    /// #expect(report.counts(for: job).succeeded == 5)
-    /// ```
     ///
     /// - Complexity: O(1).
     public func counts<Input, Output>(for node: OperationTreeNode<Input, Output>) -> NodeCounts {

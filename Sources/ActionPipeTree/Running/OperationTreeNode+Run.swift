@@ -4,22 +4,12 @@ extension OperationTreeNode {
     /// Sends `input` to this node and runs the whole tree below it; returns when every item
     /// has run or failed, or when the run stops.
     ///
-    /// ```swift
-    /// let report = await cookbook.run("a-cookbook", options: .init(concurrencyLimit: 4)) { event in
-    ///     if let recipe = event.finishedOutput(of: recipeNode) { show(recipe) }
-    /// }
-    /// ```
-    ///
-    /// Work runs on child tasks of the calling task (its priority and task-locals), at most
-    /// `options.concurrencyLimit` and never more than the items that can run. Cancelling the
-    /// calling task stops the run: nothing starts after that, running calls see the
-    /// cancellation, and the outcome is ``OperationTreeReport/Outcome/cancelled``. Failures
-    /// never throw: they are retried, then listed in the report.
-    ///
-    /// `progress` is called with no lock held, one event at a time in the run's one order,
-    /// in step with the work: `started` returns before the attempt begins, and every call has
-    /// returned before `run` does. A slow callback slows the run; a listener that must not
-    /// hold it back uses ``start(_:options:buffering:)``.
+    /// Work runs on child tasks of the calling task, at most `options.concurrencyLimit`.
+    /// Cancelling the calling task stops the run (nothing starts after that; the outcome is
+    /// ``OperationTreeReport/Outcome/cancelled``). Failures are retried, then reported, never
+    /// thrown. `progress` is called one event at a time, in step with the work (`started`
+    /// returns before the attempt begins); a listener that must not slow the run uses
+    /// ``start(_:options:buffering:)``.
     ///
     /// - Complexity: one lock round-trip per item, no task per item; with `progress`, one
     ///   more per event.
@@ -35,18 +25,9 @@ extension OperationTreeNode {
     /// Starts a run of the tree in a new task and returns its handle, whose `events` report
     /// progress without holding the run back.
     ///
-    /// ```swift
-    /// let run = cookbook.start("a-cookbook")
-    /// for await event in run.events {
-    ///     if let recipe = event.finishedOutput(of: recipeNode) { show(recipe) }
-    /// }
-    /// let report = await run.report
-    /// ```
-    ///
     /// The run is not a child of the calling task: cancel it with
-    /// ``OperationTreeRun/cancel()``. Unread events wait in a bounded buffer (by default the
-    /// newest 1,024; older ones are dropped, the report still counts them); pass
-    /// `.unbounded` to keep every event.
+    /// ``OperationTreeRun/cancel()``. Unread events wait in `buffering` (by default the
+    /// newest 1,024; the report still counts dropped ones).
     ///
     /// - Complexity: one task for the run, then as ``run(_:options:progress:)``, plus one
     ///   yield per event and stream.

@@ -2,13 +2,6 @@ import ActionPipeConcurrency
 
 /// A run started with ``OperationTreeNode/start(_:options:buffering:)``: its events, its
 /// report, and a way to cancel it.
-///
-/// ```swift
-/// let run = cookbook.start("a-cookbook")
-/// Task { for await event in run.events { print(event) } }
-/// if userTappedCancel { run.cancel() }
-/// let report = await run.report
-/// ```
 public final class OperationTreeRun: Sendable {
     /// Every event of the run, in order; finishes when the run has ended. Iterate it once:
     /// like any `AsyncStream`, it has a single consumer.
@@ -36,17 +29,12 @@ public final class OperationTreeRun: Sendable {
 
     /// The run as a registration: cancelling the token cancels the run; store it in a
     /// ``RegistrationBag`` to end the run with its owner.
-    ///
-    /// ```swift
-    /// cookbook.start("a-cookbook").token.store(in: registrations)
-    /// ```
     public var token: RegistrationToken {
         RegistrationToken(registry: self, id: id, scope: "tree run")
     }
 
     /// Another stream of the run's events, for one more reader: every event from now on, in
-    /// the order of ``events``; it finishes when the run ends (at once if it has). Each
-    /// stream has its own buffer (`buffering`), so a slow reader holds back no other.
+    /// the order of ``events``, with its own buffer; it finishes when the run ends.
     ///
     /// - Complexity: O(1) amortised; every later event costs one more yield.
     public func eventStream(
@@ -61,9 +49,8 @@ public final class OperationTreeRun: Sendable {
         get async { await task.value }
     }
 
-    /// Stops the run: no item starts after this call returns, running provider calls are
-    /// cancelled, and the report's outcome is ``OperationTreeReport/Outcome/cancelled``
-    /// (unless the tree was already done).
+    /// Stops the run: no item starts after this call returns, running calls are cancelled,
+    /// and the outcome is ``OperationTreeReport/Outcome/cancelled`` (unless already done).
     ///
     /// - Returns: Whether the run was still going (neither ended nor cancelled before).
     /// - Complexity: O(1).

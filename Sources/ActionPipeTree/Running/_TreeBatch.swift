@@ -1,9 +1,7 @@
 /// What one `objects` call gave one node for one parent item, and the run's bookkeeping for
-/// it: the run allocates per batch, not per item (an item is a batch and an index).
-///
-/// `@unchecked Sendable`: `plan`, `parent` and `parentIndex` are set once by the worker that
-/// made the batch, before it hands the batch to the run's lock; the rest is touched only
-/// under that lock, which also makes the accesses exclusive.
+/// it (an item is a batch and an index). `@unchecked Sendable`: `plan`, `parent` and
+/// `parentIndex` are set once before the batch reaches the run's lock; the rest is touched
+/// only under that lock.
 @usableFromInline
 class _TreeBatch: @unchecked Sendable {
     /// `nil` for the run's root batch, whose one object is the input sent to the root node.

@@ -1,11 +1,7 @@
 import ActionPipeConcurrency
 
-/// Where a run's events go: the run's own stream and any added by
-/// ``OperationTreeRun/eventStream(buffering:)``.
-///
-/// Every event goes to every stream under one lock, so all streams see one order. Yielding
-/// runs no user code, so it may happen under a lock; an event a bounded buffer drops is
-/// handed back, to be released after unlocking.
+/// Where a run's events go: its own stream and those of `eventStream(buffering:)`, every
+/// event to every stream under one lock (one order; yielding runs no user code).
 final class _TreeEventSink: Sendable {
     typealias Continuation = AsyncStream<OperationTreeEvent>.Continuation
 
@@ -22,8 +18,8 @@ final class _TreeEventSink: Sendable {
         state = LockedValue(State(streams: [0: continuation]))
     }
 
-    /// Yields `event` to every stream; events the bounded buffers drop to make room go to
-    /// `dropped`, for the caller to release after unlocking.
+    /// Yields `event` to every stream; events the buffers drop go to `dropped`, for the caller
+    /// to release after unlocking.
     func yield(_ event: OperationTreeEvent, dropped: inout [OperationTreeEvent]) {
         state.withLock { state in
             for continuation in state.streams.values {

@@ -1,12 +1,8 @@
 import ActionPipeConcurrency
 
-/// Delivers a structured run's events to its progress callback: one call at a time, in the
-/// order the events happened, each before the worker that caused it goes on.
-///
-/// An event's place is a ticket, taken under the run's lock (so `finished` keeps its
-/// post-order). The worker waits until every earlier ticket is delivered, then calls the
-/// callback unlocked. Only a worker about to deliver takes a ticket, so every ticket is
-/// served.
+/// Delivers a run's events to its progress callback one call at a time, in ticket order
+/// (tickets are taken under the run's lock, only by a worker about to deliver, so every one
+/// is served); the worker waits for the earlier tickets, then calls the callback unlocked.
 final class _TreeProgress: Sendable {
     let callback: @Sendable (OperationTreeEvent) -> Void
 

@@ -116,8 +116,7 @@ struct _TreeRunState {
             completion.isOver = true
             completion.cancelAll = stop == .stoppedByFailure
         } else if readyCount > starting, workers < options.concurrencyLimit {
-            completion.startWorkers = min(
-                readyCount - starting, options.concurrencyLimit - workers)
+            completion.startWorkers = min(readyCount - starting, options.concurrencyLimit - workers)
             workers += completion.startWorkers
             starting += completion.startWorkers
         }
@@ -182,13 +181,8 @@ struct _TreeRunState {
 
     func report() -> OperationTreeReport {
         var nodes = nodes
-        // What is still queued never started.
-        var waiting = nodes.map(\.waiting)
-        for index in waiting.indices {
-            while let item = waiting[index].popFront() {
-                if let slot = item.plan?.countSlot { nodes[slot].counts.notStarted += 1 }
-            }
-        }
+        // What is still queued never started (an item waits in its own node's slot).
+        for index in nodes.indices { nodes[index].counts.notStarted += nodes[index].waiting.count }
         var ready = ready
         while let range = ready.popFront() {
             if let slot = range.batch.plan?.countSlot {

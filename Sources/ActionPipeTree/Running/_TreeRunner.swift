@@ -1,13 +1,9 @@
 import ActionPipeConcurrency
 import Synchronization
 
-/// One run of an operation tree.
-///
-/// Worker tasks (one task group, children of the calling task) pull ready items from one
-/// queue; a completion that leaves items no worker will take asks the group's owner for more
-/// workers, up to the limit. A worker runs an item's work and its children's `objects`, then,
-/// in one lock round-trip, queues the children, finishes what is complete and pops its next
-/// item. Idle workers park on a continuation. No user code runs under the lock.
+/// One run of an operation tree: workers of one task group pull ready items; each runs an
+/// item's work and its children's `objects`, then in one lock round-trip queues the children,
+/// finishes what is complete, pops its next item and asks for more workers. Idle ones park.
 final class _TreeRunner: Sendable {
     /// What the task group's owner is asked to do.
     enum Demand: Sendable {
@@ -103,8 +99,7 @@ final class _TreeRunner: Sendable {
     }
 
     /// Runs one item (its work, then its children's `objects`) and completes it; returns the
-    /// worker's next item. With no listener, timeout or instrument, a first attempt calls
-    /// the job directly, allocating nothing; all else is in `slowCall`.
+    /// worker's next item. Without listener, timeout or instrument a first attempt is direct.
     @inline(__always)
     nonisolated(nonsending) private func process(_ item: _TreeWorkItem) async -> _TreeWorkItem? {
         var outcome = _TreeItemOutcome()
@@ -197,10 +192,9 @@ final class _TreeRunner: Sendable {
         return .stopped(outcome.cancelled ? "cancelled" : "not produced")
     }
 
-    /// Calls `node`'s work on `item` (its `object`), or with no item its `objects` for
-    /// `object`, with events, the timeout and the retry policy; `firstError` is that of a
-    /// first attempt already made. Returns `nil` after recording a failure or a cancellation,
-    /// or for no objects.
+    /// Calls `node`'s work on `item`, or with no item its `objects` for `object`, with events,
+    /// timeout and retries after `firstError` (of an attempt made); `nil` after a failure,
+    /// a cancellation, or for no objects.
     @inline(never)
     private func slowCall(
         _ node: _TreePlanNode, item: _TreeWorkItem?, object: any Sendable,

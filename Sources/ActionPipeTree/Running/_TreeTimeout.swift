@@ -4,10 +4,9 @@ import ActionPipeConcurrency
 /// (longer could overflow the clock's instant and trap).
 let _treeLongestWait = Duration.seconds(Int64(1) << 32)
 
-/// Runs `operation` with a time limit on `clock`; when it passes, throws `timedOut` at once
-/// and cancels the operation. The operation runs in its own task so that one ignoring
-/// cancellation cannot hold the caller: it runs on, outside the limits, and its result is
-/// dropped. Not called if the caller was cancelled first.
+/// Runs `operation` in its own task with a time limit on `clock`; when it passes, throws
+/// `timedOut` at once and cancels the operation (one ignoring cancellation runs on, its
+/// result dropped). Not started if the caller was cancelled first.
 func _treeWithTimeout<T: Sendable>(
     _ limit: Duration, node: String, clock: any Clock<Duration>,
     _ operation: @escaping @Sendable () async throws -> T
