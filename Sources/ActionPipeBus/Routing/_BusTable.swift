@@ -1,15 +1,13 @@
 import ActionPipeConcurrency
 
-/// The subscriptions of one event type, by id (subscription order); a union's further
-/// entries of this type go to `more`, so a plain subscription costs no array. Touched only
-/// under the bus's lock. Not generic, so subscribe and cancel run no generic code.
+/// The subscriptions of one event type by id; a union's further entries of this type go to
+/// `more`. Touched only under the bus's lock (hence unchecked exclusivity). Not generic, so
+/// subscribe and cancel run no generic code.
 class _BusTable {
-    // The bus's lock already makes accesses exclusive: skip the runtime's check.
     @exclusivity(unchecked) final var entries: [UInt64: _BusSubscriptionEntry] = [:]
     @exclusivity(unchecked) final var more: [UInt64: [_BusSubscriptionEntry]] = [:]
-    /// The type's routes are the stale marker (known without looking them up).
+    /// The type's routes are the stale marker.
     @exclusivity(unchecked) final var routesAreStale = false
-    /// Routes built unlocked are installed only if no change came meanwhile.
     @exclusivity(unchecked) final var version: UInt64 = 0
 
     init() {}
@@ -17,15 +15,13 @@ class _BusTable {
     /// - Complexity: Amortised O(1); O(n) once while a publish holds a copy of the entries.
     final func add(_ entry: _BusSubscriptionEntry) {
         version &+= 1
-        // One lookup for a new id; a union's further entries put the first back.
+        // One lookup for a new id; a union's further entry puts the first back.
         guard let first = entries.updateValue(entry, forKey: entry.id) else { return }
         entries[entry.id] = first
         more[entry.id, default: []].append(entry)
     }
 
     /// Removes and cancels `id`'s entries: returns the first; the others go to `released`.
-    ///
-    /// - Complexity: O(1) plus its k more entries; O(n) once while a publish holds a copy.
     final func remove(_ id: UInt64, releasing released: inout [AnyObject])
         -> _BusSubscriptionEntry?
     {
@@ -40,8 +36,8 @@ class _BusTable {
         return first
     }
 
-    /// A `_BusRoutes` of `entries` and `more` (copied under the lock), in id order. Reads
-    /// nothing of the table, so it runs unlocked (subtype hashing is app code).
+    /// A `_BusRoutes` of `entries` and `more` in id order; reads nothing of the table, so it
+    /// runs unlocked.
     func makeRoutes(
         from entries: [UInt64: _BusSubscriptionEntry], more: [UInt64: [_BusSubscriptionEntry]]
     ) -> AnyObject { preconditionFailure("a table has an event type") }
