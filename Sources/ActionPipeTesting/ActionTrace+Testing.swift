@@ -2,18 +2,14 @@ import ActionPipe
 
 extension ActionTrace {
     /// The names of the chain's pipes, in chain order, whatever they did.
-    ///
     /// - Complexity: O(p) for p pipes.
     public var pipeNames: [String] { steps.map(\.pipe) }
 
-    /// The pipes whose handlers ran (also those that stopped or threw), in chain order:
-    /// `ran`, named to pair with ``skippedPipes``.
-    ///
+    /// The pipes whose handlers ran (also those that stopped or threw), in chain order.
     /// - Complexity: O(p) for p pipes.
     public var ranPipes: [String] { ran }
 
     /// The pipes that did not run their handler, in chain order.
-    ///
     /// - Complexity: O(p) for p pipes.
     public var skippedPipes: [String] {
         steps.compactMap { step in
@@ -22,32 +18,20 @@ extension ActionTrace {
         }
     }
 
-    /// What the pipe named `pipe` (the first, if several) did; `nil` when none is.
-    ///
-    /// ```swift
-    /// #expect(report.trace.outcome(of: "server") == .skipped(.stoppedEarlier))
-    /// ```
-    ///
+    /// What the (first) pipe named `pipe` did; `nil` when none is.
     /// - Complexity: O(p) for p pipes.
     public func outcome(of pipe: String) -> Outcome? {
         steps.first { $0.pipe == pipe }?.outcome
     }
 
     /// Why the pipe named `pipe` did not run; `nil` when it ran or is not in the chain.
-    ///
     /// - Complexity: O(p) for p pipes.
     public func skipReason(of pipe: String) -> SkipReason? {
         guard case .skipped(let reason) = outcome(of: pipe) else { return nil }
         return reason
     }
 
-    /// The trace in one comparable line: each pipe with `ran`, `stopped`, `skipped` or
-    /// `threw`, without the reasons.
-    ///
-    /// ```swift
-    /// #expect(report.trace.summary == "cache stopped, server skipped")
-    /// ```
-    ///
+    /// The trace in one line without the reasons: `cache stopped, server skipped`.
     /// - Complexity: O(p) for p pipes.
     public var summary: String {
         steps.map { step in
