@@ -2,8 +2,7 @@ import ActionPipeConcurrency
 import Synchronization
 
 /// A publish-subscribe bus for typed events: a publish calls every handler whose ``BusTopic``
-/// matches, on the publisher's thread, in subscription order, unless it named a
-/// ``BusExecutor``. Buses are independent; ``default`` is one shared bus.
+/// matches, in subscription order, on the publisher's thread or its ``BusExecutor``.
 public final class EventBus: Sendable, CustomStringConvertible {
     /// The shared bus, for apps that need only one.
     public static let `default` = EventBus(name: "default")
@@ -44,12 +43,10 @@ public final class EventBus: Sendable, CustomStringConvertible {
         _state.withLock { $0.records[id] != nil }
     }
 
-    /// Delivers `event` now, on this thread, to every matching subscription in subscription
-    /// order (handlers with an executor are handed to it). A nested publish is delivered at
-    /// once; one deeper than ``NestingLimitError/depthLimit`` reaches nobody.
+    /// Delivers `event` now, on this thread, to every matching subscription in order (or to
+    /// its executor); one nested deeper than ``NestingLimitError/depthLimit`` reaches nobody.
     ///
-    /// - Complexity: O(k) for k matching subscriptions; no lock, no allocation unless a
-    ///   handler has an executor or gone subscribers are pruned.
+    /// - Complexity: O(k) for k matching subscriptions; takes no lock.
     @inlinable
     @discardableResult
     public func publish<Event: BusEvent>(_ event: Event) -> BusPublishResult {
@@ -193,8 +190,8 @@ public final class EventBus: Sendable, CustomStringConvertible {
         return knownCast(routes, to: _BusRoutes<Event>.self)
     }
 
-    /// Rebuilds the routes of `type` if stale and returns them, retained: copied under the
-    /// lock, built unlocked (subtype hashing is app code), installed unless changed meanwhile.
+    /// Rebuilds the routes of `type` if stale (unlocked: subtype hashing is app code) and
+    /// returns them, retained.
     @usableFromInline
     func _refreshRoutes(_ type: ObjectIdentifier) -> AnyObject? {
         let (current, stale) = _state.withLock { $0.routesToRefresh(type) }
@@ -205,8 +202,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
         return routes
     }
 
-    /// Returns how many were registered with a live subscriber (or none); gone
-    /// subscribers' subscriptions are pruned too.
+    /// Removes `ids`; returns how many had a live subscriber (or none).
     func _remove(_ ids: some Collection<UInt64>) -> Int {
         let (owners, released) = _state.withLock { state -> ([_BusOwner?], [AnyObject]) in
             let owners = ids.compactMap { state.records[$0] }.map(\.owner)

@@ -2,9 +2,7 @@ import ActionPipeConcurrency
 import ActionPipeShared
 
 /// Connects an ``EventBus`` to the buses of other instances through a ``BusTransport``:
-/// bridged topics' events published here are sent, in order; those received are published
-/// here as ``BusOrigin/remote(_:)`` events, never sent back, duplicates dropped. Events
-/// that fail to encode, decode or send, or overflow the outbox, go to ``Diagnostics``.
+/// bridged events published here are sent; those received are published here as remote.
 public final class BusBridge: Sendable, CustomStringConvertible {
     /// The bus whose events this bridge sends and receives.
     public let bus: EventBus
@@ -15,8 +13,7 @@ public final class BusBridge: Sendable, CustomStringConvertible {
     let outbox: AsyncStream<BusMessage>
     let registrations = RegistrationBag()
 
-    /// A bridge of `bus` over `transport`; nothing crosses until ``bridge(_:as:)`` and
-    /// ``run()``. Past `outboxLimit` events waiting, new ones are dropped and reported.
+    /// A bridge of `bus` over `transport`; past `outboxLimit` waiting, events are dropped.
     public init(
         bus: EventBus, transport: some BusTransport, instance: BusInstanceID = .random(),
         coder: some BusCoder = BusJSONCoder(), outboxLimit: Int = 100_000
@@ -35,8 +32,7 @@ public final class BusBridge: Sendable, CustomStringConvertible {
     /// `BusBridge(<instance> of EventBus(<name>))`.
     public var description: String { "BusBridge(\(instance) of \(bus))" }
 
-    /// Bridges `topic` under `name` on the wire (the same in every instance; by default the
-    /// type's name). Bridge each event type once: a second topic of a name is ignored.
+    /// Bridges `topic` under `name` on the wire (by default the type's name), once per name.
     public func bridge<Event: BusEvent & Codable>(_ topic: BusTopic<Event>, as name: String? = nil)
     {
         let name = name ?? String(describing: Event.self)
@@ -66,8 +62,7 @@ public final class BusBridge: Sendable, CustomStringConvertible {
         token.store(in: registrations)
     }
 
-    /// Runs the bridge, once, until the task is cancelled or receiving fails for good; then
-    /// its subscriptions are cancelled.
+    /// Runs the bridge, once, until the task is cancelled or receiving fails for good.
     ///
     /// - Throws: What ``BusTransport/receive(into:)`` throws; ``BusBridgeError/alreadyRan``.
     public func run() async throws {

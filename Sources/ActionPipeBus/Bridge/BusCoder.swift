@@ -1,5 +1,4 @@
-/// How a ``BusBridge`` turns events into bytes and back (the same in every instance),
-/// called with no lock held.
+/// How a ``BusBridge`` turns events into bytes and back (the same in every instance).
 public protocol BusCoder: Sendable {
     /// The bytes of `event`.
     func encode<Event: Encodable>(_ event: Event) throws -> [UInt8]

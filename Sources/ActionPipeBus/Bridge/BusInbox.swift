@@ -4,8 +4,7 @@ import ActionPipeShared
 public struct BusInbox: Sendable {
     let bridge: BusBridge
 
-    /// Decodes `message` and publishes it now as a remote event, unless it is the bridge's
-    /// own, seen before, not bridged or undecodable (reported); returns whether it did.
+    /// Decodes `message` and publishes it now as a remote event, unless own, seen or unknown.
     @discardableResult
     public func deliver(_ message: BusMessage) -> Bool {
         guard message.sender != bridge.instance else { return false }

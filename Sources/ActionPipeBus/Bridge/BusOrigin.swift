@@ -1,7 +1,7 @@
 import ActionPipeConcurrency
 
-/// Where the event being delivered was published: here, or on another instance whose event
-/// a ``BusBridge`` received. Only handlers called during the publish see `remote`.
+/// Where the event being delivered was published: here, or on another instance (`remote`,
+/// seen only by handlers called during the publish).
 public enum BusOrigin: Hashable, Sendable {
     /// Published on this process's bus.
     case local

@@ -9,8 +9,7 @@
 /// }
 /// ```
 public protocol BusEvent: Sendable {
-    /// The kind of event; its `==` and `hash(into:)` run on every publish (never under the
-    /// bus's lock): keep them cheap.
+    /// The kind of event; its `==` and `hash(into:)` run on every publish: keep them cheap.
     associatedtype Subtype: Hashable & Sendable = BusNoSubtype
 
     /// What a subscriber answers (``BusFeedback``); `Void` when it answers nothing.

@@ -1,5 +1,4 @@
-/// A ``BusTopic`` with its event type erased, so topics of several types can be listed
-/// together (a union's, what to unsubscribe from).
+/// A ``BusTopic`` with its event type erased, so topics of several types can be listed.
 public struct BusEventKey: Hashable, Sendable, CustomStringConvertible {
     let type: ObjectIdentifier
     let subtype: _BusErasedSubtype?
@@ -19,8 +18,7 @@ public struct BusEventKey: Hashable, Sendable, CustomStringConvertible {
         return subtype.value == _busSubtypeValue(of: event)
     }
 
-    /// Under the bus's lock: adds an entry of the key's type forwarding to a union; returns
-    /// what to release after unlocking.
+    /// Under the bus's lock: adds an entry forwarding to a union; returns what to release.
     func addForwarder(
         to state: inout _BusState, id: UInt64, owner: _BusOwner?, name: String,
         forward: @escaping @Sendable (AnyObject?, any BusEvent) throws -> Void

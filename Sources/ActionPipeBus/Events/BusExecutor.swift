@@ -1,9 +1,7 @@
 import Synchronization
 
-/// Where a handler runs (later, if its subscriber still exists), or a publish happens;
-/// without one, during the publish. For isolation use
-/// ``EventBus/subscribe(_:on:name:_:)-(_,A,_,_)`` or
-/// ``EventBus/subscribe(_:on:name:_:)-(_,MainActorDelivery,_,_)``.
+/// Where a handler runs (later, if its subscriber still exists) or a publish happens;
+/// without one, during the publish. It gives no isolation.
 public struct BusExecutor: Sendable, CustomStringConvertible {
     enum Kind: Sendable {
         case mainActor

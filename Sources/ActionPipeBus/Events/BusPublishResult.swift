@@ -1,7 +1,6 @@
 import ActionPipeConcurrency
 
-/// What ``EventBus/publish(_:)`` did: how many subscribers handled the event, threw, or
-/// were handed to their executor (for who did what, ``EventBus/publish(_:feedback:)``).
+/// How many subscribers handled a published event, threw, or were handed to their executor.
 public struct BusPublishResult: Sendable, Hashable, CustomStringConvertible {
     /// Equal counts, and refused for the same event type or neither.
     public static func == (lhs: Self, rhs: Self) -> Bool {

@@ -1,5 +1,4 @@
-/// What a subscription listens to: an event type, and one exact subtype or any
-/// (``init(anySubtypeOf:)``).
+/// What a subscription listens to: an event type, and one exact subtype or any.
 public struct BusTopic<Event: BusEvent>: Hashable, Sendable, CustomStringConvertible {
     /// The exact subtype, or `nil` for "any subtype".
     public let subtype: Event.Subtype?

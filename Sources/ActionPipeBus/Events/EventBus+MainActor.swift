@@ -1,9 +1,8 @@
 import ActionPipeConcurrency
 
 extension EventBus {
-    /// Subscribes `handler` to `topic`, run on the main actor through ``MainActorDelivery``'s
-    /// queue, in publish order (at once, counted as handled, when a publish on the main
-    /// actor finds nothing queued); it answers no feedback.
+    /// Subscribes `handler` to `topic`, run on the main actor in publish order through
+    /// ``MainActorDelivery``'s queue (at once, counted as handled, when idle there).
     @discardableResult
     public func subscribe<Event: BusEvent>(
         _ topic: BusTopic<Event>, on delivery: MainActorDelivery, name: String? = nil,

@@ -2,7 +2,7 @@ import ActionPipeConcurrency
 
 extension EventBus {
     /// Delivers `event` like ``publish(_:)``, and reports each subscriber's answer or error
-    /// to `feedback`: during the publish, in order, or when an executor has run it.
+    /// to `feedback`, in order (an executor's when it has run).
     @discardableResult
     public func publish<Event: BusEvent>(
         _ event: Event,
@@ -37,8 +37,7 @@ extension EventBus {
         return result
     }
 
-    /// Delivers `event` and waits until every subscriber has finished: synchronous ones
-    /// first, on the caller; those with an executor concurrently.
+    /// Delivers `event` and waits until every subscriber, executors included, has finished.
     public nonisolated(nonsending) func publishAndWait<Event: BusEvent>(
         _ event: Event
     ) async -> BusSummary<Event.Feedback> {

@@ -1,8 +1,7 @@
 import ActionPipeConcurrency
 
 extension EventBus {
-    /// The bus's subscriptions as a Mermaid flowchart: topics (hexagons) with an arrow to
-    /// each of their subscriptions (boxes), numbered in subscription order.
+    /// The bus's subscriptions as a Mermaid flowchart: an arrow from each topic to each box.
     ///
     /// - Complexity: O(n log n) for n subscriptions.
     public var mermaidDiagram: String {

@@ -3,10 +3,8 @@ import ActionPipeConcurrency
 extension EventBus {
     /// Subscribes `subscriber` (held weakly unless ``Retention/strong``, and handed to
     /// `handler`) to `topic`, until the subscription is cancelled or the subscriber goes.
+    /// `name` is its name in feedback (by default its type's); `executor`, where it runs.
     ///
-    /// - Parameters:
-    ///   - name: The subscriber's name in feedback; by default its type's name.
-    ///   - executor: Where the handler runs; by default synchronously during the publish.
     /// - Complexity: Amortised O(1); the next publish of the type rebuilds its routes once.
     @_disfavoredOverload
     @inlinable
@@ -32,10 +30,8 @@ extension EventBus {
         }
     }
 
-    /// Subscribes `handler` to `topic` until the returned token is cancelled (or the bus
-    /// is gone).
+    /// Subscribes `handler` to `topic` until the token is cancelled (or the bus is gone).
     ///
-    /// - Parameter name: The subscriber's name in feedback; by default `subscription`.
     /// - Complexity: As ``subscribe(_:owner:retention:name:on:_:)``.
     @_disfavoredOverload
     @inlinable
@@ -45,7 +41,11 @@ extension EventBus {
         _ handler: @escaping @Sendable (Event) throws -> Event.Feedback
     ) -> RegistrationToken {
         let name = name ?? "subscription"
-        guard let executor else { return _subscribe(topic, name: name, plain: handler) }
+        guard let executor else {
+            return _subscribe(topic, owner: nil, name: name) { id in
+                _BusPlainEntry(id: id, subtype: topic.subtype, name: name, handler: handler)
+            }
+        }
         return _subscribe(topic, owner: nil, name: name, executor: executor) { _, event in
             try handler(event)
         }
@@ -62,16 +62,6 @@ extension EventBus {
             _BusGeneralEntry(
                 id: id, subtype: topic.subtype, owner: owner, executor: executor, name: name,
                 handler: handler)
-        }
-    }
-
-    @inlinable
-    func _subscribe<Event: BusEvent>(
-        _ topic: BusTopic<Event>, name: String,
-        plain handler: @escaping @Sendable (Event) throws -> Event.Feedback
-    ) -> RegistrationToken {
-        _subscribe(topic, owner: nil, name: name) { id in
-            _BusPlainEntry(id: id, subtype: topic.subtype, name: name, handler: handler)
         }
     }
 
@@ -117,8 +107,7 @@ extension EventBus {
         return (entry, count, threshold)
     }
 
-    /// Prunes gone subscribers first once the subscriptions doubled since the last prune, so
-    /// subscribing stays amortised O(1) and gone ones never outnumber the live.
+    /// Prunes gone subscribers first once the subscriptions doubled since the last prune.
     @usableFromInline
     func _token(for id: UInt64, count: Int, threshold: Int, name: String) -> RegistrationToken {
         if count >= threshold { _pruneGone() }

@@ -1,6 +1,5 @@
 extension EventBus {
-    /// Removes every subscription of `subscriber` that listens to `key` exactly, unions
-    /// containing it included; returns how many.
+    /// Removes every subscription of `subscriber` to exactly `key`, unions included.
     ///
     /// - Complexity: O(k) for the subscriber's k subscriptions, as the other forms.
     @discardableResult

@@ -25,9 +25,8 @@ class _BusSubscriptionEntry: @unchecked Sendable {
     var key: BusEventKey { preconditionFailure("an entry has an event type") }
 }
 
-/// One subscription under one event type: what a publish calls, without a lock (a union has
-/// one per type). Subclasses, not an enum: a closure read as a borrowed object's `let` is
-/// called unretained, one copied out of an enum's payload is retained per delivery.
+/// One subscription under one event type. Subclasses, not an enum: a closure read as a
+/// borrowed object's `let` is called unretained, one in an enum's payload is retained.
 @usableFromInline
 class _BusEntry<Event: BusEvent>: _BusSubscriptionEntry, @unchecked Sendable {
     /// `nil` for "any subtype".

@@ -1,8 +1,7 @@
 import ActionPipeConcurrency
 
 /// One immutable snapshot of a bus's routes: (type, routes) pairs, scanned (hashed past
-/// `hashedLimit`). Pinned by publishes; a replaced one is released after unlocking (its
-/// entries' handlers are app code).
+/// `hashedLimit`), pinned by publishes.
 @usableFromInline
 typealias _BusRouteTable = ReferenceBuffer<_BusRouteTableHeader, _BusRoutePair, Never>
 
@@ -74,7 +73,6 @@ where Header == _BusRouteTableHeader, Element == _BusRoutePair, Tail == Never {
 /// Read in place by a publish: a dictionary read as a value would be retained.
 @usableFromInline
 struct _BusRouteTableHeader {
-    /// Only for many event types.
     let index: [ObjectIdentifier: Int]?
     /// Kept here: the global costs a publish a call.
     @usableFromInline let staleAddress = Unretained(_busStaleRoutes).address
@@ -90,8 +88,7 @@ enum _BusRouteLookup<Event: BusEvent> {
     case found(Unretained<_BusRoutes<Event>>)
 }
 
-/// The routes of a type whose subscriptions changed: the next publish rebuilds them
-/// (``EventBus/_refreshRoutes(_:)``). Compared by identity, never freed.
+/// The routes of a type whose subscriptions changed, until the next publish rebuilds them.
 @usableFromInline
 final class _BusStale: Sendable {}
 

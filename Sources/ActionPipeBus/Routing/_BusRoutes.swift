@@ -1,8 +1,7 @@
 import ActionPipeConcurrency
 
-/// The immutable routes of one event type: every subtype's list in turn (the any-subtype one
-/// first), entries retained once so a publish walks them with no reference counting; each
-/// exact subtype's span is in the tail.
+/// The immutable routes of one event type: every subtype's list in turn, any-subtype first,
+/// walked with no reference counting; each exact subtype's span is in the tail.
 @usableFromInline
 typealias _BusRoutes<Event: BusEvent> = ReferenceBuffer<
     _BusRoutesHeader<Event>, Unretained<_BusEntry<Event>>, _BusSubtypeList<Event>

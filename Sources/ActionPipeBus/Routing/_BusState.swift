@@ -5,16 +5,13 @@ import ActionPipeConcurrency
 struct _BusState {
     /// Subscriptions per event type (mutable, in id order).
     var tables: [ObjectIdentifier: _BusTable] = [:]
-    /// Per event type, a `_BusRoutes<Event>`; published at once on change, the replaced table
-    /// released by the change's caller, unlocked.
+    /// Per event type, a `_BusRoutes<Event>`; published at once on change.
     var routes: [ObjectIdentifier: AnyObject] = [:] {
         didSet { retiredTables += published.store(_BusRouteTable.make(routes)) }
     }
     let published: SnapshotCell<_BusRouteTable>
-    /// Replaced during the current change; handed out with what it released.
     var retiredTables: [AnyObject] = []
     var records: [UInt64: _BusRecord] = [:]
-    /// Per event type and subtype, the sticky events for late subscribers.
     @usableFromInline var sticky: [ObjectIdentifier: _BusStickySlots] = [:]
     /// Stamps each sticky list, and orders sticky events for replay.
     var stickyStamp: UInt64 = 0
@@ -37,7 +34,10 @@ struct _BusState {
                 if let entry { released.append(entry) }
             }
         }
-        if changed { released += publish(routes) }
+        if changed {
+            self.routes = routes
+            released += takeRetired()
+        }
         return released
     }
 
@@ -61,9 +61,8 @@ struct _BusState {
         return first
     }
 
-    /// Returns the tables the published routes replaced.
-    private mutating func publish(_ routes: [ObjectIdentifier: AnyObject]) -> [AnyObject] {
-        self.routes = routes
+    /// The tables replaced during this change, to release after unlocking.
+    private mutating func takeRetired() -> [AnyObject] {
         defer { retiredTables = [] }
         return retiredTables
     }
@@ -84,8 +83,7 @@ struct _BusState {
         if let owner = record.owner { byOwner[owner.id, default: []].insert(id) }
     }
 
-    /// Adds `entry` to `type`'s table and marks its routes stale; returns what to release
-    /// after unlocking.
+    /// Adds `entry` and marks its type's routes stale; returns what to release after unlocking.
     mutating func add(_ entry: _BusSubscriptionEntry, type: ObjectIdentifier) -> [AnyObject] {
         let table = tables[type] ?? entry.makeTable()
         tables[type] = table
@@ -94,8 +92,7 @@ struct _BusState {
         guard !table.routesAreStale else { return [] }
         table.routesAreStale = true
         let old = routes.updateValue(_busStaleRoutes, forKey: type)
-        defer { retiredTables = [] }
-        return retiredTables + (old.map { [$0] } ?? [])
+        return takeRetired() + (old.map { [$0] } ?? [])
     }
 
     /// The routes of `type` (`nil` without subscribers) or, when stale, what rebuilding
@@ -125,8 +122,7 @@ struct _BusState {
         else { return (fresh, []) }
         routes[stale.type] = fresh
         table.routesAreStale = false
-        defer { retiredTables = [] }
-        return (fresh, retiredTables)
+        return (fresh, takeRetired())
     }
 }
 

@@ -1,8 +1,7 @@
 import ActionPipeConcurrency
 
-/// The subscriptions of one event type by id; a union's further entries of this type go to
-/// `more`. Touched only under the bus's lock (hence unchecked exclusivity). Not generic, so
-/// subscribe and cancel run no generic code.
+/// The subscriptions of one event type by id (a union's further entries in `more`), touched
+/// only under the bus's lock. Not generic, so subscribe and cancel run no generic code.
 class _BusTable {
     @exclusivity(unchecked) final var entries: [UInt64: _BusSubscriptionEntry] = [:]
     @exclusivity(unchecked) final var more: [UInt64: [_BusSubscriptionEntry]] = [:]
@@ -36,8 +35,7 @@ class _BusTable {
         return first
     }
 
-    /// A `_BusRoutes` of `entries` and `more` in id order; reads nothing of the table, so it
-    /// runs unlocked.
+    /// A `_BusRoutes` of `entries` and `more` in id order; reads nothing of the table.
     func makeRoutes(
         from entries: [UInt64: _BusSubscriptionEntry], more: [UInt64: [_BusSubscriptionEntry]]
     ) -> AnyObject { preconditionFailure("a table has an event type") }

@@ -1,9 +1,8 @@
 import ActionPipeConcurrency
 
 extension EventBus {
-    /// Publishes `event` and keeps it for its type and subtype, replacing the previous one:
-    /// every later matching subscription receives it while subscribing (one made meanwhile
-    /// may receive it twice).
+    /// Publishes `event` and keeps it, replacing the previous one of its subtype: every later
+    /// matching subscription receives it while subscribing.
     @discardableResult
     public func publishSticky<Event: BusEvent>(_ event: Event) -> BusPublishResult {
         let replaced = _changeSticky(
@@ -12,9 +11,8 @@ extension EventBus {
         return publish(event)
     }
 
-    /// Keeps the slot's events `keep` accepts, adds `event`; returns the slot's events before
-    /// (for the caller to release) and how many were removed. Hashing and `keep` (app code)
-    /// run unlocked; the result is stored if the slot's stamp is unchanged, else it retries.
+    /// Keeps the slot's events `keep` accepts (unlocked: app code), adds `event`, and stores
+    /// it if the slot's stamp is unchanged, else retries. Returns the slot's events before.
     private func _changeSticky<Event: BusEvent>(
         of subtype: Event.Subtype, adding event: Event?, keeping keep: (Event) -> Bool
     ) -> (before: _BusStickyList?, removedCount: Int) {
@@ -53,8 +51,7 @@ extension EventBus {
         return Self._sticky(for: topic, in: slots).last
     }
 
-    /// Removes the sticky events of `topic` (every subtype for `anySubtypeOf`); returns how
-    /// many.
+    /// Removes the sticky events of `topic` (every subtype for `anySubtypeOf`).
     @discardableResult
     public func removeStickyEvents<Event: BusEvent>(for topic: BusTopic<Event>) -> Int {
         guard let subtype = topic.subtype else {
@@ -104,8 +101,7 @@ extension EventBus {
     }
 }
 
-/// A sticky event and its place in the order of sticky changes; boxed, so it is read back
-/// with a known cast, not a dynamic one.
+/// A sticky event and its order; boxed, so it is read back with a known cast.
 @usableFromInline
 final class _BusStickyEvent<Event: BusEvent>: Sendable {
     @usableFromInline let order: UInt64
@@ -122,8 +118,7 @@ final class _BusStickyEvent<Event: BusEvent>: Sendable {
     }
 }
 
-/// The sticky events of one subtype hash (colliding subtypes share it), oldest first, with
-/// the unique stamp of the change that stored them.
+/// The sticky events of one subtype hash, oldest first, and the stamp of their change.
 @usableFromInline
 struct _BusStickyList: Sendable {
     let stamp: UInt64

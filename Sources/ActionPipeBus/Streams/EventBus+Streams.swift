@@ -1,10 +1,8 @@
 import ActionPipeConcurrency
 
 extension EventBus {
-    /// The events of `topic` published from now on (sticky ones first), as an `AsyncStream`
-    /// that finishes when the bus goes; dropping it cancels the subscription.
-    ///
-    /// - Parameter buffering: What the stream keeps while its reader is behind.
+    /// The events of `topic` published from now on, as an `AsyncStream` that finishes when
+    /// the bus goes; dropping it cancels the subscription.
     public func events<Event: BusEvent>(
         for topic: BusTopic<Event>,
         buffering: AsyncStream<Event>.Continuation.BufferingPolicy = .bufferingNewest(1_024)

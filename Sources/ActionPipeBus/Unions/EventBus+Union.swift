@@ -2,8 +2,7 @@ import ActionPipeConcurrency
 
 extension EventBus {
     /// Subscribes `subscriber` to the union of `keys`: `handler` runs once every key has
-    /// received an event (a repeat replaces its key's), then the union starts over. A union
-    /// of no keys never fires.
+    /// received an event (a repeat replaces its key's), then the union starts over.
     @discardableResult
     public func subscribe<Subscriber: AnyObject & Sendable>(
         allOf keys: [BusEventKey], owner subscriber: Subscriber,
@@ -26,8 +25,7 @@ extension EventBus {
         }
     }
 
-    /// Subscribes `subscriber` to each of `keys`: `handler` runs once per event of any of
-    /// them, with ``BusUnion/last`` the event.
+    /// Subscribes `subscriber` to each of `keys`: `handler` runs once per event of any.
     @discardableResult
     public func subscribe<Subscriber: AnyObject & Sendable>(
         anyOf keys: [BusEventKey], owner subscriber: Subscriber,
@@ -130,8 +128,7 @@ final class _BusUnionState: Sendable {
         received = LockedValue([:])
     }
 
-    /// Records `event` under every key index it matches; returns the completed union and
-    /// starts over, or `nil` while a key is missing.
+    /// Records `event` under each key it matches; returns the completed union, or `nil`.
     func receive(_ event: any BusEvent, at indices: [Int]) -> BusUnion? {
         let index = indices[0]
         // Replaced events are released after unlocking.
@@ -152,8 +149,7 @@ final class _BusUnionState: Sendable {
     }
 }
 
-/// What a union or any-of subscription receives: the event that fired it, and the latest
-/// event of each key.
+/// What a union or any-of subscription receives: the event that fired it, and the others.
 public struct BusUnion: Sendable, CustomStringConvertible {
     /// The event that fired the subscription.
     public let last: any BusEvent
