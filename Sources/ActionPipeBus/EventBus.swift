@@ -196,7 +196,8 @@ public final class EventBus: Sendable, CustomStringConvertible {
     func _refreshRoutes(_ type: ObjectIdentifier) -> AnyObject? {
         let (current, stale) = _state.withLock { $0.routesToRefresh(type) }
         guard let stale else { return current }
-        let fresh = stale.table.makeRoutes(from: stale.entries, more: stale.more)
+        // A table is dropped with its last entry; its entries know their event type.
+        let fresh = stale.entries.first!.value.makeRoutes(from: stale.entries, more: stale.more)
         let (routes, released) = _state.withLock { $0.install(fresh, builtFrom: stale) }
         withExtendedLifetime(released) {}
         return routes

@@ -7,7 +7,7 @@ public struct BusEventKey: Hashable, Sendable, CustomStringConvertible {
 
     init<Event: BusEvent>(_ topic: BusTopic<Event>) {
         type = ObjectIdentifier(Event.self)
-        subtype = topic.subtype.map { _BusErasedSubtype(AnyHashable($0)) }
+        subtype = topic.subtype.map { _BusErasedSubtype(value: AnyHashable($0)) }
         eventType = Event.self
     }
 
@@ -59,7 +59,6 @@ public struct BusEventKey: Hashable, Sendable, CustomStringConvertible {
 /// `@unchecked Sendable`: it only wraps a `BusEvent.Subtype`, which is `Sendable`.
 struct _BusErasedSubtype: Hashable, @unchecked Sendable {
     let value: AnyHashable
-    init(_ value: AnyHashable) { self.value = value }
 }
 
 private func _busSubtypeValue<Event: BusEvent>(of event: Event) -> AnyHashable {

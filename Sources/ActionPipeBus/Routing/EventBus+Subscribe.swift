@@ -14,8 +14,7 @@ extension EventBus {
         name: String? = nil, on executor: BusExecutor? = nil,
         _ handler: @escaping @Sendable (Subscriber, Event) throws -> Event.Feedback
     ) -> RegistrationToken {
-        // Disfavoured: `on: .mainActor` means the main actor's form. Inlinable, so the
-        // adapting closure is specialised in the caller.
+        // Disfavoured: `on: .mainActor` means the main actor's form.
         let name = name ?? _typeName(Subscriber.self, qualified: false)
         guard retention == .weak else {
             // The handler keeps the subscriber; the entry still knows it, for unsubscribing.

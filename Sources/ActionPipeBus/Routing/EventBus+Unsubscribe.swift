@@ -24,8 +24,7 @@ extension EventBus {
     private func _ids(
         of subscriber: AnyObject, where include: ([BusEventKey]) -> Bool
     ) -> Set<UInt64> {
-        // Found by identity under the lock; whether the owner is still `subscriber` (ids are
-        // reused) and its keys match (app code) is decided unlocked.
+        // Owner and keys are matched unlocked: identifiers are reused; keys compare app code.
         let candidates = _state.withLock {
             state -> [(UInt64, _BusOwner, _BusRecord, _BusSubscriptionEntry?)] in
             (state.byOwner[ObjectIdentifier(subscriber)] ?? []).compactMap { id in

@@ -20,7 +20,10 @@ class _BusSubscriptionEntry: @unchecked Sendable {
         self.name = name
     }
 
-    func makeTable() -> _BusTable { preconditionFailure("an entry has an event type") }
+    /// A `_BusRoutes` of `entries` and `more` (of this entry's event type) in id order.
+    func makeRoutes(
+        from entries: [UInt64: _BusSubscriptionEntry], more: [UInt64: [_BusSubscriptionEntry]]
+    ) -> AnyObject { preconditionFailure("an entry has an event type") }
 
     var key: BusEventKey { preconditionFailure("an entry has an event type") }
 }
@@ -39,7 +42,20 @@ class _BusEntry<Event: BusEvent>: _BusSubscriptionEntry, @unchecked Sendable {
         super.init(id: id, isPlain: isPlain, name: name)
     }
 
-    override func makeTable() -> _BusTable { _BusTypedTable<Event>() }
+    /// - Complexity: O(n log n) for n entries.
+    override func makeRoutes(
+        from entries: [UInt64: _BusSubscriptionEntry], more: [UInt64: [_BusSubscriptionEntry]]
+    ) -> AnyObject {
+        var ordered: [_BusEntry<Event>] = []
+        ordered.reserveCapacity(entries.count)
+        for (id, first) in entries.sorted(by: { $0.key < $1.key }) {
+            ordered.append(knownCast(first, to: _BusEntry<Event>.self))
+            for other in more[id] ?? [] {
+                ordered.append(knownCast(other, to: _BusEntry<Event>.self))
+            }
+        }
+        return _BusRoutes.make(ordered)
+    }
 
     /// Made when asked, not stored: a key boxes its subtype.
     override var key: BusEventKey {

@@ -85,7 +85,7 @@ struct _BusState {
 
     /// Adds `entry` and marks its type's routes stale; returns what to release after unlocking.
     mutating func add(_ entry: _BusSubscriptionEntry, type: ObjectIdentifier) -> [AnyObject] {
-        let table = tables[type] ?? entry.makeTable()
+        let table = tables[type] ?? _BusTable()
         tables[type] = table
         table.add(entry)
         // Rebuilt by the next publish; a table is published only when the type turns stale.

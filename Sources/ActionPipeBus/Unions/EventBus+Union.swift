@@ -84,8 +84,7 @@ extension EventBus {
                 let old = key.addForwarder(
                     to: &state, id: id, owner: owner, name: name
                 ) { [weak self] object, event in
-                    // An event matching several keys reaches one forwarder per key; only the
-                    // first's acts: `anyOf` fires once, `allOf` records it under each.
+                    // Only the first matching key's forwarder acts, for every key it matches.
                     let matching = keysInOrder.indices.filter {
                         keysInOrder[$0]._matches(event)
                     }
