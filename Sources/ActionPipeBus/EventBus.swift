@@ -31,6 +31,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
     public var description: String { "EventBus(\(name))" }
 
     /// How many subscriptions are registered and have a live subscriber (or none).
+    ///
     /// - Complexity: O(n) for n subscriptions.
     public var subscriptionCount: Int {
         // Owners are read after unlocking: the strong reference made may be the last.
@@ -215,8 +216,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
         return live
     }
 
-    /// Owner boxes are taken under the lock, read unlocked, then the gone removed.
-    /// - Complexity: O(n) for n subscriptions.
+    /// Owner boxes are taken under the lock, read unlocked, then the gone removed: O(n).
     @usableFromInline
     func _pruneGone() {
         let owned = _state.withLock { state -> [(UInt64, _BusOwner)] in

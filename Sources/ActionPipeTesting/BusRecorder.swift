@@ -10,6 +10,7 @@ public final class BusRecorder<Event: BusEvent>: _RecordingRegistration {
     public let recorder: Recorder<Event>
 
     /// Subscribes to `topic` of `bus`, answering each event's feedback with `answer`.
+    ///
     /// - Complexity: Amortised O(1), as `EventBus.subscribe`.
     public init(
         _ bus: EventBus, _ topic: BusTopic<Event>, name: String = "recorder",

@@ -44,6 +44,7 @@ public final class ManualExecutor: Sendable {
     public var ranCount: Int { state.withLock { $0.ran } }
 
     /// Runs the oldest queued job, on this thread, and returns whether there was one.
+    ///
     /// - Complexity: Amortised O(1), plus the job.
     @discardableResult
     public func runNext() -> Bool {
@@ -66,6 +67,7 @@ public final class ManualExecutor: Sendable {
 
     /// Runs queued jobs, oldest first, including those they queue, until none is left;
     /// returns how many ran.
+    ///
     /// - Complexity: O(j) for the j jobs run, plus the jobs.
     @discardableResult
     public func runAll() -> Int {
@@ -75,6 +77,7 @@ public final class ManualExecutor: Sendable {
     }
 
     /// Suspends until at least `count` jobs are queued and not yet run (or it is cancelled).
+    ///
     /// - Complexity: O(w) for w waiting tasks, plus the wait.
     public func waitForPending(_ count: Int = 1) async {
         await state.wait(for: count)

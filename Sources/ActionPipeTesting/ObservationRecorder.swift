@@ -10,6 +10,7 @@ public final class ObservationRecorder<Value: Sendable>: _RecordingRegistration 
     public let recorder: Recorder<Value>
 
     /// Observes `property` with `options`.
+    ///
     /// - Complexity: Amortised O(1), as `ObservedProperty.observe`.
     public init(_ property: ObservedProperty<Value>, _ options: ObservationOptions = []) {
         let recorder = Recorder<Value>()
@@ -19,6 +20,7 @@ public final class ObservationRecorder<Value: Sendable>: _RecordingRegistration 
     }
 
     /// Observes the value at the end of `path`, whichever objects it goes through.
+    ///
     /// - Complexity: As `ObservedPath.observe`, registered on each object of the path.
     public init(_ path: ObservedPath<Value>, _ options: ObservationOptions = []) {
         let recorder = Recorder<Value>()

@@ -11,6 +11,7 @@ public final class PlumbingSinkRecorder<Payload: Sendable>: _RecordingRegistrati
     public let recorder: Recorder<PlumbingPacket<Payload>>
 
     /// Adds a recording sink to `plumber`, beside its sink.
+    ///
     /// - Complexity: O(t) for the t recorders on the plumber.
     public init(_ plumber: PipelinePlumber<Payload>) {
         let recorder = Recorder<PlumbingPacket<Payload>>()
@@ -27,6 +28,7 @@ public final class PlumbingSinkRecorder<Payload: Sendable>: _RecordingRegistrati
     public var packets: [PlumbingPacket<Payload>] { recorder.values }
 
     /// The payloads of the packets received so far, oldest first.
+    ///
     /// - Complexity: O(n) for n packets.
     public var payloads: [Payload] { recorder.values.map(\.payload) }
 }

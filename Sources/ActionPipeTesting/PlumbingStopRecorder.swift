@@ -11,6 +11,7 @@ public final class PlumbingStopRecorder<Payload: Sendable>: _RecordingRegistrati
     public let recorder: Recorder<PlumbingOutcome<Payload>>
 
     /// Adds a recording stop observer to `plumber`, beside its `onStop`.
+    ///
     /// - Complexity: O(t) for the t recorders on the plumber.
     public init(_ plumber: PipelinePlumber<Payload>) {
         let recorder = Recorder<PlumbingOutcome<Payload>>()
@@ -27,6 +28,7 @@ public final class PlumbingStopRecorder<Payload: Sendable>: _RecordingRegistrati
     public var stops: [PlumbingOutcome<Payload>] { recorder.values }
 
     /// Each stop as `stage: reason` (`sink: reason` after every stage), oldest first.
+    ///
     /// - Complexity: O(n) for n stops.
     public var summaries: [String] {
         recorder.values.map { "\($0.stage ?? "sink"): \($0.reason?.description ?? "")" }

@@ -18,6 +18,7 @@ public final class Recorder<Value: Sendable>: @unchecked Sendable {
     public init() {}
 
     /// Appends `value`, from any thread, and resumes the waits whose count it reaches.
+    ///
     /// - Complexity: O(w) for w waiting tasks; amortised O(1) when none waits.
     public func record(_ value: Value) {
         let (ready, values) = state.withLock { state in
@@ -50,6 +51,7 @@ public final class Recorder<Value: Sendable>: @unchecked Sendable {
 
     /// Suspends until at least `count` values are recorded (or it is cancelled), then returns
     /// them all.
+    ///
     /// - Complexity: O(w) for w waiting tasks, plus the wait.
     @discardableResult
     public func waitForCount(_ count: Int) async -> [Value] {

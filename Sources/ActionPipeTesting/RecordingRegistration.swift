@@ -23,6 +23,7 @@ extension _RecordingRegistration {
     public func take() -> [Recorded] { recorder.take() }
 
     /// Suspends until at least `count` values are held, then returns them.
+    ///
     /// - Complexity: O(w) for w waiting tasks, plus the wait.
     @discardableResult
     public func waitForCount(_ count: Int) async -> [Recorded] {
@@ -30,6 +31,7 @@ extension _RecordingRegistration {
     }
 
     /// Ends the recorder's registration (the values stay); returns whether it was still there.
+    ///
     /// - Complexity: Amortised O(1).
     @discardableResult
     public func cancel() -> Bool { token.cancel() }

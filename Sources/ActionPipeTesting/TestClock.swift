@@ -61,6 +61,7 @@ public final class TestClock: Clock, @unchecked Sendable {
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
     /// Suspends until the clock reaches `deadline`, or throws `CancellationError`.
+    ///
     /// - Complexity: O(s) for s sleepers.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()
@@ -100,12 +101,14 @@ public final class TestClock: Clock, @unchecked Sendable {
     }
 
     /// Moves the clock `duration` forward (never back) and resumes the sleepers it made due.
+    ///
     /// - Complexity: O(s log s) for s sleepers.
     public func advance(by duration: Duration) {
         move { $0.now.advanced(by: max(duration, .zero)) }
     }
 
     /// Moves the clock to `instant`, if later, and resumes the sleepers it made due.
+    ///
     /// - Complexity: O(s log s) for s sleepers.
     public func advance(to instant: Instant) {
         move { _ in instant }
@@ -113,6 +116,7 @@ public final class TestClock: Clock, @unchecked Sendable {
 
     /// Suspends until at least `count` tasks are asleep on this clock; `false` when the
     /// waiting task is cancelled first.
+    ///
     /// - Complexity: O(w) for w waiting tests.
     @discardableResult
     public func waitForSleepers(_ count: Int = 1) async -> Bool {
@@ -121,6 +125,7 @@ public final class TestClock: Clock, @unchecked Sendable {
     }
 
     /// Moves the clock to the earliest sleeper's deadline (`nil` if none) and resumes those due.
+    ///
     /// - Complexity: O(s log s) for s sleepers.
     @discardableResult
     public func advanceToNextDeadline() -> Instant? {
@@ -129,6 +134,7 @@ public final class TestClock: Clock, @unchecked Sendable {
 
     /// Lets `count` sleeps end in virtual time: each time a task sleeps, moves the clock to
     /// the earliest deadline, until `count` sleepers have woken; `false` when cancelled.
+    ///
     /// - Complexity: O(count × s log s) for s sleepers, plus the waits.
     @discardableResult
     public func run(sleeps count: Int) async -> Bool {

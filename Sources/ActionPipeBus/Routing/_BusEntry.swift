@@ -42,7 +42,6 @@ class _BusEntry<Event: BusEvent>: _BusSubscriptionEntry, @unchecked Sendable {
         super.init(id: id, isPlain: isPlain, name: name)
     }
 
-    /// - Complexity: O(n log n) for n entries.
     override func makeRoutes(
         from entries: [UInt64: _BusSubscriptionEntry], more: [UInt64: [_BusSubscriptionEntry]]
     ) -> AnyObject {

@@ -18,7 +18,6 @@ extension ReferenceBuffer
 where Header == _BusRouteTableHeader, Element == _BusRoutePair, Tail == Never {
     @usableFromInline static var hashedLimit: Int { 16 }
 
-    /// - Complexity: O(n) for n event types.
     static func make(_ routes: [ObjectIdentifier: AnyObject]) -> _BusRouteTable {
         let pairs = Array(routes)
         let index =
@@ -31,8 +30,7 @@ where Header == _BusRouteTableHeader, Element == _BusRoutePair, Tail == Never {
         }
     }
 
-    /// Unretained (valid while the table lives).
-    /// - Complexity: O(n) for n ≤ `hashedLimit` event types; O(1) on average beyond.
+    /// Unretained (valid while the table lives); O(n) for n ≤ `hashedLimit` types, else O(1).
     @inlinable @inline(__always)
     func routes(for type: ObjectIdentifier) -> Unretained<AnyObject>? {
         let count = count

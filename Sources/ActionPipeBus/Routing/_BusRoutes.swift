@@ -12,8 +12,7 @@ extension ReferenceBuffer {
     /// Above this many subtypes, lookups hash.
     @usableFromInline static var linearLimit: Int { 8 }
 
-    /// `entries` are in subscription (id) order.
-    /// - Complexity: O(n × s) for n entries and s subtypes with exact subscriptions.
+    /// Of `entries` in subscription (id) order, in O(n × s) for s exact subtypes.
     static func make<Event>(_ entries: [_BusEntry<Event>]) -> ReferenceBuffer
     where ReferenceBuffer == _BusRoutes<Event> {
         var positions: [Event.Subtype: Int] = [:]
@@ -47,8 +46,8 @@ extension ReferenceBuffer {
         }
     }
 
-    /// Calls `body` with each entry that gets `subtype`, in subscription order, borrowed.
-    /// - Complexity: O(s) for s ≤ `linearLimit` exact subtypes (a hash beyond), plus O(k).
+    /// Calls `body` with each entry that gets `subtype`, in subscription order, borrowed:
+    /// O(s) for s ≤ `linearLimit` exact subtypes (a hash beyond), plus O(k).
     @inlinable @inline(__always)
     func forEach<Event>(for subtype: Event.Subtype, _ body: (_BusEntry<Event>) -> Void)
     where ReferenceBuffer == _BusRoutes<Event> {

@@ -9,7 +9,7 @@ final class _BusTable {
     @exclusivity(unchecked) var routesAreStale = false
     @exclusivity(unchecked) var version: UInt64 = 0
 
-    /// - Complexity: Amortised O(1); O(n) once while a publish holds a copy of the entries.
+    /// Amortised O(1); O(n) once while a publish holds a copy of the entries.
     func add(_ entry: _BusSubscriptionEntry) {
         version &+= 1
         // One lookup for a new id; a union's further entry puts the first back.
