@@ -1,13 +1,5 @@
 /// An event that travels on an ``EventBus``: its stored properties are the payload, its
 /// `subtype` names one event of the type (``BusNoSubtype`` when there is one).
-///
-/// ```swift
-/// struct Login: BusEvent {
-///     enum Kind: Hashable, Sendable { case login, logout }
-///     let subtype: Kind
-///     let user: String
-/// }
-/// ```
 public protocol BusEvent: Sendable {
     /// The kind of event; its `==` and `hash(into:)` run on every publish: keep them cheap.
     associatedtype Subtype: Hashable & Sendable = BusNoSubtype
