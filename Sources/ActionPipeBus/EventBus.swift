@@ -1,28 +1,8 @@
 import ActionPipeConcurrency
 import Synchronization
 
-/// A publish-subscribe bus for typed events: the Swift form of DWEventBus.
-///
-/// Publishers and subscribers know the event types, not each other. A subscriber listens
-/// to a ``BusTopic`` (an event type and a subtype, or any subtype); a publish calls every
-/// matching handler synchronously, on the publisher's thread, in subscription order, unless
-/// the subscription named a ``BusExecutor``. A subscription with an `owner:` ends when the
-/// owner goes away.
-///
-/// ```swift
-/// struct Login: BusEvent {
-///     enum Kind: Hashable, Sendable { case login, logout }
-///     let subtype: Kind
-///     let user: String
-/// }
-/// let bus = EventBus(name: "session")
-/// bus.subscribe(BusTopic(Login.self, .login), owner: screen) { screen, event in
-///     screen.greet(event.user)
-/// }
-/// bus.publish(Login(subtype: .login, user: "ann"))   // screen.greet("ann")
-/// ```
-///
-/// Buses are independent; ``default`` is one shared bus.
+/// A publish-subscribe bus for typed events: a publish calls every handler whose ``BusTopic``
+/// matches, in subscription order, on the publisher's thread or its ``BusExecutor``.
 public final class EventBus: Sendable, CustomStringConvertible {
     /// The shared bus, for apps that need only one.
     public static let `default` = EventBus(name: "default")
@@ -33,9 +13,8 @@ public final class EventBus: Sendable, CustomStringConvertible {
     @usableFromInline let _state: LockedValue<_BusState>
     /// Pinned by a publish (no lock, no retain), stored by changes under `_state`'s lock.
     @usableFromInline let _published: SnapshotCell<_BusRouteTable>
-    /// Copied here: the global costs a check per publish.
+    /// The globals' values copied: a publish skips their lazy-initialisation checks.
     @usableFromInline let _depthKey = NestingDepth.key
-    /// Copied here: the global costs a call to its lazy-initialisation accessor.
     @usableFromInline nonisolated(unsafe) let _instrumentationFlag = UnsafePointer(
         ActionPipeShared._instrumentationFlag)
 
@@ -65,18 +44,10 @@ public final class EventBus: Sendable, CustomStringConvertible {
         _state.withLock { $0.records[id] != nil }
     }
 
-    /// Delivers `event`, now, on this thread, to every subscription whose topic matches it,
-    /// in subscription order; handlers with an executor are handed to it instead.
+    /// Delivers `event` now, on this thread, to every matching subscription in order (or to
+    /// its executor); one nested deeper than ``NestingLimitError/depthLimit`` reaches nobody.
     ///
-    /// Handlers may publish (delivered at once, depth first), subscribe (not getting this
-    /// event) and cancel (not getting it, if not yet). A throwing handler does not stop the
-    /// others; it is counted in ``BusPublishResult/failedCount``. A publish nested deeper
-    /// than ``NestingLimitError/depthLimit`` (counted with sync core calls) reaches nobody
-    /// and is returned in ``BusPublishResult/nestingError``.
-    ///
-    /// - Complexity: Reading the routes takes no lock, no reference count and no shared
-    ///   write (a hazard pin); then one call per matching subscription. Allocates nothing
-    ///   unless a handler has an executor or gone subscribers are pruned.
+    /// - Complexity: O(k) for k matching subscriptions; takes no lock.
     @inlinable
     @discardableResult
     public func publish<Event: BusEvent>(_ event: Event) -> BusPublishResult {
@@ -86,11 +57,9 @@ public final class EventBus: Sendable, CustomStringConvertible {
         return _publish(event)
     }
 
-    /// The publish with an instrument installed. Out of line, so a plain publish pays only
-    /// the check.
+    /// Out of line, so a plain publish pays only the check.
     @inlinable @inline(never)
     func _publishInstrumented<Event: BusEvent>(_ event: Event) -> BusPublishResult {
-        // `_typeName`, not `String(describing:)`, which goes through the runtime's printing.
         let span = Instrumentation.begin(
             .publish, name: _typeName(Event.self, qualified: false), detail: name)
         let result = _publish(event)
@@ -100,16 +69,13 @@ public final class EventBus: Sendable, CustomStringConvertible {
 
     @inlinable @inline(__always)
     func _publish<Event: BusEvent>(_ event: Event) -> BusPublishResult {
-        // The thread's record, found once: its depth word (without `_enterCall`'s call) and
-        // its hazard slots.
+        // The thread's record, found once: its depth word and its hazard slots.
         let thread = ThreadRecord.current(key: _depthKey)
         let depth = thread.counter(.call)
         guard depth.pointee < NestingDepth.callLimit else { return _refuse(Event.self) }
         depth.pointee &+= 1
         let published = _published
         let pin = published.pin(on: thread)
-        // One frame from here to the handler: a nested publish pays every frame between
-        // two publishes.
         let lookup = _BusRouteTable.lookup(Event.self, in: pin.snapshot.unsafelyUnwrapped)
         var result = BusPublishResult()
         var sawGone = false
@@ -118,7 +84,6 @@ public final class EventBus: Sendable, CustomStringConvertible {
         }
         published.unpin(pin)
         if case .stale = lookup {
-            // Subscriptions changed since the routes were built: rebuild, then deliver.
             result = _publishStale(event)
         } else if sawGone {
             _pruneGone()
@@ -128,7 +93,6 @@ public final class EventBus: Sendable, CustomStringConvertible {
         return result
     }
 
-    /// Reported, and returned in the result.
     @usableFromInline @inline(never)
     func _refuse<Event: BusEvent>(_ type: Event.Type) -> BusPublishResult {
         var result = BusPublishResult()
@@ -146,8 +110,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
         return result
     }
 
-    /// Delivers to the subscriptions of `routes` (kept alive by the caller) that get the
-    /// subtype; returns the counts and whether a subscriber was found gone.
+    /// Delivers to `routes` (kept alive by the caller); returns whether a subscriber was gone.
     @inlinable @inline(__always)
     func _deliver<Event: BusEvent>(_ event: Event, _ routes: _BusRoutes<Event>)
         -> (BusPublishResult, Bool)
@@ -182,8 +145,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
         return (result, sawGone)
     }
 
-    /// An entry with a subscriber, an executor, or a union's or stream's forwarder. Out of
-    /// line: its strong subscriber and executor would enlarge every publish's frame.
+    /// Out of line: its subscriber and executor would enlarge every publish's frame.
     @inlinable @inline(never)
     func _deliverOwnedOrLater<Event: BusEvent>(_ entry: _BusEntry<Event>, _ event: Event)
         -> _BusDelivery
@@ -216,8 +178,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
     /// Retained and rebuilt if stale; `nil` when nobody listens to `Event`.
     @inlinable
     func _routes<Event: BusEvent>(_ type: Event.Type) -> _BusRoutes<Event>? {
-        // The table is held until the routes are retained: it hands them out unretained,
-        // and a replaced table may be freed once this reference ends.
+        // The table hands out its routes unretained: hold it until they are retained.
         guard let table = _published.load() else { return nil }
         let found = withExtendedLifetime(table) {
             table.routes(for: ObjectIdentifier(Event.self))?.object
@@ -230,38 +191,32 @@ public final class EventBus: Sendable, CustomStringConvertible {
         return knownCast(routes, to: _BusRoutes<Event>.self)
     }
 
-    /// Rebuilds the routes of `type` if stale and returns them, retained: copied under the
-    /// lock, built unlocked, installed unless a change came meanwhile. A burst of changes
-    /// with no publish among them costs one build.
+    /// Rebuilds the routes of `type` if stale (unlocked: subtype hashing is app code) and
+    /// returns them, retained.
     @usableFromInline
     func _refreshRoutes(_ type: ObjectIdentifier) -> AnyObject? {
         let (current, stale) = _state.withLock { $0.routesToRefresh(type) }
         guard let stale else { return current }
-        // Built unlocked: indexing by subtype hashes and compares subtypes (app code).
-        let fresh = stale.table.makeRoutes(from: stale.entries, more: stale.more)
+        // A table is dropped with its last entry; its entries know their event type.
+        let fresh = stale.entries.first!.value.makeRoutes(from: stale.entries, more: stale.more)
         let (routes, released) = _state.withLock { $0.install(fresh, builtFrom: stale) }
         withExtendedLifetime(released) {}
         return routes
     }
 
-    /// Returns how many were registered with a live subscriber (or none); gone
-    /// subscribers' subscriptions are pruned too.
+    /// Removes `ids`; returns how many had a live subscriber (or none).
     func _remove(_ ids: some Collection<UInt64>) -> Int {
         let (owners, released) = _state.withLock { state -> ([_BusOwner?], [AnyObject]) in
             let owners = ids.compactMap { state.records[$0] }.map(\.owner)
             return (owners, state.remove(ids))
         }
-        // Owners read, then handlers released, unlocked; read first, a subscriber only its
-        // handler kept counts as live.
+        // Owners read before the handlers are released: one only its handler kept counts.
         let live = owners.count { $0 == nil || $0?.object != nil }
         withExtendedLifetime(released) {}
         return live
     }
 
-    /// No weak reference is read under the lock: take the owner boxes, check them
-    /// unlocked, then remove the gone.
-    ///
-    /// - Complexity: O(n) for n subscriptions.
+    /// Owner boxes are taken under the lock, read unlocked, then the gone removed: O(n).
     @usableFromInline
     func _pruneGone() {
         let owned = _state.withLock { state -> [(UInt64, _BusOwner)] in
@@ -277,8 +232,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
 }
 
 extension _BusEntry {
-    /// Skipped (`nil`) when the subscription was cancelled or its subscriber went away
-    /// since the publish.
+    /// `nil` when cancelled or its subscriber went away since the publish.
     @usableFromInline
     func _runLater(_ event: Event) -> Result<Event.Feedback?, any Error>? {
         if isCancelled.load(ordering: .acquiring) { return nil }

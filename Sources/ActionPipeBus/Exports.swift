@@ -1,3 +1,2 @@
-// Every part re-exports the vocabulary the parts share (``RegistrationToken``, ...), so an
-// app importing it alone can name what its API returns; the `package` primitives are not.
+// The shared vocabulary (`RegistrationToken`, ...), for an app importing this part alone.
 @_exported import ActionPipeShared

@@ -1,31 +1,19 @@
-/// Something the library noticed and could not report through a return value or a thrown
-/// error: a misuse, or an error nobody was there to receive. It goes to ``Diagnostics``.
-///
-/// ```swift
-/// Diagnostics.handler = { diagnostic in
-///     if diagnostic.kind == .handlerErrorDropped { logger.error("\(diagnostic)") }
-/// }
-/// ```
+/// A misuse, or an error nobody was there to receive, reported to ``Diagnostics``.
 public struct Diagnostic: Sendable, CustomStringConvertible {
     /// What kind of problem it is.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
-        /// A synchronous call or publish nested deeper than ``NestingLimitError/depthLimit``
-        /// was refused; ``Diagnostic/error`` is the `NestingLimitError`.
+        /// A call or publish nested too deep was refused (the error: `NestingLimitError`).
         case nestingLimit
-        /// Observers set each other in a cycle; ``Diagnostic/error`` is the
-        /// `ObservationCycleError`.
+        /// Observers set each other in a cycle (the error: `ObservationCycleError`).
         case observationCycle
-        /// Two properties of `Actions` create descriptors at one place with one name (and
-        /// type), so they are one action.
+        /// Two properties of `Actions` make one action (one place, name and type).
         case actionIdentityClash
-        /// An action has the name of a member of `ActionPipe` (`name`, `on`, ...), so
-        /// `pipe.name` is the member; call it as `pipe[action: \.name]`, or rename it.
+        /// An action has the name of a member of `ActionPipe`: call it as
+        /// `pipe[action: \.name]`, or rename it.
         case actionShadowed
-        /// A handler run on an executor threw with no caller waiting; ``Diagnostic/error``
-        /// is what it threw.
+        /// A handler run on an executor threw with no caller waiting.
         case handlerErrorDropped
-        /// A bus bridge dropped an event: malformed, undecodable, unsendable, or no room in
-        /// its outbox. ``Diagnostic/error`` is the error behind it, if any.
+        /// A bus bridge dropped an event: malformed, undecodable, unsendable, or no room.
         case bridgeEventDropped
         /// A bus bridge's transport connected, lost its connection or is reconnecting.
         case bridgeConnection

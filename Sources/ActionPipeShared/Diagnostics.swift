@@ -11,29 +11,18 @@ import ActionPipeConcurrency
     import os
 #endif
 
-/// The one channel through which every part of ActionPipe reports a ``Diagnostic``: by
-/// default a runtime warning (Xcode's purple warning on Apple platforms, a line on standard
-/// error elsewhere), or the ``handler`` you install.
-/// ```swift
-/// #if DEBUG
-/// Diagnostics.handler = { diagnostic in assertionFailure("\(diagnostic)") }
-/// #endif
-/// ```
+/// Where every part reports a ``Diagnostic``: a runtime warning (Xcode's purple warning,
+/// else a line on standard error), or the ``handler`` you install.
 public enum Diagnostics {
-    /// Where diagnostics go, process-wide; `nil` for the default runtime warning. Called on
-    /// the thread that noticed the problem, with no library lock held: keep it short.
+    /// Where diagnostics go, process-wide (`nil`: the runtime warning); called on the thread
+    /// that noticed the problem, with no library lock held.
     public static var handler: (@Sendable (Diagnostic) -> Void)? {
         get { _handler.withLock { $0 } }
         set { _handler.withLock { $0 = newValue } }
     }
 
-    /// Runs `operation` with `handler` receiving, instead of ``handler``, what is reported
-    /// on this thread while it runs; scopes nest. Other threads' reports go to their own
-    /// scopes: scope async code with the async form.
-    ///
-    /// ```swift
-    /// Diagnostics.withHandler({ logger.warning("\($0)") }, operation: runImport)
-    /// ```
+    /// Runs `operation` with `handler` receiving what is reported on this thread meanwhile,
+    /// instead of ``handler``; scopes nest.
     @discardableResult
     public static func withHandler<Result>(
         _ handler: @escaping @Sendable (Diagnostic) -> Void,
@@ -43,9 +32,7 @@ public enum Diagnostics {
     }
 
     /// Runs the async `operation` with `handler` receiving what its task, and the tasks it
-    /// starts (not `Task.detached`), report, across suspensions; scopes nest.
-    ///
-    /// - Complexity: O(1) to enter; a report in the scope reads one task-local value.
+    /// starts (not `Task.detached`), report; scopes nest.
     @discardableResult
     public nonisolated(nonsending) static func withHandler<Result>(
         _ handler: @escaping @Sendable (Diagnostic) -> Void,
@@ -56,13 +43,6 @@ public enum Diagnostics {
 
     /// Runs `operation` and returns what was reported on this thread meanwhile, instead of
     /// sending it on: the way to test a diagnostic.
-    ///
-    /// ```swift
-    /// let reported = Diagnostics.record {
-    ///     pipe.on(\.name) { _ in nil }
-    /// }
-    /// reported.map(\.kind)   // [.actionShadowed]
-    /// ```
     public static func record(_ operation: () throws -> Void) rethrows -> [Diagnostic] {
         let recorded = LockedValue<[Diagnostic]>([])
         try withHandler(
@@ -71,7 +51,7 @@ public enum Diagnostics {
     }
 
     /// Runs the async `operation` and returns what its task, and the tasks it starts,
-    /// reported meanwhile, instead of sending it on.
+    /// reported meanwhile.
     public nonisolated(nonsending) static func record(
         _ operation: nonisolated(nonsending) () async throws -> Void
     ) async rethrows -> [Diagnostic] {
@@ -81,8 +61,7 @@ public enum Diagnostics {
         return recorded.withLock { $0 }
     }
 
-    /// Sends `diagnostic` to the thread's scope (always inside any task scope on the
-    /// thread), else the task's, else ``handler``, else the default.
+    /// Sends `diagnostic` to the thread's scope, else the task's, else ``handler``.
     package static func report(_ diagnostic: Diagnostic) {
         if _threadScope.borrowCurrent({ $0.handler(diagnostic) }) != nil { return }
         if let scope = _taskScope { return scope.handler(diagnostic) }
@@ -92,7 +71,6 @@ public enum Diagnostics {
 
     private static let _handler = LockedValue<(@Sendable (Diagnostic) -> Void)?>(nil)
 
-    /// Unretained: the scope's frame keeps it.
     private static let _threadScope = ThreadScope<_Scope>()
 
     @TaskLocal private static var _taskScope: _Scope?

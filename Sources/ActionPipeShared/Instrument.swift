@@ -1,23 +1,7 @@
-/// Observes ActionPipe's work: every call, publish, packet and tree item begins and ends
-/// through it. Install one with ``Instrumentation/install(_:)``.
-///
-/// `begin` returns what the instrument wants back at `end` (a span, a signpost id). Both
-/// run on the thread or task doing the work, with no library lock held: keep them short.
-///
-/// ```swift
-/// struct LogInstrument: Instrument {
-///     func begin(_ operation: InstrumentedOperation) -> (any Sendable)? { nil }
-///     func end(
-///         _ operation: InstrumentedOperation, context: (any Sendable)?,
-///         duration: Duration, outcome: InstrumentedOutcome
-///     ) {
-///         print("\(operation) took \(duration): \(outcome)")
-///     }
-/// }
-/// Instrumentation.install(LogInstrument())
-/// ```
+/// Sees every call, publish, packet and tree item begin and end, on the thread or task
+/// doing the work, with no library lock held. Install one with ``Instrumentation/install(_:)``.
 public protocol Instrument: Sendable {
-    /// An operation begins; the result is handed back to ``end(_:context:duration:outcome:)``.
+    /// An operation begins; the result (a span, a signpost id) is handed back to `end`.
     func begin(_ operation: InstrumentedOperation) -> (any Sendable)?
     /// The operation begun with `context` ended after `duration`.
     func end(
@@ -46,7 +30,7 @@ public struct InstrumentedOperation: Sendable, CustomStringConvertible {
     /// Where: the pipe, the bus, the port (`port 100`), or the item (`fetch#3(…)`).
     public let detail: String
 
-    /// An operation; the parts make these, tests may too.
+    /// An operation.
     public init(kind: Kind, name: String, detail: String) {
         self.kind = kind
         self.name = name
@@ -58,19 +42,10 @@ public struct InstrumentedOperation: Sendable, CustomStringConvertible {
 }
 
 /// How an instrumented operation ended.
-///
-/// ```swift
-/// switch outcome {
-/// case .succeeded: span.setStatus(.init(code: .ok))
-/// case .failed(let error): span.recordError(error)
-/// case .stopped(let reason): span.attributes["stopped"] = reason
-/// }
-/// ```
 public enum InstrumentedOutcome: Sendable, CustomStringConvertible {
     /// It did its work (a call returned, even `nil`; a packet was delivered).
     case succeeded
-    /// A throwing call threw, a call or publish nested too deep, a stage threw, an item
-    /// failed after its retries.
+    /// A call or stage threw, a call or publish nested too deep, an item failed for good.
     case failed(any Error)
     /// Stopped on purpose: a stage refused a packet, an item was cancelled.
     case stopped(String)

@@ -1,28 +1,18 @@
 import ActionPipeConcurrency
 import Synchronization
 
-/// Where the process's ``Instrument`` is installed. With none (the default), the parts pay
-/// one relaxed atomic load per operation.
-///
-/// ```swift
-/// Instrumentation.install(LogInstrument())
-/// defer { Instrumentation.uninstall() }
-/// ```
+/// Where the process's ``Instrument`` is installed; with none, an operation pays one
+/// relaxed atomic load.
 public enum Instrumentation {
-    /// Installs `instrument` for the whole process, replacing the previous one. Operations
-    /// that began before end with the instrument that saw them begin.
-    ///
-    /// - Complexity: O(1).
+    /// Installs `instrument` for the whole process, replacing the previous one (operations
+    /// under way end with the instrument that saw them begin).
     public static func install(_ instrument: some Instrument) { replace(with: instrument) }
 
-    /// Removes the installed instrument: operations that begin from now on are not observed.
-    ///
-    /// - Complexity: O(1).
+    /// Removes the installed instrument.
     public static func uninstall() { replace(with: nil) }
 
     private static func replace(with instrument: (any Instrument)?) {
-        // The flag is stored with the instrument, under the lock: after unlocking, a racing
-        // uninstall could leave the flag and the instrument disagreeing.
+        // The flag is stored under the lock, so racing changes leave it agreeing.
         let old = _installed.withLock { installed in
             defer {
                 installed = instrument
@@ -36,12 +26,11 @@ public enum Instrumentation {
     /// The installed instrument, if any.
     public static var instrument: (any Instrument)? { _installed.withLock { $0 } }
 
-    /// Hot paths read ``_instrumentationFlag`` through a copy of its address in their
-    /// snapshot: the global costs a call to its lazy-initialisation accessor.
+    /// Hot paths read a copy of ``_instrumentationFlag``'s address instead: no lazy accessor.
     @inlinable @inline(__always)
     package static var isOn: Bool { _instrumentationFlag.pointee.load(ordering: .relaxed) }
 
-    /// `nil` when no instrument is installed. Only the parts' instrumented (slow) path.
+    /// `nil` when no instrument is installed.
     @usableFromInline
     package static func begin(
         _ kind: InstrumentedOperation.Kind, name: String, detail: String
@@ -71,8 +60,8 @@ package struct _InstrumentedSpan: Sendable {
     }
 }
 
-/// Allocated once and never freed, so snapshots can copy its address. `nonisolated(unsafe)`:
-/// the pointer never changes, and the flag is atomic.
+/// Never freed, so hot paths copy its address. `nonisolated(unsafe)`: the pointer never
+/// changes, and the flag is atomic.
 @usableFromInline nonisolated(unsafe) package let _instrumentationFlag:
     UnsafeMutablePointer<Atomic<Bool>> = {
         let flag = UnsafeMutablePointer<Atomic<Bool>>.allocate(capacity: 1)

@@ -1,9 +1,7 @@
-/// The Mermaid `flowchart` writer every part's `mermaidDiagram` shares: nodes first, then
-/// edges, one a line. Callers make ids from a prefix and a number (`pipe0`); labels are
-/// quoted and escaped here.
+/// The Mermaid `flowchart` writer every part's `mermaidDiagram` shares: nodes, then edges;
+/// labels are quoted and escaped here.
 package struct MermaidFlowchart: Sendable {
-    /// A box; a stadium, for where things come in; a cylinder, for where they end up; a
-    /// hexagon, for topics.
+    /// A stadium, for where things come in; a cylinder, where they end up; a hexagon, topics.
     package enum Shape: Sendable {
         case box, stadium, cylinder, hexagon
     }
@@ -37,8 +35,7 @@ package struct MermaidFlowchart: Sendable {
         (["flowchart " + direction] + nodes + edges).map { $0 + "\n" }.joined()
     }
 
-    /// Quotes, brackets, braces, angle brackets, `#` and `|` become entity codes, line
-    /// breaks spaces; parentheses are text inside quotes.
+    /// Characters Mermaid would read become entity codes, line breaks spaces.
     package static func escape(_ label: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(label.utf8.count)

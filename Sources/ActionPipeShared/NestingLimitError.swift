@@ -1,23 +1,12 @@
 import ActionPipeConcurrency
 
-/// A synchronous call or publish refused because it would nest deeper than ``depthLimit``
-/// on one thread: handlers that call or publish back into each other without end.
-///
-/// The refused call runs no handler and returns `nil`; the error is in
-/// `ActionReport.error` (with `report`) or `BusPublishResult.nestingError`, and always goes
-/// to ``Diagnostics``. The calls above it carry on, so the thread unwinds normally. Sync
-/// calls and publishes share one counter per thread; async calls do not count.
-///
-/// ```swift
-/// pipe.on(\.countDown) { [weak pipe] process in
-///     (pipe?.countDown(process.arguments - 1) ?? 0) + 1   // no base case
-/// }
-/// let report = pipe.countDown.report(1_000_000)
-/// report.error as? NestingLimitError   // depth 101, at the 100th nested call
-/// ```
+/// A synchronous call or publish refused, running no handler, because it would nest deeper
+/// than ``depthLimit`` on one thread (sync calls and publishes share the count). It is
+/// returned (`ActionReport.error`, `BusPublishResult.nestingError`) and reported to
+/// ``Diagnostics``; the calls above it carry on.
 public struct NestingLimitError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// How many synchronous calls and publishes may nest on one thread; the next is refused.
-    /// Small enough for a debug build within a 512 KiB stack (Apple's secondary threads).
+    /// How many synchronous calls and publishes may nest on one thread (within a debug
+    /// build's 512 KiB stack); the next is refused.
     public static var depthLimit: Int { NestingDepth.callLimit }
 
     /// What was refused.

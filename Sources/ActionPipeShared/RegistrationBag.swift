@@ -1,19 +1,7 @@
 import ActionPipeConcurrency
 
-/// Tokens cancelled together: when the bag is released, or on ``cancelAll()``. An object
-/// keeps one bag, and its registrations end with it.
-///
-/// ```swift
-/// final class LoginScreen {
-///     let registrations = RegistrationBag()
-///     init(session: ObservedProperty<String?>) {
-///         session.observe { name in print(name ?? "signed out") }.store(in: registrations)
-///     }
-/// }   // a released LoginScreen cancels its observation
-/// ```
-///
-/// Thread-safe; cancelling runs no user code under the bag's lock. Tokens cancelled some
-/// other way are pruned, so the bag stays as large as its live tokens.
+/// Tokens cancelled together, when the bag is released or on ``cancelAll()``: an object's
+/// registrations end with it. Tokens cancelled some other way are pruned.
 public final class RegistrationBag: Sendable {
     private struct State {
         var tokens: [RegistrationToken] = []
@@ -30,14 +18,11 @@ public final class RegistrationBag: Sendable {
     }
 
     /// The tokens in the bag, including cancelled ones not yet pruned.
-    ///
-    /// - Complexity: O(1).
     public var count: Int { state.withLock { $0.tokens.count } }
 
-    /// Adds `token`; ``RegistrationToken/store(in:)`` reads better at a registration.
+    /// Adds `token` (``RegistrationToken/store(in:)`` reads better).
     ///
-    /// - Complexity: Amortised O(1): past twice the live tokens of the last pruning, one
-    ///   O(n) pass drops the cancelled ones.
+    /// - Complexity: Amortised O(1) (cancelled ones are pruned as the bag doubles).
     public func insert(_ token: RegistrationToken) {
         let toCheck = state.withLock { state -> [RegistrationToken]? in
             state.tokens.append(token)
@@ -52,7 +37,7 @@ public final class RegistrationBag: Sendable {
         }
     }
 
-    /// Cancels every token in the bag and empties it; the bag stays usable.
+    /// Cancels every token in the bag and empties it.
     ///
     /// - Complexity: O(n) for n tokens, plus what each cancellation costs.
     public func cancelAll() {

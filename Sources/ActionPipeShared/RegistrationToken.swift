@@ -1,26 +1,15 @@
 import ActionPipeConcurrency
 
-/// A registration anywhere in ActionPipe (a handler, a subscription, an observation, a
-/// stage, port or sink, a tree run): every part returns this one type.
-///
-/// A token keeps nothing alive, and dropping it cancels nothing: the registration stays
-/// until ``cancel()``, until what it is bound to goes, or until its ``RegistrationBag`` goes.
-///
-/// ```swift
-/// let token = bus.subscribe(Ping.self) { _ in }
-/// token.isActive    // true
-/// token.cancel()    // true: it was there
-/// token.cancel()    // false
-/// ```
-///
-/// Tokens are equal when they name the same registration.
+/// A registration anywhere in ActionPipe (handler, subscription, observation, stage, tree
+/// run). It keeps nothing alive, and dropping it cancels nothing: the registration stays
+/// until ``cancel()``, or until what it is bound to, or its ``RegistrationBag``, goes.
 public struct RegistrationToken: Sendable, Hashable, CustomStringConvertible {
     /// Weak: a token keeps nothing alive.
     private weak var registry: (any _Registry)?
     private let id: UInt64
     /// What the registry needs besides the id (the core: the action's key).
     private let detail: Int
-    /// ``description`` is `scope`, `joiner` (ASCII, 0 for none), `label`: kept apart so a
+    /// `description` is `scope`, `joiner` (ASCII, 0 for none), `label`: kept apart so a
     /// registration allocates no string.
     private let scope: String
     private let label: String
@@ -41,30 +30,24 @@ public struct RegistrationToken: Sendable, Hashable, CustomStringConvertible {
 
     package static func nextID() -> UInt64 { _registrationIDs.next() }
 
-    /// Removes the registration, if it is still there. Safe from any thread, and from
-    /// inside any handler, observer or stage (its own included).
+    /// Removes the registration, if it is still there, from any thread or handler; returns
+    /// whether it was. What it captured is released before returning (or by the last
+    /// delivery still running with it).
     ///
-    /// - Returns: Whether there was a registration to remove.
     /// - Complexity: Amortised O(1); O(s) for a plumbing stage, for its plumber's s stages.
-    ///   What the registration captured is released before it returns (or by the last
-    ///   delivery still running with it).
     @discardableResult
     public func cancel() -> Bool {
         registry?._cancelRegistration(id, detail: detail) ?? false
     }
 
-    /// Whether the registration is still there: not cancelled, and what it is bound to is
-    /// alive.
+    /// Whether the registration is not cancelled, and what it is bound to is alive.
     ///
     /// - Complexity: O(1); O(s) for a plumbing stage, for its plumber's s stages.
     public var isActive: Bool {
         registry?._isRegistrationActive(id, detail: detail) ?? false
     }
 
-    /// Keeps the token in `bag`, which cancels it when released or emptied: the way to tie
-    /// registrations to an owner.
-    ///
-    /// - Complexity: Amortised O(1).
+    /// Keeps the token in `bag`, which cancels it when released or emptied.
     public func store(in bag: RegistrationBag) {
         bag.insert(self)
     }

@@ -1,25 +1,23 @@
 import ActionPipeConcurrency
 import Synchronization
 
-/// The one FIFO of deliveries to the main actor (see ``MainActorDelivery``), drained by one
-/// main-actor task at a time, with no lock held; a delivery enqueued on the main actor with
-/// nothing queued runs at once. ``idle()`` waits until everything enqueued before has run.
+/// The one FIFO of deliveries to the main actor (``MainActorDelivery``), drained by one
+/// main-actor task at a time, unlocked; enqueued on the main actor when idle, one runs at once.
 @usableFromInline
 package final class _MainActorQueue: Sendable {
     @usableFromInline package static let shared = _MainActorQueue()
 
     private let pending = LockedValue<[@MainActor @Sendable () -> Void]>([])
 
-    /// Whether a drain is scheduled or running: stored under `pending`'s lock, so the main
-    /// actor checks "nothing queued" in one load.
+    /// A drain is scheduled or running; stored under `pending`'s lock, so "nothing queued" is
+    /// one load.
     private let busy = Atomic<Bool>(false)
 
     private init() {}
 
     package static var isOnMainActor: Bool { MainQueue.isCurrent }
 
-    /// On the main actor with nothing queued: a delivery may run at once. Frequent
-    /// deliveries test this first, and allocate a queued closure only when it is `false`.
+    /// A delivery may run at once; frequent ones test this before allocating a closure.
     @usableFromInline package var isIdleOnMainActor: Bool {
         MainQueue.isCurrent && !busy.load(ordering: .acquiring)
     }
@@ -56,8 +54,7 @@ package final class _MainActorQueue: Sendable {
     package func idle() async {
         while busy.load(ordering: .acquiring) {
             await withCheckedContinuation { continuation in
-                // Behind the deliveries only while there are some: queuing into an idle
-                // queue would make it busy again, and a main-actor `set` would be queued.
+                // Queued only while busy: queuing into an idle queue would make it busy.
                 let queued = pending.withLock { pending in
                     guard busy.load(ordering: .relaxed) else { return false }
                     pending.append { continuation.resume() }

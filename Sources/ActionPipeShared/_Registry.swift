@@ -1,5 +1,5 @@
-/// What holds registrations a ``RegistrationToken`` can cancel; each part conforms its own
-/// object. Both methods take the part's lock and run no user code under it.
+/// What holds the registrations a ``RegistrationToken`` cancels; each runs no user code
+/// under its lock.
 package protocol _Registry: AnyObject, Sendable {
     /// Whether the registration was there.
     func _cancelRegistration(_ id: UInt64, detail: Int) -> Bool

@@ -6,8 +6,7 @@ extension ActionTrace {
     /// - Complexity: O(p) for p pipes.
     public var pipeNames: [String] { steps.map(\.pipe) }
 
-    /// The pipes whose handlers ran (also those that stopped or threw), in chain order:
-    /// `ran`, named to pair with ``skippedPipes``.
+    /// The pipes whose handlers ran (also those that stopped or threw), in chain order.
     ///
     /// - Complexity: O(p) for p pipes.
     public var ranPipes: [String] { ran }
@@ -22,11 +21,7 @@ extension ActionTrace {
         }
     }
 
-    /// What the pipe named `pipe` (the first, if several) did; `nil` when none is.
-    ///
-    /// ```swift
-    /// #expect(report.trace.outcome(of: "server") == .skipped(.stoppedEarlier))
-    /// ```
+    /// What the (first) pipe named `pipe` did; `nil` when none is.
     ///
     /// - Complexity: O(p) for p pipes.
     public func outcome(of pipe: String) -> Outcome? {
@@ -41,12 +36,7 @@ extension ActionTrace {
         return reason
     }
 
-    /// The trace in one comparable line: each pipe with `ran`, `stopped`, `skipped` or
-    /// `threw`, without the reasons.
-    ///
-    /// ```swift
-    /// #expect(report.trace.summary == "cache stopped, server skipped")
-    /// ```
+    /// The trace in one line without the reasons: `cache stopped, server skipped`.
     ///
     /// - Complexity: O(p) for p pipes.
     public var summary: String {

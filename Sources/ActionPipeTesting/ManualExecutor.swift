@@ -1,20 +1,9 @@
 import ActionPipe
 import ActionPipeConcurrency
 
-/// A bus executor whose jobs wait in a queue until the test runs them, in order, on the
-/// thread that calls ``runNext()`` or ``runAll()``; jobs run with no lock held, so a job
-/// may publish and enqueue more.
-///
-/// ```swift
-/// let manual = ManualExecutor()
-/// bus.subscribe(BusTopic(Ping.self), on: manual.executor) { _ in print("handled") }
-/// bus.publish(Ping())          // queued: nothing printed yet
-/// #expect(manual.pendingCount == 1)
-/// manual.runAll()              // prints "handled"
-/// ```
-///
-/// A job must run exactly once (`BusExecutor.custom`'s contract): jobs left queued leave a
-/// `publishAndWait` waiting, and are released unrun with the executor.
+/// A bus executor whose jobs wait until the test runs them, in order, on the thread that
+/// calls ``runNext()`` or ``runAll()``, with no lock held. Jobs left queued are released
+/// unrun with the executor (a `publishAndWait` waits on).
 public final class ManualExecutor: Sendable {
     private struct State: _CountWaiting {
         /// A job taken to run becomes `nil`, so compacting releases no job under the lock.
@@ -30,14 +19,9 @@ public final class ManualExecutor: Sendable {
     private let state = LockedValue(State())
 
     /// An executor with an empty queue.
-    ///
-    /// - Complexity: O(1).
     public init() {}
 
     /// The executor to give the bus; it holds the queue, not this object.
-    ///
-    /// - Complexity: O(1); enqueuing a job through it is amortised O(1), plus O(w) for w
-    ///   tasks in ``waitForPending(_:)``.
     public var executor: BusExecutor {
         let state = self.state
         return .custom { job in
@@ -51,18 +35,12 @@ public final class ManualExecutor: Sendable {
     }
 
     /// How many jobs are queued and not yet run.
-    ///
-    /// - Complexity: O(1).
     public var pendingCount: Int { state.withLock { $0.waitedCount } }
 
     /// How many jobs were ever queued.
-    ///
-    /// - Complexity: O(1).
     public var enqueuedCount: Int { state.withLock { $0.enqueued } }
 
     /// How many jobs have run (or are running now).
-    ///
-    /// - Complexity: O(1).
     public var ranCount: Int { state.withLock { $0.ran } }
 
     /// Runs the oldest queued job, on this thread, and returns whether there was one.
@@ -98,9 +76,7 @@ public final class ManualExecutor: Sendable {
         return count
     }
 
-    /// Suspends until at least `count` jobs are queued and not yet run: for a job queued
-    /// from another task (`publishAndWait`), before ``runAll()``. No timeout: a cancelled
-    /// wait returns early, so a test fails instead of hanging.
+    /// Suspends until at least `count` jobs are queued and not yet run (or it is cancelled).
     ///
     /// - Complexity: O(w) for w waiting tasks, plus the wait.
     public func waitForPending(_ count: Int = 1) async {

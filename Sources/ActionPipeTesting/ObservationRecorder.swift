@@ -1,15 +1,7 @@
 import ActionPipe
 
-/// An observation that keeps every value it is told, in order: an observer for tests. It
-/// records synchronously, on the assigning thread, and cancels when released or on
-/// ``cancel()``.
-///
-/// ```swift
-/// let counter = ObservedProperty(0)
-/// let seen = ObservationRecorder(counter, .initial)
-/// counter.value = 1
-/// #expect(seen.values == [0, 1])
-/// ```
+/// An observation that keeps every value it is told, in order (recorded on the assigning
+/// thread), until released or ``cancel()``.
 public final class ObservationRecorder<Value: Sendable>: _RecordingRegistration {
     /// The observation's token.
     public let token: RegistrationToken
@@ -39,7 +31,5 @@ public final class ObservationRecorder<Value: Sendable>: _RecordingRegistration 
     deinit { token.cancel() }
 
     /// The values received so far, oldest first.
-    ///
-    /// - Complexity: O(1).
     public var values: [Value] { recorder.values }
 }

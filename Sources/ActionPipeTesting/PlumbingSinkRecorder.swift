@@ -1,16 +1,8 @@
 import ActionPipe
 import ActionPipePlumbing
 
-/// A plumber's sink that keeps every packet it receives, in order: a sink for tests. It is
-/// added beside the app's sink, which still receives every packet first, and removes only
-/// itself when released or on ``cancel()``.
-///
-/// ```swift
-/// let plumber = PipelinePlumber<Int>()
-/// let sunk = PlumbingSinkRecorder(plumber)
-/// plumber.send(7, from: 1)
-/// #expect(sunk.payloads == [7])
-/// ```
+/// A sink beside the plumber's own (which gets every packet first) that keeps every packet,
+/// in order, until released or ``cancel()``.
 public final class PlumbingSinkRecorder<Payload: Sendable>: _RecordingRegistration {
     /// The sink's token.
     public let token: RegistrationToken
@@ -33,8 +25,6 @@ public final class PlumbingSinkRecorder<Payload: Sendable>: _RecordingRegistrati
     deinit { token.cancel() }
 
     /// The packets received so far, oldest first.
-    ///
-    /// - Complexity: O(1).
     public var packets: [PlumbingPacket<Payload>] { recorder.values }
 
     /// The payloads of the packets received so far, oldest first.

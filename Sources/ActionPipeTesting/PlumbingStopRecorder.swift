@@ -1,17 +1,8 @@
 import ActionPipe
 import ActionPipePlumbing
 
-/// A plumber's stop observer that keeps every stop it is told, in order: `onStop` for
-/// tests. It is added beside the app's `onStop`, which is still told every stop first, and
-/// removes only itself when released or on ``cancel()``.
-///
-/// ```swift
-/// let plumber = PipelinePlumber<Int>()
-/// plumber.addStage("gate") { _ in .stop("closed") }
-/// let stops = PlumbingStopRecorder(plumber)
-/// plumber.send(1, from: 1)
-/// #expect(stops.summaries == ["gate: refused: closed"])
-/// ```
+/// A stop observer beside the plumber's `onStop` (told every stop first) that keeps every
+/// stop, in order, until released or ``cancel()``.
 public final class PlumbingStopRecorder<Payload: Sendable>: _RecordingRegistration {
     /// The observer's token.
     public let token: RegistrationToken
@@ -34,8 +25,6 @@ public final class PlumbingStopRecorder<Payload: Sendable>: _RecordingRegistrati
     deinit { token.cancel() }
 
     /// The stops received so far, oldest first.
-    ///
-    /// - Complexity: O(1).
     public var stops: [PlumbingOutcome<Payload>] { recorder.values }
 
     /// Each stop as `stage: reason` (`sink: reason` after every stage), oldest first.

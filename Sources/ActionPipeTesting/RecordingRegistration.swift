@@ -16,18 +16,13 @@ public protocol _RecordingRegistration: AnyObject, Sendable {
 
 extension _RecordingRegistration {
     /// How many values were received.
-    ///
-    /// - Complexity: O(1).
     public var count: Int { recorder.count }
 
     /// Returns the values received so far and forgets them.
-    ///
-    /// - Complexity: O(1).
     @discardableResult
     public func take() -> [Recorded] { recorder.take() }
 
-    /// Suspends until at least `count` values are held, then returns them (see
-    /// ``Recorder/waitForCount(_:)``).
+    /// Suspends until at least `count` values are held, then returns them.
     ///
     /// - Complexity: O(w) for w waiting tasks, plus the wait.
     @discardableResult
@@ -35,10 +30,8 @@ extension _RecordingRegistration {
         await recorder.waitForCount(count)
     }
 
-    /// Ends the registration (only the recorder's: the app's sink or `onStop` stays); the
-    /// values recorded stay.
+    /// Ends the recorder's registration (the values stay); returns whether it was still there.
     ///
-    /// - Returns: Whether it was still registered.
     /// - Complexity: Amortised O(1).
     @discardableResult
     public func cancel() -> Bool { token.cancel() }

@@ -1,26 +1,14 @@
 import ActionPipeConcurrency
 
-/// A clock that only moves when a test says so: retries, backoffs and timeouts that wait on
-/// it run in virtual time, instantly and deterministically.
-///
-/// Pass it wherever a part takes a clock (``OperationTreeOptions/clock``). Sleepers resume,
-/// in deadline order, when ``advance(by:)`` or ``advance(to:)`` reaches their deadline. A
-/// test waits for the code under test to sleep with ``waitForSleepers(_:)`` before
-/// advancing, or lets a number of sleeps happen with ``run(sleeps:)``.
-///
-/// ```swift
-/// let clock = TestClock()
-/// let woke = Task { try await clock.sleep(for: .seconds(3600)) }
-/// await clock.waitForSleepers(1)        // the task is asleep
-/// clock.advance(by: .seconds(3600))     // an hour passes, at once
-/// try await woke.value
-/// ```
+/// A clock that only moves when a test says so (``advance(by:)``), so retries, backoffs and
+/// timeouts run in virtual time; sleepers resume in deadline order. Wait for the code under
+/// test to sleep with ``waitForSleepers(_:)`` before advancing.
 ///
 /// `@unchecked Sendable`: every stored value is inside a `LockedValue`.
 public final class TestClock: Clock, @unchecked Sendable {
     /// A moment of a ``TestClock``: the time since the clock was made.
     public struct Instant: InstantProtocol, Hashable, Sendable, CustomStringConvertible {
-        /// How long after the clock's start this instant is.
+        /// The time since the clock's start.
         public let offset: Duration
 
         /// The instant `offset` after the clock's start.
@@ -37,7 +25,7 @@ public final class TestClock: Clock, @unchecked Sendable {
         /// Whether `lhs` comes before `rhs`.
         public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
 
-        /// `+5.0 seconds`: the offset from the clock's start.
+        /// `+5.0 seconds`.
         public var description: String { "+\(offset)" }
     }
 
@@ -60,20 +48,19 @@ public final class TestClock: Clock, @unchecked Sendable {
 
     private let state = LockedValue(State())
 
-    /// A clock at its start (``now`` is `Instant(offset: .zero)`).
+    /// A clock at its start, offset zero.
     public init() {}
 
     /// The current instant; moves only with ``advance(by:)`` and ``advance(to:)``.
     public var now: Instant { state.withLock { $0.now } }
 
-    /// Zero: the clock moves by exactly what a test asks.
+    /// Zero.
     public var minimumResolution: Duration { .zero }
 
     /// How many tasks are asleep on this clock now.
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
-    /// Suspends until the clock reaches `deadline` (at once if it has), or throws
-    /// `CancellationError` when the task is cancelled first.
+    /// Suspends until the clock reaches `deadline`, or throws `CancellationError`.
     ///
     /// - Complexity: O(s) for s sleepers.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
@@ -113,32 +100,22 @@ public final class TestClock: Clock, @unchecked Sendable {
         state.withLock { _ = $0.cancelledEarly.remove(id) }
     }
 
-    /// Moves the clock `duration` forward (never back) and resumes every sleeper it made
-    /// due, earliest first.
+    /// Moves the clock `duration` forward (never back) and resumes the sleepers it made due.
     ///
     /// - Complexity: O(s log s) for s sleepers.
     public func advance(by duration: Duration) {
-        let due = state.withLock { state -> [Sleeper] in
-            state.now = state.now.advanced(by: max(duration, .zero))
-            return Self.takeDue(&state)
-        }
-        for sleeper in due { sleeper.continuation.resume() }
+        move { $0.now.advanced(by: max(duration, .zero)) }
     }
 
-    /// Moves the clock to `instant`, if later than ``now``, and resumes every sleeper it
-    /// made due, earliest first.
+    /// Moves the clock to `instant`, if later, and resumes the sleepers it made due.
     ///
     /// - Complexity: O(s log s) for s sleepers.
     public func advance(to instant: Instant) {
-        let due = state.withLock { state -> [Sleeper] in
-            state.now = max(state.now, instant)
-            return Self.takeDue(&state)
-        }
-        for sleeper in due { sleeper.continuation.resume() }
+        move { _ in instant }
     }
 
-    /// Suspends until at least `count` tasks are asleep on this clock: call it before
-    /// advancing. Returns `false` at once when the waiting task is cancelled first.
+    /// Suspends until at least `count` tasks are asleep on this clock; `false` when the
+    /// waiting task is cancelled first.
     ///
     /// - Complexity: O(w) for w waiting tests.
     @discardableResult
@@ -147,35 +124,16 @@ public final class TestClock: Clock, @unchecked Sendable {
         return state.withLock { $0.sleepers.count >= count } || !Task.isCancelled
     }
 
-    /// Moves the clock to the earliest sleeper's deadline and resumes the sleepers due then.
+    /// Moves the clock to the earliest sleeper's deadline (`nil` if none) and resumes those due.
     ///
-    /// - Returns: The deadline it moved to, or `nil` when no task was asleep.
     /// - Complexity: O(s log s) for s sleepers.
     @discardableResult
     public func advanceToNextDeadline() -> Instant? {
-        advanceToNextDeadlineCounting().deadline
-    }
-
-    private func advanceToNextDeadlineCounting() -> (deadline: Instant?, woken: Int) {
-        let (deadline, due) = state.withLock { state -> (Instant?, [Sleeper]) in
-            guard let next = state.sleepers.map(\.deadline).min() else { return (nil, []) }
-            state.now = max(state.now, next)
-            return (next, Self.takeDue(&state))
-        }
-        for sleeper in due { sleeper.continuation.resume() }
-        return (deadline, due.count)
+        move { $0.sleepers.map(\.deadline).min() }.deadline
     }
 
     /// Lets `count` sleeps end in virtual time: each time a task sleeps, moves the clock to
-    /// the earliest deadline, until `count` sleepers have woken (three requests sleeping at
-    /// once count three). The clock cannot know whether a woken task sleeps again, so the
-    /// test says how many. Returns `false` at once when the waiting task is cancelled.
-    ///
-    /// ```swift
-    /// let retries = Task { for _ in 0..<3 { try await clock.sleep(for: .seconds(2)) } }
-    /// #expect(await clock.run(sleeps: 3))
-    /// #expect(clock.now == TestClock.Instant(offset: .seconds(6)))
-    /// ```
+    /// the earliest deadline, until `count` sleepers have woken; `false` when cancelled.
     ///
     /// - Complexity: O(count × s log s) for s sleepers, plus the waits.
     @discardableResult
@@ -183,9 +141,21 @@ public final class TestClock: Clock, @unchecked Sendable {
         var woken = 0
         while woken < count {
             guard await waitForSleepers(1), !Task.isCancelled else { return false }
-            woken += advanceToNextDeadlineCounting().woken
+            woken += move { $0.sleepers.map(\.deadline).min() }.woken
         }
         return true
+    }
+
+    /// Moves the clock to `target` (never back) and resumes the sleepers due, earliest first.
+    @discardableResult
+    private func move(to target: (State) -> Instant?) -> (deadline: Instant?, woken: Int) {
+        let (deadline, due) = state.withLock { state -> (Instant?, [Sleeper]) in
+            guard let next = target(state) else { return (nil, []) }
+            state.now = max(state.now, next)
+            return (next, Self.takeDue(&state))
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+        return (deadline, due.count)
     }
 
     private static func takeDue(_ state: inout State) -> [Sleeper] {

@@ -1,8 +1,7 @@
 import ActionPipeConcurrency
 
-/// The tasks suspended until a count (values recorded, sleepers, queued jobs) reaches
-/// theirs, kept in the locked state of a ``Recorder``, ``TestClock`` or ``ManualExecutor``
-/// and resumed after unlocking.
+/// The tasks suspended until a count (values, sleepers, jobs) reaches theirs, kept in a
+/// locked state and resumed after unlocking.
 struct _CountWaits<Result: Sendable> {
     typealias Continuation = UnsafeContinuation<Result, Never>
 
@@ -33,8 +32,7 @@ protocol _CountWaiting: SendableMetatype {
 }
 
 extension LockedValue where Value: _CountWaiting {
-    /// Suspends until the count reaches `count` (at once if it has), or the task is
-    /// cancelled, and returns the state's result then.
+    /// Suspends until the count reaches `count` or the task is cancelled; returns the result.
     func wait(for count: Int) async -> Value.WaitResult {
         let id = withLock { state -> UInt64 in
             state.waits.nextID += 1

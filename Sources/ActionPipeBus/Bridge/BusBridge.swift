@@ -2,25 +2,7 @@ import ActionPipeConcurrency
 import ActionPipeShared
 
 /// Connects an ``EventBus`` to the buses of other instances through a ``BusTransport``:
-/// events of the bridged topics published here are encoded and sent; those the transport
-/// receives are decoded and published here, as remote events.
-///
-/// ```swift
-/// let bridge = BusBridge(bus: bus, transport: transport)
-/// bridge.bridge(BusTopic(anySubtypeOf: OrderPlaced.self))
-/// let running = Task { try await bridge.run() }   // until cancelled
-/// bus.publish(OrderPlaced(id: 7))                  // also reaches the other instances
-/// ```
-///
-/// - A received event is published with ``BusOrigin/remote(_:)`` (seen in
-///   ``BusOrigin/current``) and never sent out again by any bridge on the bus; what its
-///   handlers publish in turn is local, and is sent.
-/// - Only bridged topics cross; every instance bridges a type under the same name and
-///   ``BusCoder``. Feedback and `publishAndWait` stay local.
-/// - Each sender's events are sent in publish order; duplicates (a sequence already seen)
-///   are dropped. At most or at least once is the transport's to say.
-/// - The outbox decouples publish from send; past `outboxLimit`, new events are dropped and
-///   reported to ``Diagnostics``, as are events that fail to encode, decode or send.
+/// bridged events published here are sent; those received are published here as remote.
 public final class BusBridge: Sendable, CustomStringConvertible {
     /// The bus whose events this bridge sends and receives.
     public let bus: EventBus
@@ -31,9 +13,7 @@ public final class BusBridge: Sendable, CustomStringConvertible {
     let outbox: AsyncStream<BusMessage>
     let registrations = RegistrationBag()
 
-    /// A bridge of `bus` over `transport`. Nothing crosses until topics are bridged with
-    /// ``bridge(_:as:)`` and ``run()`` runs; past `outboxLimit` events waiting to be sent,
-    /// new ones are dropped and reported.
+    /// A bridge of `bus` over `transport`; past `outboxLimit` waiting, events are dropped.
     public init(
         bus: EventBus, transport: some BusTransport, instance: BusInstanceID = .random(),
         coder: some BusCoder = BusJSONCoder(), outboxLimit: Int = 100_000
@@ -52,16 +32,7 @@ public final class BusBridge: Sendable, CustomStringConvertible {
     /// `BusBridge(<instance> of EventBus(<name>))`.
     public var description: String { "BusBridge(\(instance) of \(bus))" }
 
-    /// Bridges `topic`: its events published here are sent, and those arriving under
-    /// `name` that match it are published here. Bridge each event type once, with its
-    /// widest topic; a second topic of the same name is reported and ignored.
-    ///
-    /// `name` is the name on the wire, the same in every instance; by default the event
-    /// type's name.
-    ///
-    /// ```swift
-    /// bridge.bridge(BusTopic(Login.self, .login), as: "session.login")
-    /// ```
+    /// Bridges `topic` under `name` on the wire (by default the type's name), once per name.
     public func bridge<Event: BusEvent & Codable>(_ topic: BusTopic<Event>, as name: String? = nil)
     {
         let name = name ?? String(describing: Event.self)
@@ -81,24 +52,19 @@ public final class BusBridge: Sendable, CustomStringConvertible {
             return
         }
         let core = core
-        // No feedback, as a stream's subscription. The bus's identity, not the bus: its own
-        // subscription must not keep it alive.
+        // The bus's identity, not the bus: its own subscription must not keep it alive.
         let busID = ObjectIdentifier(bus)
         let token = bus._subscribe(topic, owner: nil, name: "bridge", executor: nil) {
             _, event in
-            // A remote event being delivered is not sent back out.
             if _BusRemoteScope.current(on: busID) == nil { core.send(event, as: name) }
             return nil
         }
         token.store(in: registrations)
     }
 
-    /// Runs the bridge until the calling task is cancelled: sends the outbox through the
-    /// transport and publishes what it receives. Run it once; when it returns, the bridge's
-    /// subscriptions are cancelled.
+    /// Runs the bridge, once, until the task is cancelled or receiving fails for good.
     ///
-    /// - Throws: What ``BusTransport/receive(into:)`` throws when it fails for good;
-    ///   ``BusBridgeError/alreadyRan`` on a second run.
+    /// - Throws: What ``BusTransport/receive(into:)`` throws; ``BusBridgeError/alreadyRan``.
     public func run() async throws {
         guard core.start() else { throw BusBridgeError.alreadyRan }
         defer {
@@ -119,7 +85,6 @@ public final class BusBridge: Sendable, CustomStringConvertible {
             }
             let inbox = BusInbox(bridge: self)
             group.addTask { [transport] in try await transport.receive(into: inbox) }
-            // Either ends: when cancelled, or when receiving fails for good.
             defer { group.cancelAll() }
             try await group.next()
         }

@@ -1,16 +1,10 @@
 import ActionPipeShared
 
-/// Where a ``BusTransport`` hands what it receives: messages, and what the app should hear
-/// about (a lost connection, a malformed message), which goes to ``Diagnostics``.
+/// Where a ``BusTransport`` hands messages, and reports problems to ``Diagnostics``.
 public struct BusInbox: Sendable {
     let bridge: BusBridge
 
-    /// Decodes `message` and publishes it here, now, as a remote event
-    /// (``BusOrigin/remote(_:)``), unless it is the bridge's own, seen before (sequence not
-    /// above its sender's last), or not bridged here. An undecodable payload is reported
-    /// (``Diagnostic/Kind/bridgeEventDropped``) and skipped.
-    ///
-    /// - Returns: Whether the event was published.
+    /// Decodes `message` and publishes it now as a remote event, unless own, seen or unknown.
     @discardableResult
     public func deliver(_ message: BusMessage) -> Bool {
         guard message.sender != bridge.instance else { return false }
@@ -23,24 +17,18 @@ public struct BusInbox: Sendable {
         }
     }
 
-    /// Reports (``Diagnostic/Kind/bridgeEventDropped``) something that arrived and could
-    /// not be read as a message.
+    /// Reports something that arrived and could not be read as a message.
     public func reportMalformed(_ what: String, error: (any Error)? = nil) {
         report(.bridgeEventDropped, " skipped a malformed message: \(what)", error)
     }
 
     /// Reports that events were lost (`count`, or an unknown number when `nil`), and why.
-    ///
-    /// ```swift
-    /// inbox.reportDropped(count: nil, "the connection dropped; notifications meanwhile are lost")
-    /// ```
     public func reportDropped(count: Int?, _ reason: String, error: (any Error)? = nil) {
         let what = count.map { "\($0) event(s)" } ?? "events"
         report(.bridgeEventDropped, " lost \(what): \(reason)", error)
     }
 
-    /// Reports (``Diagnostic/Kind/bridgeConnection``) a change of the transport's
-    /// connection: connected, lost, reconnecting.
+    /// Reports a change of the transport's connection: connected, lost, reconnecting.
     public func reportConnection(_ state: String, error: (any Error)? = nil) {
         report(.bridgeConnection, ": \(state)", error)
     }

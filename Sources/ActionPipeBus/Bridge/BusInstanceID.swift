@@ -1,11 +1,9 @@
-/// The identity of one bridged bus among the instances sharing a ``BusTransport``: a
-/// message's sender, so a bridge skips its own messages and subscribers can tell where an
-/// event came from.
+/// The identity of one bridged bus among the instances sharing a ``BusTransport``.
 public struct BusInstanceID: Hashable, Sendable, CustomStringConvertible {
     /// The id as text, as it travels.
     public let rawValue: String
 
-    /// Short (it travels with every event) and unique among the instances of a transport.
+    /// Short (it travels with every event) and unique among the transport's instances.
     public init(_ rawValue: String) {
         self.rawValue = rawValue
     }

@@ -4,8 +4,7 @@
     import Foundation
 #endif
 
-/// The default ``BusCoder``: events as JSON, through Foundation's `JSONEncoder` and
-/// `JSONDecoder` with their default settings.
+/// The default ``BusCoder``: JSON, with Foundation's default settings.
 public struct BusJSONCoder: BusCoder {
     /// A JSON coder.
     public init() {}

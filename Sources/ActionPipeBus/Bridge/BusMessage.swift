@@ -1,11 +1,10 @@
-/// One event as it travels between bridged buses: encoded, with its topic's name on the
-/// wire, its sender and the sender's sequence number. A transport need not understand it.
+/// One event as it travels between bridged buses, encoded.
 public struct BusMessage: Hashable, Sendable {
     /// The name of the event's type on the wire (``BusBridge/bridge(_:as:)``).
     public var topic: String
     /// The instance that published the event.
     public var sender: BusInstanceID
-    /// Counts the sender's messages from 1, so a receiver keeps its order and spots repeats.
+    /// Counts the sender's messages from 1, so a receiver spots repeats.
     public var sequence: UInt64
     /// The event, encoded by the sender's ``BusCoder``.
     public var payload: [UInt8]

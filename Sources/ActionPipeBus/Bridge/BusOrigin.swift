@@ -1,17 +1,7 @@
 import ActionPipeConcurrency
 
-/// Where the event being delivered was published: on this bus (`local`), or on another
-/// instance whose event a ``BusBridge`` received (`remote`).
-///
-/// Read ``current`` while handling an event. Only handlers called during the publish see
-/// `remote`; handlers run on an executor, and readers of ``EventBus/events(for:buffering:)``,
-/// see `local`, as does what a handler publishes in turn.
-///
-/// ```swift
-/// bus.subscribe(BusTopic(OrderPlaced.self)) { order in
-///     if case .remote(let instance) = BusOrigin.current { print("from", instance) }
-/// }
-/// ```
+/// Where the event being delivered was published: here, or on another instance (`remote`,
+/// seen only by handlers called during the publish).
 public enum BusOrigin: Hashable, Sendable {
     /// Published on this process's bus.
     case local
@@ -24,12 +14,11 @@ public enum BusOrigin: Hashable, Sendable {
     }
 }
 
-/// The remote event a bridge is publishing on this thread, current around the publish so
-/// its handlers, and only they (not what they publish), see it as remote.
+/// The remote event a bridge is publishing on this thread, seen by its handlers only.
 final class _BusRemoteScope {
     let sender: BusInstanceID
     let bus: ObjectIdentifier
-    /// The thread's call depth outside the publish; handlers run one level deeper.
+    /// Outside the publish; its handlers run one level deeper.
     let depth: Int
 
     init(sender: BusInstanceID, bus: ObjectIdentifier, depth: Int) {
@@ -48,10 +37,9 @@ final class _BusRemoteScope {
         scopes.withCurrent(scope) { _ = bus.publish(event) }
     }
 
-    /// Set if the running handler handles a remote event (of `bus`, when given) directly.
+    /// Set if the running handler handles a remote event (of `bus`, when given).
     static func current(on bus: ObjectIdentifier?) -> BusOrigin? {
         scopes.borrowCurrent { scope -> BusOrigin? in
-            // Deeper than the publish's handlers means a nested, local publish or call.
             guard NestingDepth.counter(.call).pointee == scope.depth + 1 else { return nil }
             if let bus, bus != scope.bus { return nil }
             return .remote(scope.sender)

@@ -1,8 +1,7 @@
 import ActionPipeConcurrency
 import ActionPipeShared
 
-/// A bridge's state shared by its bus subscriptions, which hold it (not the bridge), so
-/// the bus keeps no bridge alive.
+/// A bridge's state, held by its bus subscriptions so the bus keeps no bridge alive.
 final class _BusBridgeCore: Sendable {
     /// Publishes a decoded payload as from the sender; whether it did.
     typealias Inbound = @Sendable ([UInt8], EventBus, BusInstanceID) throws -> Bool
@@ -13,7 +12,6 @@ final class _BusBridgeCore: Sendable {
         var pending = 0
         var started = false
         var finished = false
-        /// Per sender, to drop duplicates.
         var lastSeen: [BusInstanceID: UInt64] = [:]
     }
 
@@ -61,8 +59,7 @@ final class _BusBridgeCore: Sendable {
         state.withLock { $0.pending -= 1 }
     }
 
-    /// Encodes `event` unlocked (app code), then numbers and queues it under the lock, so
-    /// sequence and outbox agree on the order.
+    /// Encodes `event` unlocked, then numbers and queues it under the lock, in one order.
     func send<Event: Encodable>(_ event: Event, as name: String) {
         let payload: [UInt8]
         do {
@@ -77,15 +74,13 @@ final class _BusBridgeCore: Sendable {
                 topic: name, sender: instance, sequence: state.nextSequence, payload: payload)
             state.nextSequence += 1
             state.pending += 1
-            // Library code only: the stream's buffer, and resuming its reader.
-            outbox.yield(message)
+            outbox.yield(message)  // library code only, so under the lock
             return nil
         }
         if let refused { report("an event \(name) was not sent: \(refused)", nil) }
     }
 
-    /// The inbound route of a bridged topic's message new from its sender; records its
-    /// sequence.
+    /// The inbound route of a message new from its sender; records its sequence.
     func accept(_ message: BusMessage) -> Inbound? {
         state.withLock { state -> Inbound? in
             guard let inbound = state.inbound[message.topic] else { return nil }

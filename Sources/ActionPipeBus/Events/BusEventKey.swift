@@ -1,16 +1,13 @@
-/// A ``BusTopic`` with its event type erased, so topics of several types can be listed
-/// together (a union's events, what to unsubscribe from). Equal when type and subtype (or
-/// "any subtype") are.
+/// A ``BusTopic`` with its event type erased, so topics of several types can be listed.
 public struct BusEventKey: Hashable, Sendable, CustomStringConvertible {
     let type: ObjectIdentifier
     let subtype: _BusErasedSubtype?
-    /// For `description`: its name is built only when asked (per subscribe, it cost more than
-    /// the rest).
+    /// Its name is built only for `description`.
     let eventType: any BusEvent.Type
 
     init<Event: BusEvent>(_ topic: BusTopic<Event>) {
         type = ObjectIdentifier(Event.self)
-        subtype = topic.subtype.map { _BusErasedSubtype(AnyHashable($0)) }
+        subtype = topic.subtype.map { _BusErasedSubtype(value: AnyHashable($0)) }
         eventType = Event.self
     }
 
@@ -21,14 +18,12 @@ public struct BusEventKey: Hashable, Sendable, CustomStringConvertible {
         return subtype.value == _busSubtypeValue(of: event)
     }
 
-    /// Under the bus's lock: adds an entry of the key's event type forwarding its events to
-    /// a union subscription; returns what to release after unlocking.
+    /// Under the bus's lock: adds an entry forwarding to a union; returns what to release.
     func addForwarder(
         to state: inout _BusState, id: UInt64, owner: _BusOwner?, name: String,
         forward: @escaping @Sendable (AnyObject?, any BusEvent) throws -> Void
     ) -> [AnyObject] {
         func add<Event: BusEvent>(_: Event.Type) -> [AnyObject] {
-            // Boxed from an `Event.Subtype`: the cast cannot fail.
             let subtype = subtype.map { $0.value.base as! Event.Subtype }
             let entry = _BusGeneralEntry<Event>(
                 id: id, subtype: subtype, owner: owner, executor: nil, name: name
@@ -61,11 +56,9 @@ public struct BusEventKey: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// `@unchecked Sendable`: `AnyHashable` is not `Sendable`, but it only wraps a
-/// `BusEvent.Subtype`, which is.
+/// `@unchecked Sendable`: it only wraps a `BusEvent.Subtype`, which is `Sendable`.
 struct _BusErasedSubtype: Hashable, @unchecked Sendable {
     let value: AnyHashable
-    init(_ value: AnyHashable) { self.value = value }
 }
 
 private func _busSubtypeValue<Event: BusEvent>(of event: Event) -> AnyHashable {

@@ -1,20 +1,10 @@
 import Synchronization
 
-/// Where a handler runs, or where a publish happens. Without one, a handler runs
-/// synchronously during the publish; with one, the publish hands it over and goes on (it
-/// runs later, if its subscriber still exists).
-///
-/// ```swift
-/// bus.subscribe(BusTopic(Ping.self), on: .custom { job in queue.async(execute: job) }) { _ in }
-/// ```
-///
-/// It decides where, not what a handler is isolated to: for an actor's isolation use
-/// ``EventBus/subscribe(_:on:name:_:)-(_,A,_,_)``; for a `@MainActor` handler in publish
-/// order, ``EventBus/subscribe(_:on:name:_:)-(_,MainActorDelivery,_,_)``.
+/// Where a handler runs (later, if its subscriber still exists) or a publish happens;
+/// without one, during the publish. It gives no isolation.
 public struct BusExecutor: Sendable, CustomStringConvertible {
     enum Kind: Sendable {
         case mainActor
-        /// Through the one queue of deliveries to the main actor, in order.
         case mainActorInOrder
         case actor(any Actor)
         case task
@@ -23,26 +13,21 @@ public struct BusExecutor: Sendable, CustomStringConvertible {
 
     let kind: Kind
 
-    /// The main actor: each handler call becomes a main-actor job, in no order. For
-    /// handlers that answer feedback or throw; otherwise prefer
-    /// ``EventBus/subscribe(_:on:name:_:)-(_,MainActorDelivery,_,_)``.
+    /// The main actor: each handler call becomes a main-actor job, in no order.
     public static let mainActor = BusExecutor(kind: .mainActor)
 
-    /// Through the one queue of deliveries to the main actor: in publish order, at once
-    /// when a publish on the main actor finds nothing queued.
+    /// Through ``MainActorDelivery``'s queue: in publish order, at once when idle there.
     static let mainActorInOrder = BusExecutor(kind: .mainActorInOrder)
 
     /// A new task per handler call, concurrent with the publisher and each other.
     public static let task = BusExecutor(kind: .task)
 
-    /// On `actor`'s executor (serially with its other work), without isolation; for its
-    /// state use ``EventBus/subscribe(_:on:name:_:)-(_,A,_,_)``.
+    /// On `actor`'s executor (serially with its other work), without isolation.
     public static func actor(_ actor: any Actor) -> BusExecutor {
         BusExecutor(kind: .actor(actor))
     }
 
-    /// Through `enqueue`, which must run each job exactly once (a dispatch queue, say). A
-    /// serial `enqueue` keeps publish order.
+    /// Through `enqueue`, which must run each job exactly once; a serial one keeps order.
     public static func custom(
         _ enqueue: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void
     ) -> BusExecutor {
@@ -59,9 +44,7 @@ public struct BusExecutor: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Hands `job` over; on the main actor's queue with nothing queued, runs it at once.
-    ///
-    /// - Returns: Whether `job` has run already (only on the main actor's queue).
+    /// Hands `job` over; returns whether it has run already (only the main actor's queue).
     @usableFromInline
     @discardableResult
     func enqueue(_ job: @escaping @Sendable () -> Void) -> Bool {
@@ -90,8 +73,7 @@ private func _busRun(on actor: isolated any Actor, _ job: @Sendable () -> Void) 
     job()
 }
 
-/// Returns whether `job` ran before returning: on the main actor, a job that has run when
-/// the queue returns ran at once (a drain, also on the main actor, cannot run meanwhile).
+/// Whether `job` ran at once (on the main actor no drain can run meanwhile).
 private func _busEnqueueInOrder(_ job: @escaping @Sendable () -> Void) -> Bool {
     guard _MainActorQueue.isOnMainActor else {
         _MainActorQueue.shared.enqueue { job() }

@@ -1,11 +1,8 @@
 import ActionPipeConcurrency
 
-/// What a synchronous ``EventBus/publish(_:)`` did: how many subscribers handled the event,
-/// threw, or were handed to their executor. For who did what, ask for feedback
-/// (``EventBus/publish(_:feedback:)``, ``EventBus/publishAndWait(_:)``).
+/// How many subscribers handled a published event, threw, or were handed to their executor.
 public struct BusPublishResult: Sendable, Hashable, CustomStringConvertible {
-    /// Equal when the counts are equal and both were refused for the same event type, or
-    /// neither was.
+    /// Equal counts, and refused for the same event type or neither.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.handledCount == rhs.handledCount && lhs.failedCount == rhs.failedCount
             && lhs.scheduledCount == rhs.scheduledCount
@@ -24,14 +21,13 @@ public struct BusPublishResult: Sendable, Hashable, CustomStringConvertible {
     /// Synchronous handlers that returned normally.
     public var handledCount: Int
 
-    /// Synchronous handlers that threw (the publish went on with the next subscriber).
+    /// Synchronous handlers that threw.
     public var failedCount: Int
 
-    /// Handlers handed to their executor; they run after the publish returns.
+    /// Handlers handed to their executor, to run later.
     public var scheduledCount: Int
 
-    /// Why the publish reached nobody, when it nested deeper than
-    /// ``NestingLimitError/depthLimit``; `nil` otherwise.
+    /// Why the publish reached nobody: it nested deeper than ``NestingLimitError/depthLimit``.
     public var nestingError: NestingLimitError? {
         refusedEventType.map {
             NestingLimitError(
@@ -39,7 +35,7 @@ public struct BusPublishResult: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// A type, not the error, so the result stays trivial to copy on a publish's return.
+    /// A type, not the error: the result stays trivial to copy.
     var refusedEventType: Any.Type?
 
     /// A result with these counts.
@@ -50,7 +46,7 @@ public struct BusPublishResult: Sendable, Hashable, CustomStringConvertible {
         self.refusedEventType = nil
     }
 
-    /// Subscribers the event reached: `handledCount + failedCount + scheduledCount`.
+    /// `handledCount + failedCount + scheduledCount`.
     public var reachedCount: Int { handledCount + failedCount + scheduledCount }
 
     /// Whether no subscriber received the event (not an error).

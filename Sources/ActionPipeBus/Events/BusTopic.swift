@@ -1,12 +1,4 @@
-/// What a subscription listens to: an event type, and either one exact subtype or any.
-/// Matching is exact, as in DWEventBus; every subtype is asked for with
-/// ``init(anySubtypeOf:)``.
-///
-/// ```swift
-/// let logins = BusTopic(Login.self, .login)           // Login events of subtype .login
-/// let everything = BusTopic(anySubtypeOf: Login.self)  // every Login event
-/// let pings = BusTopic(Ping.self)                      // Ping has no subtype
-/// ```
+/// What a subscription listens to: an event type, and one exact subtype or any.
 public struct BusTopic<Event: BusEvent>: Hashable, Sendable, CustomStringConvertible {
     /// The exact subtype, or `nil` for "any subtype".
     public let subtype: Event.Subtype?

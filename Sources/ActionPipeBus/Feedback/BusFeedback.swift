@@ -1,11 +1,4 @@
-/// One subscriber's report on one published event: who it was, whether it handled the
-/// event (and what it answered) or failed (and why), and how long it took.
-///
-/// ```swift
-/// bus.publish(Login(subtype: .login, user: "ann")) { feedback in
-///     print(feedback)   // "Cache handled: cleared"
-/// }
-/// ```
+/// One subscriber's report on one event: who, its answer or error, and how long it took.
 public struct BusFeedback<Value: Sendable>: Sendable, CustomStringConvertible {
     /// How a handler ended.
     public enum Outcome: Sendable {
@@ -24,7 +17,7 @@ public struct BusFeedback<Value: Sendable>: Sendable, CustomStringConvertible {
     /// How its handler ended.
     public let outcome: Outcome
 
-    /// How long its handler ran (not counting the wait for its executor).
+    /// How long its handler ran (not its wait for the executor).
     public let duration: Duration
 
     /// Whether the handler returned normally.
@@ -52,5 +45,38 @@ public struct BusFeedback<Value: Sendable>: Sendable, CustomStringConvertible {
         case .handled: "\(subscriber) handled"
         case .failed(let error): "\(subscriber) failed: \(error)"
         }
+    }
+}
+
+/// What every subscriber did with one event, returned by ``EventBus/publishAndWait(_:)``.
+public struct BusSummary<Value: Sendable>: Sendable, CustomStringConvertible {
+    /// One report per subscriber that ran, in subscription order.
+    public let reports: [BusFeedback<Value>]
+
+    /// Subscribers reached whose object had gone when their executor got to them.
+    public let skippedCount: Int
+
+    /// From the publish to the last report.
+    public let duration: Duration
+
+    /// The reports of handlers that returned normally.
+    public var successes: [BusFeedback<Value>] { reports.filter(\.isSuccess) }
+
+    /// The reports of handlers that threw.
+    public var failures: [BusFeedback<Value>] { reports.filter { !$0.isSuccess } }
+
+    /// The answers of the handlers that gave one, in subscription order.
+    public var values: [Value] { reports.compactMap(\.value) }
+
+    /// Whether no subscriber received the event.
+    public var isEmpty: Bool { reports.isEmpty && skippedCount == 0 }
+
+    /// `2 handled (A, B), 1 failed (C), 0 skipped`.
+    public var description: String {
+        func names(_ reports: [BusFeedback<Value>]) -> String {
+            reports.isEmpty ? "" : " (\(reports.map(\.subscriber).joined(separator: ", ")))"
+        }
+        return "\(successes.count) handled\(names(successes)), \(failures.count) failed"
+            + "\(names(failures)), \(skippedCount) skipped"
     }
 }

@@ -1,18 +1,8 @@
 import ActionPipeConcurrency
 
 extension EventBus {
-    /// Delivers `event` like ``publish(_:)``, and reports to `feedback` what each subscriber
-    /// did: its answer or error, and how long it took. Synchronous subscribers report during
-    /// the publish, in order; those with an executor when they have run. `feedback` runs
-    /// with no lock held. Allocates a little per subscriber.
-    ///
-    /// ```swift
-    /// bus.publish(Login(subtype: .logout, user: "ann")) { feedback in
-    ///     print(feedback)   // "Cache handled: cleared 3 entries"
-    /// }
-    /// ```
-    ///
-    /// - Returns: The counts, as ``publish(_:)`` returns them.
+    /// Delivers `event` like ``publish(_:)``, and reports each subscriber's answer or error
+    /// to `feedback`, in order (an executor's when it has run).
     @discardableResult
     public func publish<Event: BusEvent>(
         _ event: Event,
@@ -33,7 +23,6 @@ extension EventBus {
                 let ran = executor.enqueue { [self] in
                     if let report = _timed(entry, event) { feedback(report) }
                 }
-                // Only the main actor's queue runs a job at once: handled.
                 if ran { result.handledCount += 1 } else { result.scheduledCount += 1 }
                 continue
             }
@@ -48,13 +37,7 @@ extension EventBus {
         return result
     }
 
-    /// Delivers `event` and waits until every subscriber has finished, executors included:
-    /// synchronous subscribers first, in order, on the caller; the others concurrently. The
-    /// summary lists every report in subscription order.
-    ///
-    /// ```swift
-    /// print(await bus.publishAndWait(event))   // "2 handled (Cache, Screen), 1 failed (Audit), 0 skipped"
-    /// ```
+    /// Delivers `event` and waits until every subscriber, executors included, has finished.
     public nonisolated(nonsending) func publishAndWait<Event: BusEvent>(
         _ event: Event
     ) async -> BusSummary<Event.Feedback> {

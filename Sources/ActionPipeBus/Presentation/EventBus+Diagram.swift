@@ -1,21 +1,9 @@
 import ActionPipeConcurrency
 
 extension EventBus {
-    /// The bus's subscriptions as a Mermaid flowchart, left to right: each topic (a hexagon,
-    /// `Login.login`), each subscription (a box, named as in feedback), and an arrow from
-    /// each topic to each of its subscriptions. Ids `topic0`, `sub0`, … follow subscription
-    /// order; a union is one box with an arrow per topic; gone subscribers not yet pruned
-    /// are shown.
+    /// The bus's subscriptions as a Mermaid flowchart: an arrow from each topic to each box.
     ///
-    /// ```swift
-    /// print(bus.mermaidDiagram)
-    /// // flowchart LR
-    /// //     topic0{{"Login.login"}}
-    /// //     sub0["greeter"]
-    /// //     topic0 --> sub0
-    /// ```
-    ///
-    /// - Complexity: O(n log n) for n subscriptions, under one take of the bus's lock.
+    /// - Complexity: O(n log n) for n subscriptions.
     public var mermaidDiagram: String {
         // Under the lock only keys are built (subtypes boxed, not hashed or described).
         let rows = _state.withLock { state in
@@ -30,23 +18,15 @@ extension EventBus {
         var subscriptions: [UInt64: Int] = [:]
         var edges: [(topic: Int, subscription: Int)] = []
         for (row, description) in ordered {
-            let topic: Int
-            if let known = topics[row.key] {
-                topic = known
-            } else {
-                topic = topics.count
-                topics[row.key] = topic
-                chart.node("topic\(topic)", description, shape: .hexagon)
+            if topics[row.key] == nil {
+                topics[row.key] = topics.count
+                chart.node("topic\(topics.count - 1)", description, shape: .hexagon)
             }
-            let subscription: Int
-            if let known = subscriptions[row.id] {
-                subscription = known
-            } else {
-                subscription = subscriptions.count
-                subscriptions[row.id] = subscription
-                chart.node("sub\(subscription)", row.name)
+            if subscriptions[row.id] == nil {
+                subscriptions[row.id] = subscriptions.count
+                chart.node("sub\(subscriptions.count - 1)", row.name)
             }
-            edges.append((topic, subscription))
+            edges.append((topics[row.key]!, subscriptions[row.id]!))
         }
         for edge in edges { chart.edge("topic\(edge.topic)", "sub\(edge.subscription)") }
         return chart.text

@@ -1,22 +1,10 @@
 import ActionPipeConcurrency
 
 extension EventBus {
-    /// Subscribes `subscriber` to `topic`: `handler` gets the subscriber and each matching
-    /// event, until the subscription is cancelled or the subscriber goes away.
+    /// Subscribes `subscriber` (held weakly unless ``Retention/strong``, and handed to
+    /// `handler`) to `topic`, until the subscription is cancelled or the subscriber goes.
+    /// `name` is its name in feedback (by default its type's); `executor`, where it runs.
     ///
-    /// The bus holds `subscriber` weakly by default and hands it to the handler, which need
-    /// not capture it; with ``Retention/strong`` the subscription keeps it alive until
-    /// cancelled. Subscribing the same handler twice makes two subscriptions.
-    ///
-    /// ```swift
-    /// bus.subscribe(BusTopic(Login.self, .login), owner: screen) { screen, event in
-    ///     screen.greet(event.user)
-    /// }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - name: The subscriber's name in feedback; by default its type's name.
-    ///   - executor: Where the handler runs; by default synchronously during the publish.
     /// - Complexity: Amortised O(1); the next publish of the type rebuilds its routes once.
     @_disfavoredOverload
     @inlinable
@@ -26,34 +14,23 @@ extension EventBus {
         name: String? = nil, on executor: BusExecutor? = nil,
         _ handler: @escaping @Sendable (Subscriber, Event) throws -> Event.Feedback
     ) -> RegistrationToken {
-        // Disfavoured: `on: .mainActor` with a handler both forms accept means the main
-        // actor's form. Inlinable, so this adapting closure is specialised in the caller.
+        // Disfavoured: `on: .mainActor` means the main actor's form.
+        let name = name ?? _typeName(Subscriber.self, qualified: false)
         guard retention == .weak else {
-            // `.strong`: the handler keeps the subscriber; the entry still knows it as its
-            // owner, for unsubscribing by subscriber.
-            return _subscribe(
-                topic, owner: subscriber,
-                name: name ?? _typeName(Subscriber.self, qualified: false),
-                executor: executor
-            ) { _, event in try handler(subscriber, event) }
+            // The handler keeps the subscriber; the entry still knows it, for unsubscribing.
+            return _subscribe(topic, owner: subscriber, name: name, executor: executor) {
+                _, event in try handler(subscriber, event)
+            }
         }
-        return _subscribe(
-            topic, owner: subscriber, name: name ?? _typeName(Subscriber.self, qualified: false),
-            executor: executor
-        ) { object, event in
+        return _subscribe(topic, owner: subscriber, name: name, executor: executor) {
+            object, event in
             // Owned entries always get their live subscriber.
             try handler(knownCast(object.unsafelyUnwrapped, to: Subscriber.self), event)
         }
     }
 
-    /// Subscribes `handler` to `topic` until the returned token is cancelled (or the bus
-    /// is gone). Prefer ``subscribe(_:owner:retention:name:on:_:)`` when an object owns it.
+    /// Subscribes `handler` to `topic` until the token is cancelled (or the bus is gone).
     ///
-    /// ```swift
-    /// let subscription = bus.subscribe(BusTopic(Ping.self)) { _ in print("ping") }
-    /// ```
-    ///
-    /// - Parameter name: The subscriber's name in feedback; by default `subscription`.
     /// - Complexity: As ``subscribe(_:owner:retention:name:on:_:)``.
     @_disfavoredOverload
     @inlinable
@@ -62,16 +39,17 @@ extension EventBus {
         _ topic: BusTopic<Event>, name: String? = nil, on executor: BusExecutor? = nil,
         _ handler: @escaping @Sendable (Event) throws -> Event.Feedback
     ) -> RegistrationToken {
-        // Disfavoured: `on: .mainActor` here means the main actor's form.
         let name = name ?? "subscription"
-        // Without an executor the entry keeps `handler` itself, called directly.
-        guard let executor else { return _subscribe(topic, name: name, plain: handler) }
+        guard let executor else {
+            return _subscribe(topic, owner: nil, name: name) { id in
+                _BusPlainEntry(id: id, subtype: topic.subtype, name: name, handler: handler)
+            }
+        }
         return _subscribe(topic, owner: nil, name: name, executor: executor) { _, event in
             try handler(event)
         }
     }
 
-    /// Not inlinable, unlike the plain form: a cost per delivery.
     @usableFromInline
     func _subscribe<Event: BusEvent>(
         _ topic: BusTopic<Event>, owner: (AnyObject & Sendable)?, name: String,
@@ -86,19 +64,8 @@ extension EventBus {
         }
     }
 
-    /// A closure kept by its token and run during the publish, stored as given.
-    @inlinable
-    func _subscribe<Event: BusEvent>(
-        _ topic: BusTopic<Event>, name: String,
-        plain handler: @escaping @Sendable (Event) throws -> Event.Feedback
-    ) -> RegistrationToken {
-        _subscribe(topic, owner: nil, name: name) { id in
-            _BusPlainEntry(id: id, subtype: topic.subtype, name: name, handler: handler)
-        }
-    }
-
-    /// Registers `makeEntry`'s entry, replays the topic's sticky events to it, and returns
-    /// its token. Inlinable: the entry is made with no run-time metadata lookup.
+    /// Registers `makeEntry`'s entry, replays the topic's sticky events to it (matched
+    /// unlocked), and returns its token. Inlinable: no run-time metadata lookup.
     @inlinable
     func _subscribe<Event: BusEvent>(
         _ topic: BusTopic<Event>, owner: _BusOwner?, name: String,
@@ -110,7 +77,6 @@ extension EventBus {
         ) { slots in
             stickySlots = slots
         }
-        // Matched after unlocking: matching hashes and compares subtypes (app code).
         if let stickySlots {
             let sticky = Self._sticky(for: topic, in: stickySlots)
             if !sticky.isEmpty {
@@ -120,11 +86,8 @@ extension EventBus {
         return _token(for: entry.id, count: count, threshold: threshold, name: name)
     }
 
-    /// Under the lock: a new id, its record, and `makeEntry`'s entry in the type's table;
-    /// `readSticky` gets the type's sticky events (the caller matches them unlocked). What
-    /// the change replaced is released after unlocking.
-    ///
-    /// - Returns: The entry, and the subscription count and prune threshold after it.
+    /// Under the lock: a new id, its record and entry; `readSticky` gets the type's sticky
+    /// events. Returns the entry, and the subscription count and prune threshold after it.
     @usableFromInline
     func _register(
         _ type: ObjectIdentifier, owner: _BusOwner?,
@@ -143,9 +106,7 @@ extension EventBus {
         return (entry, count, threshold)
     }
 
-    /// Prunes gone subscribers first if `count` reached the prune `threshold`: when the
-    /// subscriptions doubled since the last prune, so subscribing stays amortised O(1) and
-    /// gone owners' subscriptions never outnumber the live ones.
+    /// Prunes gone subscribers first once the subscriptions doubled since the last prune.
     @usableFromInline
     func _token(for id: UInt64, count: Int, threshold: Int, name: String) -> RegistrationToken {
         if count >= threshold { _pruneGone() }

@@ -1,17 +1,13 @@
 extension EventBus {
-    /// Removes every subscription of `subscriber` that listens to `key`, unions and any-of
-    /// subscriptions containing it included. Keys match exactly: removing `Login.login`
-    /// leaves a subscription to any subtype of `Login`.
+    /// Removes every subscription of `subscriber` to exactly `key`, unions included.
     ///
-    /// - Returns: How many subscriptions were removed; 0 when there was none (not an error).
     /// - Complexity: O(k) for the subscriber's k subscriptions, as the other forms.
     @discardableResult
     public func unsubscribe(_ subscriber: AnyObject, from key: BusEventKey) -> Int {
         _remove(_ids(of: subscriber) { $0.contains(key) })
     }
 
-    /// Removes every subscription of `subscriber` that listens to `topic`; see
-    /// the key form of `unsubscribe(_:from:)`.
+    /// Removes every subscription of `subscriber` that listens to `topic`; returns how many.
     @discardableResult
     public func unsubscribe<Event: BusEvent>(_ subscriber: AnyObject, from topic: BusTopic<Event>)
         -> Int
@@ -28,9 +24,7 @@ extension EventBus {
     private func _ids(
         of subscriber: AnyObject, where include: ([BusEventKey]) -> Bool
     ) -> Set<UInt64> {
-        // Found by identity under the lock; whether the owner is still `subscriber` (ids are
-        // reused) and its keys match (subtype comparison, app code) is decided unlocked. A
-        // union's keys are in its record; a one-key subscription's key is made from its entry.
+        // Owner and keys are matched unlocked: identifiers are reused; keys compare app code.
         let candidates = _state.withLock {
             state -> [(UInt64, _BusOwner, _BusRecord, _BusSubscriptionEntry?)] in
             (state.byOwner[ObjectIdentifier(subscriber)] ?? []).compactMap { id in
@@ -48,12 +42,10 @@ extension EventBus {
 }
 
 extension EventBus: _Registry {
-    /// Whether it was registered with a live subscriber (or none), as `_remove(_:)`.
     package func _cancelRegistration(_ id: UInt64, detail: Int) -> Bool {
         _remove(CollectionOfOne(id)) == 1
     }
 
-    /// The subscription is there and its owner, if any, is alive.
     package func _isRegistrationActive(_ id: UInt64, detail: Int) -> Bool {
         // The owner is read after unlocking (see `subscriptionCount`).
         let record = _state.withLock { state in state.records[id] }

@@ -7,11 +7,10 @@ import Synchronization
 class _BusSubscriptionEntry: @unchecked Sendable {
     /// Also its rank in delivery order (ids only grow).
     @usableFromInline let id: UInt64
-    /// A ``_BusPlainEntry``, which a publish calls at once. Beside `isCancelled`, in padding.
+    /// A ``_BusPlainEntry``, which a publish calls at once.
     @usableFromInline let isPlain: Bool
-    /// Set under the bus's lock on removal, so a publish under way skips it.
+    /// Set on removal, so a publish under way skips it.
     @usableFromInline let isCancelled = Atomic<Bool>(false)
-    /// For feedback and diagrams.
     @usableFromInline let name: String
 
     @usableFromInline
@@ -21,53 +20,59 @@ class _BusSubscriptionEntry: @unchecked Sendable {
         self.name = name
     }
 
-    func makeTable() -> _BusTable { preconditionFailure("an entry has an event type") }
+    /// A `_BusRoutes` of `entries` and `more` (of this entry's event type) in id order.
+    func makeRoutes(
+        from entries: [UInt64: _BusSubscriptionEntry], more: [UInt64: [_BusSubscriptionEntry]]
+    ) -> AnyObject { preconditionFailure("an entry has an event type") }
 
     var key: BusEventKey { preconditionFailure("an entry has an event type") }
 }
 
-/// One subscription's presence under one event type: what a publish calls. Immutable but
-/// for `isCancelled`, so publishes read it without a lock; a union has one per event type.
-///
-/// A plain subscription (token-kept, no executor) is a ``_BusPlainEntry``, its closure
-/// called directly; any other a ``_BusGeneralEntry``. Subclasses, not an enum: a closure
-/// read as a borrowed object's `let` is called unretained, one copied out of an enum's
-/// payload is retained per delivery. `@unchecked Sendable`: as its superclass.
+/// One subscription under one event type. Subclasses, not an enum: a closure read as a
+/// borrowed object's `let` is called unretained, one in an enum's payload is retained.
 @usableFromInline
 class _BusEntry<Event: BusEvent>: _BusSubscriptionEntry, @unchecked Sendable {
     /// `nil` for "any subtype".
     @usableFromInline let subtype: Event.Subtype?
 
-    /// Inlinable, as the subclasses' initialisers: storing the subtype needs no run-time
-    /// metadata lookup.
+    /// Inlinable: storing the subtype needs no run-time metadata lookup.
     @inlinable
     init(id: UInt64, subtype: Event.Subtype?, isPlain: Bool, name: String) {
         self.subtype = subtype
         super.init(id: id, isPlain: isPlain, name: name)
     }
 
-    override func makeTable() -> _BusTable { _BusTypedTable<Event>() }
+    override func makeRoutes(
+        from entries: [UInt64: _BusSubscriptionEntry], more: [UInt64: [_BusSubscriptionEntry]]
+    ) -> AnyObject {
+        var ordered: [_BusEntry<Event>] = []
+        ordered.reserveCapacity(entries.count)
+        for (id, first) in entries.sorted(by: { $0.key < $1.key }) {
+            ordered.append(knownCast(first, to: _BusEntry<Event>.self))
+            for other in more[id] ?? [] {
+                ordered.append(knownCast(other, to: _BusEntry<Event>.self))
+            }
+        }
+        return _BusRoutes.make(ordered)
+    }
 
-    /// Made when asked (unsubscribing, diagrams), not stored: a key boxes its subtype.
+    /// Made when asked, not stored: a key boxes its subtype.
     override var key: BusEventKey {
         (subtype.map { BusTopic(Event.self, $0) } ?? BusTopic(anySubtypeOf: Event.self)).key
     }
 
-    /// The weakly held subscriber; `nil` for a token-kept subscription.
     @usableFromInline
     var owner: _BusOwner? { nil }
 
-    /// `nil`: on the publisher's thread, during the publish.
     @usableFromInline
     var executor: BusExecutor? { nil }
 
-    /// Calls the handler: the feedback, or `nil` when the subscription gives none.
+    /// The feedback, or `nil` when the subscription gives none.
     @usableFromInline
     func call(_ subscriber: AnyObject?, _ event: Event) throws -> Event.Feedback? {
         preconditionFailure("an entry is plain or general")
     }
 
-    /// Never true without a subscriber.
     @usableFromInline
     final var ownerIsGone: Bool {
         guard let owner else { return false }
@@ -75,7 +80,7 @@ class _BusEntry<Event: BusEvent>: _BusSubscriptionEntry, @unchecked Sendable {
     }
 }
 
-/// A subscription kept by its token, with no executor, called during the publish.
+/// A subscription kept by its token, with no executor: its closure called directly.
 @usableFromInline
 final class _BusPlainEntry<Event: BusEvent>: _BusEntry<Event>, @unchecked Sendable {
     @usableFromInline let handler: @Sendable (Event) throws -> Event.Feedback
@@ -95,15 +100,12 @@ final class _BusPlainEntry<Event: BusEvent>: _BusEntry<Event>, @unchecked Sendab
     }
 }
 
-/// Any other subscription: a subscriber object, an executor, a union's or stream's
-/// forwarder.
+/// Any other subscription: an owner, an executor, or a union's or stream's forwarder.
 @usableFromInline
 final class _BusGeneralEntry<Event: BusEvent>: _BusEntry<Event>, @unchecked Sendable {
-    /// Held weakly; `nil` for a token-kept subscription.
     @usableFromInline let subscriber: _BusOwner?
     /// `nil`: on the publisher's thread, during the publish.
     @usableFromInline let runsOn: BusExecutor?
-    /// Returns `nil` when the subscription gives no feedback (unions, streams).
     @usableFromInline let handler: @Sendable (AnyObject?, Event) throws -> Event.Feedback?
 
     @inlinable
@@ -133,10 +135,8 @@ final class _BusGeneralEntry<Event: BusEvent>: _BusEntry<Event>, @unchecked Send
 @usableFromInline
 typealias _BusOwner = WeakBox<AnyObject & Sendable>
 
-/// What became of a delivery that left the publish's inline path.
+/// What became of a delivery off the publish's inline path (`gone`: prune afterwards).
 @usableFromInline
 enum _BusDelivery {
-    case handled, failed, scheduled
-    /// The subscriber is gone: the publish prunes its subscriptions afterwards.
-    case gone
+    case handled, failed, scheduled, gone
 }

@@ -1,18 +1,14 @@
 import ActionPipeConcurrency
 
-/// One immutable snapshot of a bus's routes: a `ReferenceBuffer` of (type, routes) pairs,
-/// scanned (hashed past `hashedLimit`), so a publish finds its routes in the object itself.
-/// Publishes pin it in the bus's `SnapshotCell`; a change under the bus's lock stores a new
-/// one, and the cell hands back replaced ones no publish reads, to release after unlocking
-/// (freeing routes frees entries, whose handlers are the app's).
+/// One immutable snapshot of a bus's routes: (type, routes) pairs, scanned (hashed past
+/// `hashedLimit`), pinned by publishes.
 @usableFromInline
 typealias _BusRouteTable = ReferenceBuffer<_BusRouteTableHeader, _BusRoutePair, Never>
 
-/// An event type and its routes, retained by the table and borrowed by a publish.
+/// An event type and its `_BusRoutes` (or the stale marker), retained by the table.
 @usableFromInline
 struct _BusRoutePair: ReferenceBufferElement {
     @usableFromInline let type: ObjectIdentifier
-    /// `_BusRoutes` of the type, or the stale marker.
     @usableFromInline let routes: Unretained<AnyObject>
 
     @usableFromInline var owned: Unretained<AnyObject> { routes }
@@ -22,7 +18,6 @@ extension ReferenceBuffer
 where Header == _BusRouteTableHeader, Element == _BusRoutePair, Tail == Never {
     @usableFromInline static var hashedLimit: Int { 16 }
 
-    /// - Complexity: O(n) for n event types.
     static func make(_ routes: [ObjectIdentifier: AnyObject]) -> _BusRouteTable {
         let pairs = Array(routes)
         let index =
@@ -35,9 +30,7 @@ where Header == _BusRouteTableHeader, Element == _BusRoutePair, Tail == Never {
         }
     }
 
-    /// Unretained (valid while the table lives).
-    ///
-    /// - Complexity: O(n) for n ≤ `hashedLimit` event types; O(1) on average beyond.
+    /// Unretained (valid while the table lives); O(n) for n ≤ `hashedLimit` types, else O(1).
     @inlinable @inline(__always)
     func routes(for type: ObjectIdentifier) -> Unretained<AnyObject>? {
         let count = count
@@ -49,7 +42,6 @@ where Header == _BusRouteTableHeader, Element == _BusRoutePair, Tail == Never {
         return nil
     }
 
-    /// Kept in the header: the global costs a publish a call.
     @inlinable @inline(__always)
     var staleAddress: UInt { fields.pointee.header.staleAddress }
 
@@ -62,7 +54,6 @@ where Header == _BusRouteTableHeader, Element == _BusRoutePair, Tail == Never {
         return elements[position].routes
     }
 
-    /// Unretained (valid while the table lives): what a publish walks.
     @inlinable @inline(__always)
     static func lookup<Event: BusEvent>(_: Event.Type, in table: Unretained<_BusRouteTable>)
         -> _BusRouteLookup<Event>
@@ -77,11 +68,26 @@ where Header == _BusRouteTableHeader, Element == _BusRoutePair, Tail == Never {
     }
 }
 
-/// Read in place by a publish: an array or dictionary read as a value would be retained.
+/// Read in place by a publish: a dictionary read as a value would be retained.
 @usableFromInline
 struct _BusRouteTableHeader {
-    /// Only for many event types.
     let index: [ObjectIdentifier: Int]?
     /// Kept here: the global costs a publish a call.
     @usableFromInline let staleAddress = Unretained(_busStaleRoutes).address
 }
+
+/// What a publish finds in the pinned table for its event type.
+@usableFromInline
+enum _BusRouteLookup<Event: BusEvent> {
+    case nobody
+    /// Subscriptions changed since the routes were built: the publish rebuilds them.
+    case stale
+    /// Unretained: the pinned table keeps them alive.
+    case found(Unretained<_BusRoutes<Event>>)
+}
+
+/// The routes of a type whose subscriptions changed, until the next publish rebuilds them.
+@usableFromInline
+final class _BusStale: Sendable {}
+
+@usableFromInline let _busStaleRoutes = _BusStale()

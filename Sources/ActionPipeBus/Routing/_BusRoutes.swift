@@ -1,10 +1,7 @@
 import ActionPipeConcurrency
 
-/// The immutable routing table of one event type: who gets each subtype, in subscription
-/// order. A `ReferenceBuffer` of every list in turn (the any-subtype entries first), which
-/// retains the entries once, so a publish, keeping the routes alive, walks them with no
-/// reference counting; each exact subtype and its list's span are in its tail, so a publish
-/// finds its span in the object itself.
+/// The immutable routes of one event type: every subtype's list in turn, any-subtype first,
+/// walked with no reference counting; each exact subtype's span is in the tail.
 @usableFromInline
 typealias _BusRoutes<Event: BusEvent> = ReferenceBuffer<
     _BusRoutesHeader<Event>, Unretained<_BusEntry<Event>>, _BusSubtypeList<Event>
@@ -15,9 +12,7 @@ extension ReferenceBuffer {
     /// Above this many subtypes, lookups hash.
     @usableFromInline static var linearLimit: Int { 8 }
 
-    /// `entries` are in subscription (id) order.
-    ///
-    /// - Complexity: O(n × s) for n entries and s subtypes with exact subscriptions.
+    /// Of `entries` in subscription (id) order, in O(n × s) for s exact subtypes.
     static func make<Event>(_ entries: [_BusEntry<Event>]) -> ReferenceBuffer
     where ReferenceBuffer == _BusRoutes<Event> {
         var positions: [Event.Subtype: Int] = [:]
@@ -51,14 +46,11 @@ extension ReferenceBuffer {
         }
     }
 
-    /// Calls `body` with each entry that gets `subtype`, in subscription order, borrowed.
-    ///
-    /// - Complexity: O(s) for s ≤ `linearLimit` exact subtypes (a hash beyond), then O(k)
-    ///   plus `body` for k entries.
+    /// Calls `body` with each entry that gets `subtype`, in subscription order, borrowed:
+    /// O(s) for s ≤ `linearLimit` exact subtypes (a hash beyond), plus O(k).
     @inlinable @inline(__always)
     func forEach<Event>(for subtype: Event.Subtype, _ body: (_BusEntry<Event>) -> Void)
     where ReferenceBuffer == _BusRoutes<Event> {
-        // The any-subtype list, unless the subtype has one.
         var span = (start: 0, count: fields.pointee.header.anySubtypeCount)
         let lists = tail
         let listCount = tailCount
@@ -98,14 +90,13 @@ extension ReferenceBuffer {
 /// Read in place by a publish: a dictionary read as a value would be retained.
 @usableFromInline
 struct _BusRoutesHeader<Event: BusEvent> {
-    /// The entries of the any-subtype list: the buffer's first.
+    /// The any-subtype list: the buffer's first entries.
     @usableFromInline let anySubtypeCount: Int
-    /// Only for many subtypes (a scan is faster for few): each one's place in the tail.
+    /// Only past `linearLimit` subtypes: each one's place in the tail.
     let index: [Event.Subtype: Int]?
 }
 
-/// An exact subtype and the span of its list (its entries and the any-subtype ones merged,
-/// in id order) in the buffer's elements.
+/// An exact subtype and the span of its list (any-subtype entries merged in id order).
 @usableFromInline
 struct _BusSubtypeList<Event: BusEvent> {
     @usableFromInline let subtype: Event.Subtype

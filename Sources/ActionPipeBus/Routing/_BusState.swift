@@ -5,19 +5,15 @@ import ActionPipeConcurrency
 struct _BusState {
     /// Subscriptions per event type (mutable, in id order).
     var tables: [ObjectIdentifier: _BusTable] = [:]
-    /// Per event type, a `_BusRoutes<Event>`, replaced on change.
+    /// Per event type, a `_BusRoutes<Event>`; published at once on change.
     var routes: [ObjectIdentifier: AnyObject] = [:] {
-        // Published at once; the replaced table is released by the change's caller, unlocked.
         didSet { retiredTables += published.store(_BusRouteTable.make(routes)) }
     }
-    /// The bus holds the same cell. Stored only under the bus's lock.
     let published: SnapshotCell<_BusRouteTable>
-    /// Replaced during the current change; handed out with what it released.
     var retiredTables: [AnyObject] = []
     var records: [UInt64: _BusRecord] = [:]
-    /// Per event type and subtype, the sticky events for late subscribers.
     @usableFromInline var sticky: [ObjectIdentifier: _BusStickySlots] = [:]
-    /// Stamps each slot's list, and orders sticky events for replay.
+    /// Stamps each sticky list, and orders sticky events for replay.
     var stickyStamp: UInt64 = 0
 
     init(published: SnapshotCell<_BusRouteTable>) {
@@ -27,8 +23,7 @@ struct _BusState {
     /// Removes and cancels the subscriptions `ids`; returns what to release after unlocking.
     mutating func remove(_ ids: some Collection<UInt64>) -> [AnyObject] {
         var released: [AnyObject] = []
-        // Changed on a copy and stored once, only if a type's routes changed: each store
-        // publishes a new table. Already stale routes stay so.
+        // Changed on a copy and stored once: each store publishes a new table.
         var routes = self.routes
         var changed = false
         for id in ids {
@@ -39,12 +34,15 @@ struct _BusState {
                 if let entry { released.append(entry) }
             }
         }
-        if changed { released += publish(routes) }
+        if changed {
+            self.routes = routes
+            released += takeRetired()
+        }
         return released
     }
 
-    /// Removes and cancels `id`'s entries in `type`'s table, and drops (emptied) or marks
-    /// stale its routes: returns the first entry; the rest go to `released`.
+    /// Removes `id`'s entries from `type`'s table, and drops or marks stale its routes:
+    /// returns the first entry; the rest go to `released`.
     private mutating func removeEntries(
         of id: UInt64, type: ObjectIdentifier, from routes: inout [ObjectIdentifier: AnyObject],
         _ changed: inout Bool, _ released: inout [AnyObject]
@@ -63,9 +61,8 @@ struct _BusState {
         return first
     }
 
-    /// Returns the tables the published routes replaced.
-    private mutating func publish(_ routes: [ObjectIdentifier: AnyObject]) -> [AnyObject] {
-        self.routes = routes
+    /// The tables replaced during this change, to release after unlocking.
+    private mutating func takeRetired() -> [AnyObject] {
         defer { retiredTables = [] }
         return retiredTables
     }
@@ -78,7 +75,7 @@ struct _BusState {
 
     /// Subscription count at which the next subscribe prunes gone subscribers.
     var pruneThreshold = 64
-    /// Each owner's subscription ids, for removal by subscriber in O(its own).
+    /// Each owner's subscription ids, for removal by subscriber.
     var byOwner: [ObjectIdentifier: Set<UInt64>] = [:]
 
     mutating func record(_ id: UInt64, _ record: _BusRecord) {
@@ -86,25 +83,20 @@ struct _BusState {
         if let owner = record.owner { byOwner[owner.id, default: []].insert(id) }
     }
 
-    /// Adds `entry` to `type`'s table and marks its routes stale; returns what to release
-    /// after unlocking.
+    /// Adds `entry` and marks its type's routes stale; returns what to release after unlocking.
     mutating func add(_ entry: _BusSubscriptionEntry, type: ObjectIdentifier) -> [AnyObject] {
-        let table = tables[type] ?? entry.makeTable()
+        let table = tables[type] ?? _BusTable()
         tables[type] = table
         table.add(entry)
-        // Rebuilt by the next publish (`_refreshRoutes`), once per burst of changes; a table
-        // is published only when the type turns stale.
+        // Rebuilt by the next publish; a table is published only when the type turns stale.
         guard !table.routesAreStale else { return [] }
         table.routesAreStale = true
         let old = routes.updateValue(_busStaleRoutes, forKey: type)
-        defer { retiredTables = [] }
-        return retiredTables + (old.map { [$0] } ?? [])
+        return takeRetired() + (old.map { [$0] } ?? [])
     }
 
     /// The routes of `type` (`nil` without subscribers) or, when stale, what rebuilding
-    /// them needs.
-    ///
-    /// - Complexity: O(1): the entries are copied on write.
+    /// them needs (the entries are copied on write).
     func routesToRefresh(_ type: ObjectIdentifier) -> (
         current: AnyObject?, stale: _BusStaleTable?
     ) {
@@ -118,9 +110,8 @@ struct _BusState {
         )
     }
 
-    /// Installs `fresh` unless the table changed or other routes were installed meanwhile;
-    /// returns the routes the publish uses and what to release after unlocking. Routes not
-    /// installed still serve their publish (a subscription cancelled since is skipped).
+    /// Installs `fresh` unless the table changed meanwhile; returns the routes the publish
+    /// uses (`fresh` even if not installed) and what to release after unlocking.
     mutating func install(_ fresh: AnyObject, builtFrom stale: _BusStaleTable) -> (
         routes: AnyObject?, released: [AnyObject]
     ) {
@@ -131,8 +122,7 @@ struct _BusState {
         else { return (fresh, []) }
         routes[stale.type] = fresh
         table.routesAreStale = false
-        defer { retiredTables = [] }
-        return (fresh, retiredTables)
+        return (fresh, takeRetired())
     }
 }
 
@@ -143,4 +133,25 @@ struct _BusStaleTable {
     let entries: [UInt64: _BusSubscriptionEntry]
     let more: [UInt64: [_BusSubscriptionEntry]]
     let version: UInt64
+}
+
+/// One subscription: which tables it is in and who owns it. Only a union stores other
+/// types, and only an owned union its keys (a one-key subscription's key is its entry's).
+struct _BusRecord {
+    let type: ObjectIdentifier
+    var otherTypes: [ObjectIdentifier] = []
+    var keys: [BusEventKey] = []
+    let owner: _BusOwner?
+}
+
+extension _BusRecord {
+    /// `keys` is not empty.
+    init(keys: [BusEventKey], owner: _BusOwner?) {
+        let type = keys[0].type
+        var others: [ObjectIdentifier] = []
+        for key in keys.dropFirst() where key.type != type && !others.contains(key.type) {
+            others.append(key.type)
+        }
+        self.init(type: type, otherTypes: others, keys: owner == nil ? [] : keys, owner: owner)
+    }
 }

@@ -1,32 +1,25 @@
 import ActionPipeConcurrency
 
-/// The subscriptions of one event type, by id (subscription order); a union's further
-/// entries of this type go to `more`, so a plain subscription costs no array. Touched only
-/// under the bus's lock. Not generic, so subscribe and cancel run no generic code.
-class _BusTable {
-    // The bus's lock already makes accesses exclusive: skip the runtime's check.
-    @exclusivity(unchecked) final var entries: [UInt64: _BusSubscriptionEntry] = [:]
-    @exclusivity(unchecked) final var more: [UInt64: [_BusSubscriptionEntry]] = [:]
-    /// The type's routes are the stale marker (known without looking them up).
-    @exclusivity(unchecked) final var routesAreStale = false
-    /// Routes built unlocked are installed only if no change came meanwhile.
-    @exclusivity(unchecked) final var version: UInt64 = 0
+/// The subscriptions of one event type by id (a union's further entries in `more`), touched
+/// only under the bus's lock. Not generic, so subscribe and cancel run no generic code.
+final class _BusTable {
+    @exclusivity(unchecked) var entries: [UInt64: _BusSubscriptionEntry] = [:]
+    @exclusivity(unchecked) var more: [UInt64: [_BusSubscriptionEntry]] = [:]
+    /// The type's routes are the stale marker.
+    @exclusivity(unchecked) var routesAreStale = false
+    @exclusivity(unchecked) var version: UInt64 = 0
 
-    init() {}
-
-    /// - Complexity: Amortised O(1); O(n) once while a publish holds a copy of the entries.
-    final func add(_ entry: _BusSubscriptionEntry) {
+    /// Amortised O(1); O(n) once while a publish holds a copy of the entries.
+    func add(_ entry: _BusSubscriptionEntry) {
         version &+= 1
-        // One lookup for a new id; a union's further entries put the first back.
+        // One lookup for a new id; a union's further entry puts the first back.
         guard let first = entries.updateValue(entry, forKey: entry.id) else { return }
         entries[entry.id] = first
         more[entry.id, default: []].append(entry)
     }
 
     /// Removes and cancels `id`'s entries: returns the first; the others go to `released`.
-    ///
-    /// - Complexity: O(1) plus its k more entries; O(n) once while a publish holds a copy.
-    final func remove(_ id: UInt64, releasing released: inout [AnyObject])
+    func remove(_ id: UInt64, releasing released: inout [AnyObject])
         -> _BusSubscriptionEntry?
     {
         guard let first = entries.removeValue(forKey: id) else { return nil }
@@ -38,28 +31,5 @@ class _BusTable {
             released.append(entry)
         }
         return first
-    }
-
-    /// A `_BusRoutes` of `entries` and `more` (copied under the lock), in id order. Reads
-    /// nothing of the table, so it runs unlocked (subtype hashing is app code).
-    func makeRoutes(
-        from entries: [UInt64: _BusSubscriptionEntry], more: [UInt64: [_BusSubscriptionEntry]]
-    ) -> AnyObject { preconditionFailure("a table has an event type") }
-}
-
-final class _BusTypedTable<Event: BusEvent>: _BusTable {
-    /// - Complexity: O(n log n) for n entries.
-    override func makeRoutes(
-        from entries: [UInt64: _BusSubscriptionEntry], more: [UInt64: [_BusSubscriptionEntry]]
-    ) -> AnyObject {
-        var ordered: [_BusEntry<Event>] = []
-        ordered.reserveCapacity(entries.count)
-        for (id, first) in entries.sorted(by: { $0.key < $1.key }) {
-            ordered.append(knownCast(first, to: _BusEntry<Event>.self))
-            for other in more[id] ?? [] {
-                ordered.append(knownCast(other, to: _BusEntry<Event>.self))
-            }
-        }
-        return _BusRoutes.make(ordered)
     }
 }

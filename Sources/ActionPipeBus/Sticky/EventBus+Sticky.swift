@@ -1,34 +1,18 @@
 import ActionPipeConcurrency
 
 extension EventBus {
-    /// Publishes `event` and keeps it as its topic's sticky event: every later matching
-    /// subscription receives it at once (greenrobot's `postSticky`, an MQTT retained
-    /// message). A newer sticky event of the same type and subtype replaces it. For
-    /// state-like events a late subscriber needs (the logged-in user).
-    ///
-    /// ```swift
-    /// bus.publishSticky(Login(user: "ada"))
-    /// bus.subscribe(BusTopic(Login.self, .login)) { login in
-    ///     print(login.user)   // prints "ada" at once, while subscribing
-    /// }
-    /// ```
-    ///
-    /// A subscription made meanwhile may receive it twice (replayed and published).
-    ///
-    /// - Returns: What the publish did, as ``publish(_:)`` returns it.
+    /// Publishes `event` and keeps it, replacing the previous one of its subtype: every later
+    /// matching subscription receives it while subscribing.
     @discardableResult
     public func publishSticky<Event: BusEvent>(_ event: Event) -> BusPublishResult {
         let replaced = _changeSticky(
             of: event.subtype, adding: event, keeping: { $0.subtype != event.subtype })
-        withExtendedLifetime(replaced) {}  // the old event is released after unlocking
+        withExtendedLifetime(replaced) {}  // released after unlocking
         return publish(event)
     }
 
-    /// Keeps the slot's events `keep` accepts, then adds `event` as the newest; returns the
-    /// slot's events before (released by the caller, unlocked) and how many were refused.
-    ///
-    /// Hashing and `keep` (app code) run unlocked on the events as they were; the result is
-    /// stored only if the slot's stamp (never reused) is unchanged, else it retries.
+    /// Keeps the slot's events `keep` accepts (unlocked: app code), adds `event`, and stores
+    /// it if the slot's stamp is unchanged, else retries. Returns the slot's events before.
     private func _changeSticky<Event: BusEvent>(
         of subtype: Event.Subtype, adding event: Event?, keeping keep: (Event) -> Bool
     ) -> (before: _BusStickyList?, removedCount: Int) {
@@ -52,28 +36,22 @@ extension EventBus {
                 if state.sticky[type]?.isEmpty == true { state.sticky[type] = nil }
                 return true
             }
-            // `before` keeps what the change replaced alive until the caller releases it.
             if stored { return (before, removedCount) }
         }
     }
 
-    /// The sticky event of `topic`'s type and subtype, if one was published and not removed.
+    /// The sticky event of `topic` (the newest, for `anySubtypeOf`), if any.
     ///
-    /// - Complexity: O(1) with a subtype; O(k log k) for `anySubtypeOf`, with k sticky
-    ///   events of the type (the newest is returned).
+    /// - Complexity: O(1) with a subtype; O(k log k) for k sticky events of any subtype.
     @inlinable
     public func stickyEvent<Event: BusEvent>(for topic: BusTopic<Event>) -> Event? {
-        // Copied under the lock (shared storage, no copy), searched after unlocking.
         guard let slots = _state.withLock({ $0.sticky[ObjectIdentifier(Event.self)] }) else {
             return nil
         }
         return Self._sticky(for: topic, in: slots).last
     }
 
-    /// Removes the sticky events of `topic` (of every subtype for `anySubtypeOf`), so
-    /// later subscribers no longer receive them.
-    ///
-    /// - Returns: How many sticky events were removed.
+    /// Removes the sticky events of `topic` (every subtype for `anySubtypeOf`).
     @discardableResult
     public func removeStickyEvents<Event: BusEvent>(for topic: BusTopic<Event>) -> Int {
         guard let subtype = topic.subtype else {
@@ -83,12 +61,11 @@ extension EventBus {
         }
         let (before, removedCount) = _changeSticky(
             of: subtype, adding: nil as Event?, keeping: { $0.subtype != subtype })
-        withExtendedLifetime(before) {}  // the events are released after unlocking
+        withExtendedLifetime(before) {}  // released after unlocking
         return removedCount
     }
 
-    /// Matches `slots` (copied) against `topic`, oldest first. Unlocked: it hashes and
-    /// compares subtypes.
+    /// Matches `slots` against `topic`, oldest first; unlocked (it hashes subtypes).
     @inlinable
     static func _sticky<Event: BusEvent>(
         for topic: BusTopic<Event>, in slots: _BusStickySlots
@@ -111,7 +88,7 @@ extension EventBus {
         return events
     }
 
-    /// As a publish would (inline, or on its executor); no lock is held.
+    /// As a publish would (inline, or on its executor), unlocked.
     @usableFromInline
     func _replaySticky<Event: BusEvent>(_ events: [Event], to entry: _BusEntry<Event>) {
         for event in events {
@@ -123,3 +100,31 @@ extension EventBus {
         }
     }
 }
+
+/// A sticky event and its order; boxed, so it is read back with a known cast.
+@usableFromInline
+final class _BusStickyEvent<Event: BusEvent>: Sendable {
+    @usableFromInline let order: UInt64
+    @usableFromInline let event: Event
+
+    init(order: UInt64, event: Event) {
+        self.order = order
+        self.event = event
+    }
+
+    @inlinable @inline(__always)
+    static func unbox(_ box: any AnyObject & Sendable) -> _BusStickyEvent<Event> {
+        knownCast(box, to: _BusStickyEvent<Event>.self)
+    }
+}
+
+/// The sticky events of one subtype hash, oldest first, and the stamp of their change.
+@usableFromInline
+struct _BusStickyList: Sendable {
+    let stamp: UInt64
+    @usableFromInline let events: [any AnyObject & Sendable]
+}
+
+/// By subtype hash, computed unlocked, so the bus's lock only hashes integers.
+@usableFromInline
+typealias _BusStickySlots = [Int: _BusStickyList]

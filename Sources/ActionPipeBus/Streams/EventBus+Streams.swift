@@ -1,16 +1,8 @@
 import ActionPipeConcurrency
 
 extension EventBus {
-    /// The events of `topic` published from now on, as an `AsyncStream`: a subscription in
-    /// publish order (sticky events first). It finishes when the bus goes; dropping the
-    /// stream, or cancelling its reader, cancels the subscription.
-    ///
-    /// ```swift
-    /// for await login in bus.events(for: BusTopic(Login.self, .login)) { print(login.user) }
-    /// ```
-    ///
-    /// - Parameter buffering: What the stream keeps while its reader is behind: by default
-    ///   the newest 1,024 unread events, so an unread stream cannot exhaust memory.
+    /// The events of `topic` published from now on, as an `AsyncStream` that finishes when
+    /// the bus goes; dropping it cancels the subscription.
     public func events<Event: BusEvent>(
         for topic: BusTopic<Event>,
         buffering: AsyncStream<Event>.Continuation.BufferingPolicy = .bufferingNewest(1_024)
@@ -27,8 +19,7 @@ extension EventBus {
     }
 }
 
-/// Feeds a subscription's events to an `AsyncStream`, and finishes it when released (the
-/// subscription cancelled, or the bus gone), which the bus does after unlocking.
+/// Finishes its stream when released (subscription cancelled or bus gone), unlocked.
 final class _BusStreamFeeder<Event: BusEvent>: Sendable {
     let continuation: AsyncStream<Event>.Continuation
 

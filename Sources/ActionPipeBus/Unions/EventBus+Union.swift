@@ -2,18 +2,7 @@ import ActionPipeConcurrency
 
 extension EventBus {
     /// Subscribes `subscriber` to the union of `keys`: `handler` runs once every key has
-    /// received an event, with the last one and the latest of each; then the union starts
-    /// over. A repeat before completion replaces its key's event; duplicate keys count once;
-    /// a union of no keys never fires (its token is already inactive).
-    ///
-    /// ```swift
-    /// bus.subscribe(allOf: [loginKey, profileKey], owner: screen) { screen, union in
-    ///     screen.show(union.event(Login.self)!, union.event(Profile.self)!)
-    /// }
-    /// ```
-    ///
-    /// - Parameter executor: Where the handler runs; by default during the publish that
-    ///   completes the union (an error thrown on an executor goes to `Diagnostics`).
+    /// received an event (a repeat replaces its key's), then the union starts over.
     @discardableResult
     public func subscribe<Subscriber: AnyObject & Sendable>(
         allOf keys: [BusEventKey], owner subscriber: Subscriber,
@@ -25,8 +14,7 @@ extension EventBus {
             executor: executor, handler)
     }
 
-    /// Subscribes `handler` to the union of `keys`, until the token is cancelled; see
-    /// ``subscribe(allOf:owner:retention:name:on:_:)``.
+    /// Subscribes `handler` to the union of `keys`, until the token is cancelled.
     @discardableResult
     public func subscribe(
         allOf keys: [BusEventKey], name: String? = nil, on executor: BusExecutor? = nil,
@@ -37,8 +25,7 @@ extension EventBus {
         }
     }
 
-    /// Subscribes `subscriber` to each of `keys`: `handler` runs on every event of any of
-    /// them, with ``BusUnion/last`` the event (once, even when it matches several keys).
+    /// Subscribes `subscriber` to each of `keys`: `handler` runs once per event of any.
     @discardableResult
     public func subscribe<Subscriber: AnyObject & Sendable>(
         anyOf keys: [BusEventKey], owner subscriber: Subscriber,
@@ -50,7 +37,7 @@ extension EventBus {
             executor: executor, handler)
     }
 
-    /// The owner is held weakly, and with `.strong` also captured by the handler.
+    /// The owner is held weakly, and with `.strong` also by the handler.
     private func _subscribeOwnedUnion<Subscriber: AnyObject & Sendable>(
         _ keys: [BusEventKey], all: Bool, owner subscriber: Subscriber, retention: Retention,
         name: String?, executor: BusExecutor?,
@@ -66,8 +53,7 @@ extension EventBus {
         }
     }
 
-    /// Subscribes `handler` to each of `keys`, until the token is cancelled; see
-    /// ``subscribe(anyOf:owner:retention:name:on:_:)``.
+    /// Subscribes `handler` to each of `keys`, until the token is cancelled.
     @discardableResult
     public func subscribe(
         anyOf keys: [BusEventKey], name: String? = nil, on executor: BusExecutor? = nil,
@@ -98,9 +84,7 @@ extension EventBus {
                 let old = key.addForwarder(
                     to: &state, id: id, owner: owner, name: name
                 ) { [weak self] object, event in
-                    // An event matching several keys (`A.1`, `A.*`) reaches one forwarder
-                    // per key; only the first matching key's acts, for all: `anyOf` fires
-                    // once, `allOf` records it under every key it matches.
+                    // Only the first matching key's forwarder acts, for every key it matches.
                     let matching = keysInOrder.indices.filter {
                         keysInOrder[$0]._matches(event)
                     }
@@ -129,5 +113,60 @@ extension EventBus {
         }
         withExtendedLifetime(released) {}
         return RegistrationToken(registry: self, id: id, scope: self.name, joiner: "/", label: name)
+    }
+}
+
+/// The events a union subscription has received since it last fired.
+final class _BusUnionState: Sendable {
+    let keys: [BusEventKey]
+    /// Per key index; the union fires when every index has one.
+    private let received: LockedValue<[Int: any BusEvent]>
+
+    init(keys: [BusEventKey]) {
+        self.keys = keys
+        received = LockedValue([:])
+    }
+
+    /// Records `event` under each key it matches; returns the completed union, or `nil`.
+    func receive(_ event: any BusEvent, at indices: [Int]) -> BusUnion? {
+        let index = indices[0]
+        // Replaced events are released after unlocking.
+        var replaced: [any BusEvent] = []
+        let complete: [Int: any BusEvent]? = received.withLock { received in
+            for index in indices {
+                if let old = received.updateValue(event, forKey: index) { replaced.append(old) }
+            }
+            guard received.count == keys.count else { return nil }
+            var complete: [Int: any BusEvent] = [:]
+            swap(&complete, &received)
+            return complete
+        }
+        replaced = []
+        guard let complete else { return nil }
+        let events = keys.indices.map { complete[$0]! }
+        return BusUnion(last: event, lastKey: keys[index], events: events)
+    }
+}
+
+/// What a union or any-of subscription receives: the event that fired it, and the others.
+public struct BusUnion: Sendable, CustomStringConvertible {
+    /// The event that fired the subscription.
+    public let last: any BusEvent
+
+    /// The key `last` arrived under.
+    public let lastKey: BusEventKey
+
+    /// For a union, the latest event of each key in order; for any-of, just `last`.
+    public let events: [any BusEvent]
+
+    /// The first event of `type` in ``events``.
+    public func event<Event: BusEvent>(_ type: Event.Type) -> Event? {
+        events.lazy.compactMap { $0 as? Event }.first
+    }
+
+    /// `Login.login + Data.- (last: Data.-)`.
+    public var description: String {
+        let names = events.map { "\(type(of: $0))" }.joined(separator: " + ")
+        return "\(names) (last: \(lastKey))"
     }
 }
