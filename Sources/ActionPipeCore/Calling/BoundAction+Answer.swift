@@ -20,11 +20,8 @@ extension BoundAction where Kind == ActionKind.Sync {
     ///
     /// - Throws: ``UnansweredActionError`` when no handler ran or the last one returned
     ///   `nil`; the handlers that ran are not undone.
-    ///
-    /// It holds the pipe for the call (a reference count every caller of the pipe shares),
-    /// which the plain call does not: on a path many threads call, unwrap the plain call's
-    /// optional instead.
-    /// - Complexity: As the call; O(*c*) more to build the error, for a chain of *c* pipes.
+    /// - Complexity: As the call (but it retains the pipe, a count every caller shares);
+    ///   O(*c*) more to build the error, for a chain of *c* pipes.
     @inlinable
     public func answer(_ arguments: repeat each Argument) throws(UnansweredActionError) -> Result {
         if let value = (copy self)(repeat each arguments) { return value }

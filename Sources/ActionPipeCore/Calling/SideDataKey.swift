@@ -1,5 +1,4 @@
 import ActionPipeConcurrency
-import Synchronization
 
 /// The typed name of one kind of side data that handlers pass down a call. Declare each key
 /// once, as a `static let`: two keys created separately are different even with one name.

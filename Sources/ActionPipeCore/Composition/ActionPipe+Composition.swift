@@ -23,8 +23,7 @@ extension ActionPipe {
             _member.dropCache()
             if let source {
                 target.takeMembers(of: source)
-                // `source`'s pipes still hold it: it keeps `target` alive for them until
-                // each resolves its chain (`_currentChain`).
+                // Its pipes still hold it: it keeps `target` alive until they catch up.
                 source.mergedInto = target
                 source.changed()
             } else {

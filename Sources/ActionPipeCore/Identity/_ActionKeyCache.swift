@@ -1,8 +1,7 @@
-import ActionPipeConcurrency
 import Synchronization
 
-/// The current ``_ActionKeyCache``'s address, unretained (the table keeps every cache), or
-/// 0. A global, not a table member, so a call reads it without initialising the table.
+/// The current ``_ActionKeyCache``'s address (the table keeps every cache), or 0. A global,
+/// so a call reads it without initialising the table.
 @usableFromInline let _actionKeyCache = Atomic<UInt>(0)
 
 @usableFromInline
@@ -25,10 +24,8 @@ struct _ActionCacheEntry {
     }
 }
 
-/// An immutable open-addressed map from identities to keys.
-///
-/// `@unchecked Sendable`: written once, in `init`, and read only after publication
-/// (release/acquire on `_actionKeyCache`).
+/// An immutable open-addressed map from identities to keys. `@unchecked Sendable`: written
+/// in `init`, read only after publication (release/acquire on `_actionKeyCache`).
 @usableFromInline
 final class _ActionKeyCache: @unchecked Sendable {
     /// `count` entries, which `slots` index. Raw memory, so a lookup retains no buffer.

@@ -3,9 +3,8 @@ import Synchronization
 
 /// The process-wide table behind ``_ActionKey``. Calls look identities up in an immutable
 /// cache, lock-free; a miss interns by content under the lock and publishes a new cache.
-/// Caches are never freed (a reader may hold one), so past ``eagerLimit`` actions a new
-/// one is published only when the actions grew by half, bounding their total size; an
-/// action interned in between is found by the table, under its lock.
+/// Caches are never freed (a reader may hold one), so past ``eagerLimit`` actions one is
+/// published only when the actions grew by half; one interned in between is found here.
 @usableFromInline
 final class _ActionKeyTable: Sendable {
     @usableFromInline static let shared = _ActionKeyTable()
@@ -59,9 +58,8 @@ final class _ActionKeyTable: Sendable {
         }
     }
 
-    /// Reports an identity clash: another key path registered with `key` (two properties
-    /// of ``Actions`` share one identity, so are one action). Reports too an action named
-    /// like a member of ``ActionPipe``, at its first registration.
+    /// Reports another key path registered with `key` (two properties of ``Actions`` with
+    /// one identity), and, at its first registration, an action named like a pipe member.
     @usableFromInline
     func check(_ keyPath: AnyKeyPath & Sendable, hasKey key: Int) {
         let (other, isNew) = state.withLock { state -> (AnyKeyPath?, Bool) in

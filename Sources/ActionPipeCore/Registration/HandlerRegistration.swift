@@ -35,8 +35,7 @@ public struct HandlerRegistration<Kind, each Argument, Result>: Sendable {
     /// Runs the handler only when the upstream value (the last handler's result) is a `T`.
     public func upstream<T>(is type: T.Type) -> Self {
         let name = String(describing: type)
-        if Result.self == T.self {
-            // Every present upstream value is a `T`: a nil check, no cast.
+        if Result.self == T.self {  // every present upstream is a `T`: a nil check, no cast
             var copy = self
             copy.conditions.append(_Condition(requiringUpstream: .upstreamNotOfType(name)))
             return copy
@@ -70,10 +69,6 @@ public struct HandlerRegistration<Kind, each Argument, Result>: Sendable {
 
     /// Runs the handler only when the argument at `position` (`\.0`, or `\.self` for a
     /// one-argument action) is a `T`.
-    ///
-    /// ```swift
-    /// pipe1.on(\.someFunc).argument(\.1, is: [Int].self).handle { _ in nil }
-    /// ```
     public func argument<Value, T>(
         _ position: KeyPath<(repeat each Argument), Value> & Sendable, is type: T.Type
     ) -> Self {

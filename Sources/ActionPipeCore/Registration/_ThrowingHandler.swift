@@ -1,6 +1,3 @@
-import ActionPipeConcurrency
-import Synchronization
-
 /// A handler of a ``ThrowingAction``: its body throws the action's `Failure`.
 @usableFromInline
 final class _ThrowingHandler<Kind: ThrowingActionKind, each Argument, Result>: _AnyHandler,
