@@ -7,22 +7,16 @@ import ActionPipeConcurrency
 /// order from the head, and the call returns the last handler's result (`nil` if none ran).
 ///
 /// ```swift
-/// extension Actions {
-///     var someFunc2: Action<Size, String, Void> { .init() }
-/// }
-/// let pipe1 = ActionPipe(name: "pipe1"), pipe2 = ActionPipe(name: "pipe2"), pipe3 = ActionPipe(name: "pipe3")
-/// for (pipe, name) in [(pipe1, "pipe1"), (pipe2, "pipe2"), (pipe3, "pipe3")] {
-///     // Capture the name, not the pipe: a handler holding its pipe keeps the chain alive.
-///     pipe.on(\.someFunc2) { process in print(name, "called", process.arguments) }
-/// }
+/// pipe1.on(\.someFunc2) { process in print("pipe1", process.arguments) }
+/// pipe3.on(\.someFunc2) { process in print("pipe3", process.arguments) }
 /// try pipe1.append(pipe2).append(pipe3)
-/// pipe3.someFunc2(Size(width: 10, height: 20), "hello")   // pipe1, pipe2, pipe3 run
+/// pipe3.someFunc2(Size(width: 10, height: 20), "hello")   // pipe1, then pipe3, run
 /// ```
 ///
-/// A chain lives as long as any of its pipes is referenced; a pipe whose handle is dropped
-/// keeps running in it until the chain goes or ``removeFromChain()``. A pipe may be used
-/// from any thread, and no handler runs under a library lock, so handlers may call,
-/// register and compose.
+/// A chain lives as long as any of its pipes is referenced (so a handler should not capture
+/// its pipe); a pipe whose handle is dropped keeps running in it until the chain goes or
+/// ``removeFromChain()``. A pipe may be used from any thread, and no handler runs under a
+/// library lock, so handlers may call, register and compose.
 @dynamicMemberLookup
 public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
     // `@unchecked Sendable`: `_chain` is read and written only with `_topologyLock` held;

@@ -1,7 +1,5 @@
-/// `answer`: a call that must be answered, returning the result itself and throwing
-/// ``UnansweredActionError`` when no handler answered.
 extension BoundAction {
-    /// Built only when the call failed.
+    /// The error of `answer` (a call that must be answered), built only when it failed.
     @usableFromInline
     func _unanswered(_ arguments: repeat each Argument) -> UnansweredActionError {
         var described: [String] = []
@@ -12,11 +10,7 @@ extension BoundAction {
 
 extension BoundAction where Kind == ActionKind.Sync {
     /// Calls the action, for a chain that must answer: a missing registration is an error
-    /// at the call instead of a `nil` to unwrap.
-    ///
-    /// ```swift
-    /// let total: Int = try pipe.someFunc.answer(999, "hello")
-    /// ```
+    /// at the call instead of a `nil` to unwrap (`let total: Int = try pipe.x.answer(1)`).
     ///
     /// - Throws: ``UnansweredActionError`` when no handler ran or the last one returned
     ///   `nil`; the handlers that ran are not undone.

@@ -38,10 +38,11 @@ extension BoundAction where Kind == ActionKind.Async {
     nonisolated(nonsending) func _callInstrumented(
         _ snapshot: Unretained<_Snapshot>, _ arguments: repeat each Argument
     ) async throws -> Result? {
-        let span = _beginInstrumented()
+        let origin = Unretained(pipe._member)
+        let span = Self._beginInstrumented(key, on: origin)
         var ignored: [ActionTrace.Outcome?]? = nil
         let outcome = await Self._runAsync(
-            snapshot: snapshot, origin: Unretained(pipe._member), key: key, state: _setup.state,
+            snapshot: snapshot, origin: origin, key: key, state: _setup.state,
             sideData: _setup.sideData, arguments: (repeat each arguments), recording: &ignored)
         span?.end(outcome.error.map { .failed($0) } ?? .succeeded)
         if let error = outcome.error { throw error }

@@ -66,11 +66,6 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
 
     /// See ``Instrumentation``.
     @usableFromInline
-    func _beginInstrumented() -> _InstrumentedSpan? {
-        Self._beginInstrumented(key, on: Unretained(pipe._member))
-    }
-
-    @usableFromInline
     static func _beginInstrumented(_ key: _ActionKey, on member: Unretained<_Member>)
         -> _InstrumentedSpan?
     {

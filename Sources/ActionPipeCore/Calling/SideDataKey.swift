@@ -34,8 +34,7 @@ public struct SideDataKey<Value: Sendable>: Sendable, Hashable, CustomStringConv
 
 private let _sideDataKeyCounter = IDSource()
 
-/// Names and value types of keys by identity, so stored values carry neither (a string to
-/// retain per copy, a word per call frame).
+/// Names and value types of keys by identity, so stored values carry neither.
 final class _SideDataKeyNames: Sendable {
     static let shared = _SideDataKeyNames()
     private let keys = LockedValue<[Int: (name: String, type: Any.Type)]>([:])

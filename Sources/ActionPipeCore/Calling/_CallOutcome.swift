@@ -38,25 +38,4 @@ struct _CallOutcome<Result, Failure: Error> {
         if error != nil { return thrower == nil ? .cancelled : .earlierHandlerThrew }
         return nil
     }
-
-    @inlinable @inline(__always)
-    mutating func ran(
-        _ member: Int, stopped: Bool, recording outcomes: inout [ActionTrace.Outcome?]?
-    ) {
-        if stopped {
-            stopper = member
-            outcomes?[member] = .stopped
-        } else {
-            outcomes?[member] = .ran
-        }
-    }
-
-    @inlinable
-    mutating func threw(
-        _ error: Failure, at member: Int, recording outcomes: inout [ActionTrace.Outcome?]?
-    ) {
-        self.error = error
-        thrower = member
-        outcomes?[member] = .threw(String(describing: error))
-    }
 }

@@ -82,13 +82,20 @@ struct _Dispatch<Kind, each Argument, Result, Failure: Error> {
         _ value: Result?, stopped: Bool, recording outcomes: inout [ActionTrace.Outcome?]?
     ) {
         call.value = value
-        call.ran(member, stopped: stopped, recording: &outcomes)
+        if stopped {
+            call.stopper = member
+            outcomes?[member] = .stopped
+        } else {
+            outcomes?[member] = .ran
+        }
     }
 
     /// Ends the call.
-    @inlinable @inline(__always)
+    @inlinable
     mutating func threw(_ error: Failure, recording outcomes: inout [ActionTrace.Outcome?]?) {
-        call.threw(error, at: member, recording: &outcomes)
+        call.error = error
+        call.thrower = member
+        outcomes?[member] = .threw(String(describing: error))
     }
 }
 

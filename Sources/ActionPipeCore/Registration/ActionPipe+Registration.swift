@@ -17,7 +17,6 @@ extension ActionPipe {
     /// Registers `body` as this pipe's handler for `action`, without conditions; registering
     /// the action again replaces it (as in the original ZZActionPipe).
     ///
-    /// - Returns: A token that removes the handler.
     /// - Complexity: Amortised O(1); the chain's next call rebuilds its snapshot once.
     @inlinable @discardableResult
     public func on<each Argument, Result>(
@@ -36,7 +35,6 @@ extension ActionPipe {
     /// Registers the `async throws` closure `body` as this pipe's handler for `action`,
     /// without conditions, replacing any earlier one.
     ///
-    /// - Returns: A token that removes the handler.
     /// - Complexity: Amortised O(1); the chain's next call rebuilds its snapshot once.
     @discardableResult
     public func on<each Argument, Result>(

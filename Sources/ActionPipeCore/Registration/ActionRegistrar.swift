@@ -1,7 +1,6 @@
 /// Collects the actions of an ``ActionResponder`` while it registers them on a pipe.
 ///
 /// ```swift
-/// registrar.add(\.someFunc, method: Robot.someFunc)
 /// registrar.add(\.reset) { robot, process in robot.reset() }
 /// registrar.add(\.load, where: { $0.state(.start) }, method: Robot.load)
 /// ```

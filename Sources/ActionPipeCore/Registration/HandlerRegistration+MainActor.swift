@@ -8,7 +8,6 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
     /// made on the main actor's queue; elsewhere it is skipped (``SkipReason/notOnMainActor``),
     /// never trapping. A handler that must always run belongs to an ``AsyncAction``.
     ///
-    /// - Returns: The token that removes the handler.
     /// - Complexity: Amortised O(1) to register; in a call, an O(1) test of the thread.
     @discardableResult
     public func handle(
@@ -32,7 +31,6 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
     /// Registers a `@MainActor` handler that runs with `target` (held weakly by default),
     /// as `handle(on:_:)`; skipped (``SkipReason/targetReleased``) once the target is gone.
     ///
-    /// - Returns: The token that removes the handler.
     /// - Complexity: Amortised O(1) to register; in a call, an O(1) test of the thread.
     @discardableResult
     public func handle<Target: AnyObject & Sendable>(
@@ -67,7 +65,6 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
     /// for a synchronous action, it is skipped (``SkipReason/notOnMainActor``) off the main
     /// actor. A throw ends the call.
     ///
-    /// - Returns: The token that removes the handler.
     /// - Complexity: Amortised O(1) to register; in a call, an O(1) test of the thread.
     @discardableResult
     public func handle(
@@ -85,7 +82,6 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
     /// Registers a throwing `@MainActor` handler that runs with `target` (held weakly by
     /// default); skipped (``SkipReason/targetReleased``) once the target is gone.
     ///
-    /// - Returns: The token that removes the handler.
     /// - Complexity: Amortised O(1) to register; in a call, an O(1) test of the thread.
     @discardableResult
     public func handle<Target: AnyObject & Sendable>(
@@ -124,7 +120,6 @@ extension HandlerRegistration where Kind == ActionKind.Async {
     /// Registers `body` as a `@MainActor` handler: it always runs on the main actor, hopping
     /// there and back in the calling task. The same as `handle { @MainActor process in ... }`.
     ///
-    /// - Returns: The token that removes the handler.
     /// - Complexity: Amortised O(1) to register; in a call, the hop when made elsewhere.
     @discardableResult
     public func handle(
@@ -145,7 +140,6 @@ extension HandlerRegistration where Kind == ActionKind.Async {
     /// on the main actor whatever the caller; skipped (``SkipReason/targetReleased``) once
     /// the target is gone.
     ///
-    /// - Returns: The token that removes the handler.
     /// - Complexity: Amortised O(1) to register; in a call, the hop when made elsewhere.
     @discardableResult
     public func handle<Target: AnyObject & Sendable>(
