@@ -46,17 +46,16 @@ class _AnyHandler: @unchecked Sendable {
     }
 }
 
-/// Removes the first condition when it is "there is an upstream value", returning what its
+/// `conditions` without the first when it is "there is an upstream value", and what its
 /// failure reports. Only the first, so a trace reports the same first failure.
 @inlinable
 func _hoistUpstreamRequirement<Kind, each Argument, Result>(
-    _ conditions: inout [_Condition<Kind, repeat each Argument, Result>]
-) -> SkipReason? {
+    _ conditions: [_Condition<Kind, repeat each Argument, Result>]
+) -> ([_Condition<Kind, repeat each Argument, Result>], SkipReason?) {
     guard let first = conditions.first, first.check == nil, let reason = first.reason else {
-        return nil
+        return (conditions, nil)
     }
-    conditions.removeFirst()
-    return reason
+    return (Array(conditions.dropFirst()), reason)
 }
 
 extension _AnyHandler {

@@ -29,8 +29,7 @@ final class _AsyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendab
         self.sync = sync ?? { _ in nil }
         self.isSync = sync != nil
         if let body { targeted = _AsyncTargetedBody(body) } else { targeted = nil }
-        var conditions = conditions
-        let upstreamFailure = _hoistUpstreamRequirement(&conditions)
+        let (conditions, upstreamFailure) = _hoistUpstreamRequirement(conditions)
         self.conditions = conditions
         super.init(
             state: state, target: target, upstreamFailure: upstreamFailure,

@@ -25,8 +25,7 @@ final class _SyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendabl
         if case .none = target { assert(plain != nil) } else { assert(plain == nil) }
         self.plain = plain ?? { _ in nil }
         if let body { targeted = _SyncTargetedBody(body) } else { targeted = nil }
-        var conditions = conditions
-        let upstreamFailure = _hoistUpstreamRequirement(&conditions)
+        let (conditions, upstreamFailure) = _hoistUpstreamRequirement(conditions)
         self.conditions = conditions
         super.init(
             state: state, target: target, upstreamFailure: upstreamFailure,

@@ -16,8 +16,7 @@ final class _ThrowingHandler<Kind: ThrowingActionKind, each Argument, Result>: _
         conditions: [_Condition<Kind, repeat each Argument, Result>], body: @escaping Body
     ) {
         self.body = body
-        var conditions = conditions
-        let upstreamFailure = _hoistUpstreamRequirement(&conditions)
+        let (conditions, upstreamFailure) = _hoistUpstreamRequirement(conditions)
         self.conditions = conditions
         super.init(
             state: state, target: target, upstreamFailure: upstreamFailure,
