@@ -120,9 +120,7 @@ extension ActionPipe {
         action action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>>
             & Sendable
     ) -> BoundAction<Kind, repeat each Argument, Result> {
-        // The key first, as in the other subscript.
-        let key = _ActionKey(Actions()[keyPath: action])
-        return BoundAction(setup: _CallSetup(pipe: self), key: key)
+        self[dynamicMember: action]
     }
 
     /// The names a dynamic member never reaches; `DiagnosticsTests.memberNamesAreTheAPI`.

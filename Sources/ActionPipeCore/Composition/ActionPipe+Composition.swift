@@ -2,11 +2,7 @@ extension ActionPipe {
     /// Appends `other`'s whole chain to the end of this pipe's chain, in order: a call on
     /// any member then runs, from the head, every member that registered the action.
     ///
-    /// ```swift
-    /// try pipe1.append(pipe2).append(pipe3)   // pipe1 → pipe2 → pipe3
-    /// ```
-    ///
-    /// - Returns: `other`, so appends can be chained in order.
+    /// - Returns: `other`, so appends chain in order: `pipe1.append(pipe2).append(pipe3)`.
     /// - Throws: ``ChainError/alreadyInChain(pipe:chain:)`` when `other` is already in this
     ///   chain (`self` included): that would make a cycle. Nothing is changed.
     /// - Complexity: O(m) for the m pipes of `other`'s chain.

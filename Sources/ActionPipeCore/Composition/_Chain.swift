@@ -36,8 +36,8 @@ func _withTopology<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
 @usableFromInline
 final class _Chain: @unchecked Sendable {
     /// In chain order, with holes (compacted once they outnumber members).
-    private var slots: [_Member?]
-    private(set) var memberCount: Int
+    private var slots: [_Member?] = []
+    private(set) var memberCount = 0
     /// Kept alive for pipes that still hold this one.
     var mergedInto: _Chain?
     private var cached = CachedSnapshot<_Snapshot>()
@@ -46,25 +46,14 @@ final class _Chain: @unchecked Sendable {
     private var moreHolders: [_Member] = []
 
     /// A chain of one member, which was alone.
-    init(_ member: _Member) {
-        slots = [member]
-        memberCount = 1
-        member.chain = self
-        member.position = 0
-    }
+    init(_ member: _Member) { add(member) }
 
     /// - Complexity: O(n) for n slots.
     var members: [_Member] { slots.compactMap { $0 } }
 
     /// Moves every member of `other` to the end, in order, leaving `other` empty.
     func takeMembers(of other: _Chain) {
-        for member in other.slots {
-            guard let member else { continue }
-            member.chain = self
-            member.position = slots.count
-            slots.append(member)
-        }
-        memberCount += other.memberCount
+        for case let member? in other.slots { add(member) }
         other.slots = []
         other.memberCount = 0
     }
@@ -100,7 +89,7 @@ final class _Chain: @unchecked Sendable {
         if holder == nil { holder = member } else { moreHolders.append(member) }
     }
 
-    /// Adds `member`, which was alone, at the end.
+    /// Adds `member`, alone or taken from another chain, at the end.
     func add(_ member: _Member) {
         member.chain = self
         member.position = slots.count
