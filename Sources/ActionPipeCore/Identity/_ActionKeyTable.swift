@@ -13,8 +13,8 @@ final class _ActionKeyTable: Sendable {
 
     private struct State {
         var keys: [_ActionIdentity: Int] = [:]
-        /// By key, with the cache hash and file address first seen.
-        var sites: [(identity: _ActionIdentity, site: _ActionCacheEntry)] = []
+        /// By key, with the site first seen.
+        var sites: [(identity: _ActionIdentity, entry: _ActionCacheEntry)] = []
         /// The key path registered with each key, to catch two actions sharing an identity.
         var keyPaths: [Int: AnyKeyPath] = [:]
         /// Every cache ever published, kept alive for readers.
@@ -38,17 +38,10 @@ final class _ActionKeyTable: Sendable {
             if let existing = state.keys[identity] { return existing }
             let key = state.sites.count
             state.keys[identity] = key
-            state.sites.append(
-                (
-                    identity,
-                    _ActionCacheEntry(
-                        hash: site.hash, fileAddress: site.fileAddress, fileWord: site.fileWord,
-                        position: site.position, type: site.type,
-                        name: site.name, key: key)
-                ))
+            state.sites.append((identity, _ActionCacheEntry(site: site, key: key)))
             let count = state.sites.count
             if count <= Self.eagerLimit || count >= state.cachedCount + state.cachedCount / 2 {
-                let cache = _ActionKeyCache(state.sites.map(\.site))
+                let cache = _ActionKeyCache(state.sites.map(\.entry))
                 state.caches.append(cache)
                 state.cachedCount = count
                 let address = Unretained(cache).address

@@ -26,6 +26,15 @@ struct _ActionSite {
         self.hash = hash
     }
 
+    @inlinable @inline(__always)
+    func matches(
+        hash: UInt, fileAddress: UInt, fileWord: UInt, position: UInt64, type: ObjectIdentifier,
+        name: borrowing String
+    ) -> Bool {
+        self.hash == hash && self.fileAddress == fileAddress && self.fileWord == fileWord
+            && self.position == position && self.type == type && self.name == name
+    }
+
     /// The scalars folded into one word, mixed once with the name's hash.
     @inlinable @inline(__always)
     static func hash(
