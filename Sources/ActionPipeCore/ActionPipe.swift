@@ -1,5 +1,4 @@
 import ActionPipeConcurrency
-import Synchronization
 
 /// An object that answers actions, and the unit from which chains are composed.
 ///
@@ -8,22 +7,16 @@ import Synchronization
 /// order from the head, and the call returns the last handler's result (`nil` if none ran).
 ///
 /// ```swift
-/// extension Actions {
-///     var someFunc2: Action<Size, String, Void> { .init() }
-/// }
-/// let pipe1 = ActionPipe(name: "pipe1"), pipe2 = ActionPipe(name: "pipe2"), pipe3 = ActionPipe(name: "pipe3")
-/// for (pipe, name) in [(pipe1, "pipe1"), (pipe2, "pipe2"), (pipe3, "pipe3")] {
-///     // Capture the name, not the pipe: a handler holding its pipe keeps the chain alive.
-///     pipe.on(\.someFunc2) { process in print(name, "called", process.arguments) }
-/// }
+/// pipe1.on(\.someFunc2) { process in print("pipe1", process.arguments) }
+/// pipe3.on(\.someFunc2) { process in print("pipe3", process.arguments) }
 /// try pipe1.append(pipe2).append(pipe3)
-/// pipe3.someFunc2(Size(width: 10, height: 20), "hello")   // pipe1, pipe2, pipe3 run
+/// pipe3.someFunc2(Size(width: 10, height: 20), "hello")   // pipe1, then pipe3, run
 /// ```
 ///
-/// A chain lives as long as any of its pipes is referenced; a pipe whose handle is dropped
-/// keeps running in it until the chain goes or ``removeFromChain()``. A pipe may be used
-/// from any thread, and no handler runs under a library lock, so handlers may call,
-/// register and compose.
+/// A chain lives as long as any of its pipes is referenced (so a handler should not capture
+/// its pipe); a pipe whose handle is dropped keeps running in it until the chain goes or
+/// ``removeFromChain()``. A pipe may be used from any thread, and no handler runs under a
+/// library lock, so handlers may call, register and compose.
 @dynamicMemberLookup
 public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
     // `@unchecked Sendable`: `_chain` is read and written only with `_topologyLock` held;
@@ -33,8 +26,7 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
     public var name: String { _member.name }
 
     @usableFromInline let _member: _Member
-    /// `nil` while alone; strong, so the chain lives while any of its pipes does. Guarded
-    /// by `_topologyLock`.
+    /// `nil` while alone; strong, so the chain lives while any of its pipes does.
     var _chain: _Chain?
 
     /// Creates a pipe that is a chain of its own.
@@ -45,19 +37,16 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
     }
 
     deinit {
-        // The member's cached snapshot refers to the member and is read only through this
-        // pipe: empty it (the snapshot is released unlocked).
+        // The cached snapshot refers to the member and is read only through this pipe.
         _withTopology {
             _member.hasHandle = false
             _member.dropCache()
         }
     }
 
-    /// Call with the topology lock held. An appended chain forwards to the one it joined;
-    /// the pipe catches up here.
+    /// Call with the topology lock held. An appended chain forwards (`mergedInto`) to the
+    /// one it joined; the pipe catches up here (only its own `removeFromChain` moves it out).
     var _currentChain: _Chain? {
-        // Only this pipe's `removeFromChain` moves its member out, and it sets `_chain`;
-        // any other move leaves a forward in `mergedInto`.
         guard let chain = _chain, let next = chain.mergedInto else { return _chain }
         var current = next
         while let further = current.mergedInto { current = further }
@@ -74,11 +63,8 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
         return _pinSnapshot()
     }
 
-    /// The snapshot this pipe's calls read, pinned (fetched and cached first if needed);
-    /// unpin it with `_member.unpin`.
-    ///
-    /// - Complexity: O(1); after a change, the first call takes the topology lock, and the
-    ///   first on the chain builds its snapshot, O(handlers + pipes).
+    /// The snapshot this pipe's calls read, pinned (cached first if needed); unpin it with
+    /// `_member.unpin`. After a change the first call takes the topology lock.
     @inlinable @inline(__always)
     func _pinSnapshot() -> SnapshotSlot<_Snapshot>.Pin {
         while true {
@@ -97,8 +83,7 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
         return pin.snapshot.unsafelyUnwrapped.object
     }
 
-    /// Caches the current snapshot in the member under the topology lock, so no change
-    /// slips in between; the next change clears it.
+    /// Caches the current snapshot in the member, under the lock; the next change clears it.
     @usableFromInline @inline(never)
     func _refreshSnapshot() {
         _withTopology {
@@ -117,8 +102,7 @@ public final class ActionPipe: @unchecked Sendable, CustomStringConvertible {
         dynamicMember action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>>
             & Sendable
     ) -> BoundAction<Kind, repeat each Argument, Result> {
-        // The key first: a reference to `self` held across the lookup's call is a retain
-        // the compiler keeps, a write to the pipe's reference count per call.
+        // The key first: `self` held across the lookup is a retain the compiler keeps.
         let key = _ActionKey(Actions()[keyPath: action])
         return BoundAction(setup: _CallSetup(pipe: self), key: key)
     }
@@ -136,13 +120,10 @@ extension ActionPipe {
         action action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>>
             & Sendable
     ) -> BoundAction<Kind, repeat each Argument, Result> {
-        // The key first, as in the other subscript.
-        let key = _ActionKey(Actions()[keyPath: action])
-        return BoundAction(setup: _CallSetup(pipe: self), key: key)
+        self[dynamicMember: action]
     }
 
-    /// The pipe's own member names (and ``PipeCall``'s), which a dynamic member never
-    /// reaches; checked by `DiagnosticsTests.memberNamesAreTheAPI`.
+    /// The names a dynamic member never reaches; `DiagnosticsTests.memberNamesAreTheAPI`.
     package static let _memberNames: Set<String> = [
         "name", "description", "on", "handles", "chainHandles", "removeHandler", "append",
         "removeFromChain", "isInSameChain", "chainNames", "register", "with",

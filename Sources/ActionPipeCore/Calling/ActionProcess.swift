@@ -6,16 +6,10 @@ import ActionPipeConcurrency
 ///
 /// ```swift
 /// pipe1.on(\.someFunc) { process in
-///     let (number, _) = process.arguments
-///     process.sideData[.robotName] = "Robot No.\(number)"
-///     process.rewrite(\.1, to: "changed")       // later handlers see "changed"
+///     process.rewrite(\.1, to: "changed")   // later handlers see "changed"
 ///     return 1
 /// }
-/// pipe2.on(\.someFunc) { process in
-///     print(process.upstream as Any)            // Optional(1.0)
-///     print(process.arguments.1 as Any)         // Optional("changed")
-///     return 2
-/// }
+/// pipe2.on(\.someFunc) { process in process.upstream }   // Optional(1.0)
 /// ```
 ///
 /// A nested call gets a process of its own. The process is noncopyable, so a handler
@@ -28,8 +22,8 @@ public struct ActionProcess<Kind, each Argument, Result>: ~Copyable {
     /// after a handler that returned `nil`. A handler that forwards it returns it.
     public var upstream: Result? { _upstream }
     @usableFromInline var _upstream: Result?
-    /// Whether the call has a state, and whether it is stopped: a byte of `_upstream`'s
-    /// padding, not a word (the process lives in the caller's frame, per nesting level).
+    /// Whether the call has a state and is stopped: a byte of `_upstream`'s padding, not a
+    /// word (the process lives in the caller's frame, per nesting level).
     @usableFromInline var _flags: UInt8
     /// Meaningful when `_flags` has ``_hasState``.
     @usableFromInline let _stateBits: UInt64
@@ -50,27 +44,9 @@ public struct ActionProcess<Kind, each Argument, Result>: ~Copyable {
     /// Typed values that earlier handlers (or the caller) attached for later handlers.
     public var sideData: SideData
 
-    /// The calling pipe's member: the caller holds it, and the noncopyable process cannot
-    /// outlive the call, so it is not retained.
+    /// Unretained: the caller holds it, and the noncopyable process cannot outlive the call.
     @usableFromInline let _origin: Unretained<_Member>
     @usableFromInline let _key: _ActionKey
-
-    /// Side data is copied only when the call has some; a plain call builds it in place.
-    @inlinable @inline(__always)
-    init(
-        arguments: (repeat each Argument), options: borrowing _CallOptions,
-        origin: Unretained<_Member>, key: _ActionKey
-    ) {
-        self._arguments = (repeat each arguments)
-        self._flags = options.state == nil ? 0 : Self._hasState
-        self._stateBits = options.state?.rawValue ?? 0
-        self.sideData = SideData()
-        self._origin = origin
-        self._key = key
-        if options.hasSideData {
-            self.sideData = options.sideData
-        }
-    }
 
     @inlinable @inline(__always)
     init(
@@ -90,10 +66,6 @@ public struct ActionProcess<Kind, each Argument, Result>: ~Copyable {
 
     /// Replaces the argument at `position` (`\.0`, or `\.self` for a one-argument action)
     /// for the handlers that run after this one; the running handler's parameters stay.
-    ///
-    /// ```swift
-    /// process.rewrite(\.1, to: "a new object")
-    /// ```
     public mutating func rewrite<Value>(
         _ position: WritableKeyPath<(repeat each Argument), Value>, to value: Value
     ) {
@@ -110,16 +82,8 @@ public struct ActionProcess<Kind, each Argument, Result>: ~Copyable {
     public mutating func stop() { _flags |= Self._stopped }
 
     /// A handle that calls this action again from the chain's head later (with `.success`
-    /// once async work is done, say). It keeps nothing alive: once every pipe of the chain
-    /// is gone it does nothing and returns `nil`; it follows its pipe into any later chain.
-    ///
-    /// ```swift
-    /// pipe.on(\.load).state(.start).handle { process in
-    ///     let trigger = process.trigger
-    ///     Task { trigger.call(state: .success, "data") }
-    ///     return nil
-    /// }
-    /// ```
+    /// once async work is done, say); see ``ActionTrigger``. It keeps nothing alive, and
+    /// follows its pipe into any later chain.
     public var trigger: ActionTrigger<Kind, repeat each Argument, Result> {
         ActionTrigger(member: _origin.object, key: _key)
     }

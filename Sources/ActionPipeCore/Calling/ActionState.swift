@@ -25,8 +25,7 @@ public struct ActionState: OptionSet, Sendable, Hashable, ExpressibleByIntegerLi
     /// Creates a state from an integer literal.
     @inlinable public init(integerLiteral value: UInt64) { self.rawValue = value }
 
-    // Computed, not stored: a stored static is read through its initialiser's accessor, a
-    // call that costs a call a retain of the pipe.
+    // Computed, not stored: a stored static's accessor call costs a call a retain of the pipe.
 
     /// The work is starting (1).
     @inlinable public static var start: ActionState { ActionState(rawValue: 1) }

@@ -1,12 +1,9 @@
 import ActionPipeConcurrency
 
 /// Calls one action again from the head of a chain, later: the original's root-pipe
-/// re-trigger, for "start → request → success/error" flows.
-///
-/// Get one from ``ActionProcess/trigger``. It keeps nothing alive: once every pipe of the
-/// chain is gone, calling it does nothing and returns `nil` (its own pipe may be gone while
-/// the chain lives). It is called as its ``ActionKind`` says: `trigger.call(...)`,
-/// `try trigger.call(...)` or `try await trigger.call(...)`.
+/// re-trigger, for "start → request → success/error" flows. Get one from
+/// ``ActionProcess/trigger``. It keeps nothing alive: once every pipe of the chain is gone,
+/// calling it does nothing and returns `nil` (its own pipe may be gone while the chain lives).
 ///
 /// ```swift
 /// pipe.on(\.load).state(.start).handle { process in
@@ -34,8 +31,6 @@ public struct ActionTrigger<Kind, each Argument, Result>: Sendable {
         else { return nil }
         return (member, snapshot)
     }
-
-    private func options(_ state: ActionState?) -> _CallOptions { _CallOptions(state: state) }
 }
 
 extension ActionTrigger where Kind == ActionKind.Sync {
@@ -49,7 +44,7 @@ extension ActionTrigger where Kind == ActionKind.Sync {
         return withExtendedLifetime((member, snapshot)) {
             BoundAction<Kind, repeat each Argument, Result>._run(
                 snapshot: Unretained(snapshot), origin: Unretained(member), key: key,
-                options: _CallOptions(state: state), arguments: (repeat each arguments),
+                state: state, sideData: SideData(), arguments: (repeat each arguments),
                 recording: &ignored
             ).value
         }
@@ -106,9 +101,9 @@ extension ActionTrigger where Kind == ActionKind.Async {
         guard let (member, snapshot) = target() else { return nil }
         var ignored: [ActionTrace.Outcome?]? = nil
         let outcome = await BoundAction<Kind, repeat each Argument, Result>._runAsync(
-            snapshot: Unretained(snapshot), origin: Unretained(member), key: key,
-            options: options(state), arguments: (repeat each arguments), recording: &ignored)
-        // The process refers to `member` and `snapshot` unretained: keep them alive to here.
+            snapshot: Unretained(snapshot), origin: Unretained(member), key: key, state: state,
+            sideData: SideData(), arguments: (repeat each arguments), recording: &ignored)
+        // The process refers to them unretained.
         withExtendedLifetime((member, snapshot)) {}
         if let error = outcome.error { throw error }
         return outcome.value

@@ -1,7 +1,5 @@
-/// `answer`: a call that must be answered, returning the result itself and throwing
-/// ``UnansweredActionError`` when no handler answered.
 extension BoundAction {
-    /// Built only when the call failed.
+    /// The error of `answer` (a call that must be answered), built only when it failed.
     @usableFromInline
     func _unanswered(_ arguments: repeat each Argument) -> UnansweredActionError {
         var described: [String] = []
@@ -12,19 +10,12 @@ extension BoundAction {
 
 extension BoundAction where Kind == ActionKind.Sync {
     /// Calls the action, for a chain that must answer: a missing registration is an error
-    /// at the call instead of a `nil` to unwrap.
-    ///
-    /// ```swift
-    /// let total: Int = try pipe.someFunc.answer(999, "hello")
-    /// ```
+    /// at the call instead of a `nil` to unwrap (`let total: Int = try pipe.x.answer(1)`).
     ///
     /// - Throws: ``UnansweredActionError`` when no handler ran or the last one returned
     ///   `nil`; the handlers that ran are not undone.
-    ///
-    /// It holds the pipe for the call (a reference count every caller of the pipe shares),
-    /// which the plain call does not: on a path many threads call, unwrap the plain call's
-    /// optional instead.
-    /// - Complexity: As the call; O(*c*) more to build the error, for a chain of *c* pipes.
+    /// - Complexity: As the call (but it retains the pipe, a count every caller shares);
+    ///   O(*c*) more to build the error, for a chain of *c* pipes.
     @inlinable
     public func answer(_ arguments: repeat each Argument) throws(UnansweredActionError) -> Result {
         if let value = (copy self)(repeat each arguments) { return value }

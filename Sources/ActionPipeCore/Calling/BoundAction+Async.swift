@@ -16,11 +16,9 @@ extension BoundAction where Kind == ActionKind.Async {
     public nonisolated(nonsending) consuming func callAsFunction(_ arguments: repeat each Argument)
         async throws -> Result?
     {
-        // `nonisolated(nonsending)`: a plain `async` function would hop from the main actor
-        // to the global executor and back, even when no handler suspends.
+        // `nonisolated(nonsending)`: a plain `async` function would hop off the caller's
+        // actor and back. A pin may not cross a suspension: hold the snapshot, counted.
         var ignored: [ActionTrace.Outcome?]? = nil
-        // `self` holds the pipe, so the origin member outlives the call. A pin may not cross
-        // a suspension: hold a counted reference to the snapshot instead.
         let cell = Unretained(pipe._member)
         let held = pipe._currentSnapshot()
         defer { withExtendedLifetime(held) {} }
@@ -29,23 +27,23 @@ extension BoundAction where Kind == ActionKind.Async {
             return try await _callInstrumented(snapshot, repeat each arguments)
         }
         let outcome = await Self._runAsync(
-            snapshot: snapshot, origin: cell, key: key,
-            options: options, arguments: (repeat each arguments), recording: &ignored)
+            snapshot: snapshot, origin: cell, key: key, state: _setup.state,
+            sideData: _setup.sideData, arguments: (repeat each arguments), recording: &ignored)
         if let error = outcome.error { throw error }
         return outcome.value
     }
 
-    /// The call with an instrument installed, apart so a plain call's frame holds no span
-    /// across its suspensions.
+    /// The call with an instrument installed, apart so a plain call holds no span.
     @inlinable @inline(never)
     nonisolated(nonsending) func _callInstrumented(
         _ snapshot: Unretained<_Snapshot>, _ arguments: repeat each Argument
     ) async throws -> Result? {
-        let span = _beginInstrumented()
+        let origin = Unretained(pipe._member)
+        let span = Self._beginInstrumented(key, on: origin)
         var ignored: [ActionTrace.Outcome?]? = nil
         let outcome = await Self._runAsync(
-            snapshot: snapshot, origin: Unretained(pipe._member), key: key,
-            options: options, arguments: (repeat each arguments), recording: &ignored)
+            snapshot: snapshot, origin: origin, key: key, state: _setup.state,
+            sideData: _setup.sideData, arguments: (repeat each arguments), recording: &ignored)
         span?.end(outcome.error.map { .failed($0) } ?? .succeeded)
         if let error = outcome.error { throw error }
         return outcome.value
@@ -62,40 +60,39 @@ extension BoundAction where Kind == ActionKind.Async {
         let held = pipe._currentSnapshot()
         defer { withExtendedLifetime(held) {} }
         let outcome = await Self._runAsync(
-            snapshot: Unretained(held), origin: cell, key: key,
-            options: options, arguments: (repeat each arguments), recording: &outcomes)
+            snapshot: Unretained(held), origin: cell, key: key, state: _setup.state,
+            sideData: _setup.sideData, arguments: (repeat each arguments), recording: &outcomes)
         return makeReport(outcome, outcomes, arguments: repeat each arguments)
     }
 
-    /// The async driver of the one dispatch loop (`_Dispatch`). Async calls do not count
-    /// towards the nesting limit: their frames live on the heap, and may change thread.
+    /// The async driver of `_Dispatch`. Not counted towards the nesting limit: its frames
+    /// live on the heap, and may change thread.
     @inlinable @inline(__always)
     nonisolated(nonsending) static func _runAsync(
         snapshot: Unretained<_Snapshot>, origin: Unretained<_Member>, key: _ActionKey,
-        options: _CallOptions, arguments: (repeat each Argument),
+        state: ActionState?, sideData: consuming SideData, arguments: (repeat each Argument),
         recording outcomes: inout [ActionTrace.Outcome?]?
     ) async -> _CallOutcome<Result, any Error> {
         var dispatch = _Dispatch<Kind, repeat each Argument, Result, any Error>(
             snapshot: snapshot, key: key, recording: &outcomes)
         if dispatch.hasNoHandler { return dispatch.call }
         var process = ActionProcess<Kind, repeat each Argument, Result>(
-            arguments: (repeat each arguments), options: options, origin: origin, key: key)
+            arguments: (repeat each arguments), state: state, sideData: sideData,
+            origin: origin, key: key)
         // The task has not been suspended since cancellation was last checked.
         var checked = false
         while let (handler, target) = dispatch.next(
             _AsyncHandler<repeat each Argument, Result>.self, conditions: { $0.conditions },
             process: &process,
             cancellation: { handler in
-                // Synchronous handlers in a row are one step, as a synchronous function is:
-                // a check between them costs more than their calls (a thread-local lookup).
+                // Synchronous handlers in a row are one step: nothing suspends between them.
                 if checked, handler.isSync { return nil }
                 checked = true
                 return Task.isCancelled ? CancellationError() : nil
             },
             recording: &outcomes)
         {
-            // Borrowed: the snapshot owns the handler. `target` is a strong local, so a
-            // weak target stays alive while its handler works.
+            // `target` is strong: a weak target stays alive while its handler works.
             do {
                 let value: Result?
                 if handler.with({ $0.isSync }) {

@@ -67,8 +67,7 @@ extension BoundAction where Kind: ThrowingActionKind {
         return outcome.value
     }
 
-    /// ``_callThrowing`` between the instrument's begin and end; out of line, so a plain
-    /// call holds no span (a value other modules see only through its witnesses).
+    /// ``_callThrowing``, instrumented; out of line, so a plain call holds no span.
     @inlinable @inline(never)
     static func _callThrowingInstrumented(
         _ snapshot: Unretained<_Snapshot>, origin: Unretained<_Member>, key: _ActionKey,
@@ -81,23 +80,12 @@ extension BoundAction where Kind: ThrowingActionKind {
                 snapshot: snapshot, origin: origin, key: key, state: state,
                 sideData: sideData, arguments: (repeat each arguments), recording: &ignored)
         }
-        if let span {
-            _endInstrumented(span, key: key, error: outcome.error, tooDeep: outcome.tooDeep)
+        if let error = outcome.error {
+            span?.end(.failed(error))
+            throw error
         }
-        if let error = outcome.error { throw error }
+        if let span { _endInstrumented(span, key: key, tooDeep: outcome.tooDeep) }
         return outcome.value
-    }
-
-    /// Ends an instrumented call: threw, refused for nesting too deep, or succeeded.
-    @usableFromInline @inline(never)
-    static func _endInstrumented(
-        _ span: _InstrumentedSpan, key: _ActionKey, error: Kind.Failure?, tooDeep: Bool
-    ) {
-        if let error {
-            span.end(.failed(error))
-        } else {
-            _endInstrumented(span, key: key, tooDeep: tooDeep)
-        }
     }
 
     /// Calls the throwing action and reports what happened, without throwing: the error is
@@ -125,7 +113,7 @@ extension BoundAction where Kind: ThrowingActionKind {
             failure: outcome.error)
     }
 
-    /// The throwing driver of the one dispatch loop (`_Dispatch`).
+    /// The throwing driver of `_Dispatch`.
     @inlinable @inline(__always)
     static func _runThrowing(
         snapshot: _Snapshot, origin: Unretained<_Member>, key: _ActionKey, state: ActionState?,

@@ -11,16 +11,14 @@ import ActionPipeConcurrency
 /// pipe.someFunc.with(Keys.label, "from the caller")(999, nil)  // with side data
 /// ```
 public struct BoundAction<Kind, each Argument, Result>: Sendable {
-    // The pipe (and any out-of-line side data) behind one reference, the rest trivial, so
-    // a temporary `pipe.x` costs one retain and one release, in place.
+    // One reference, the rest trivial: a temporary `pipe.x` costs one retain and release.
     @usableFromInline var _setup: _CallSetup
     @usableFromInline let key: _ActionKey
 
     @inlinable var pipe: ActionPipe { _setup.pipe }
 
-    /// The pipe's member and the call's pin on its cache (empty when the cache is); the
-    /// caller unpins. The pipe is unretained: `self` holds it until the pin is taken, then
-    /// the pinned snapshot holds the member.
+    /// The pipe's member (unretained: `self`, then the pinned snapshot, holds it) and a pin
+    /// on its cache, empty when the cache is; the caller unpins.
     @inlinable @inline(__always)
     func _pinCached() -> (Unretained<_Member>, SnapshotSlot<_Snapshot>.Pin) {
         let member = _setup.unretainedPipe.with { Unretained($0._member) }
@@ -34,7 +32,6 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
         if pin.snapshot != nil { return (member, pin) }
         return (member, _setup.unretainedPipe.with { $0._repin(pin) })
     }
-    @inlinable var options: _CallOptions { _setup.options }
 
     @inlinable
     init(setup: _CallSetup, key: _ActionKey) {
@@ -67,15 +64,7 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
         return self
     }
 
-    @usableFromInline
-    func _nestingError() -> NestingLimitError { key._nestingError }
-
     /// See ``Instrumentation``.
-    @usableFromInline
-    func _beginInstrumented() -> _InstrumentedSpan? {
-        Self._beginInstrumented(key, on: Unretained(pipe._member))
-    }
-
     @usableFromInline
     static func _beginInstrumented(_ key: _ActionKey, on member: Unretained<_Member>)
         -> _InstrumentedSpan?
@@ -103,10 +92,10 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
         return ActionReport(
             value: outcome.error == nil ? outcome.value : nil, runCount: outcome.handlersRun,
             stoppedBy: outcome.stopper.map { outcome.names[$0] },
-            error: outcome.tooDeep ? _nestingError() : outcome.error,
+            error: outcome.tooDeep ? key._nestingError : outcome.error,
             thrownBy: outcome.thrower.map { outcome.names[$0] },
             trace: ActionTrace(
-                action: key.name, arguments: described, state: options.state, steps: steps))
+                action: key.name, arguments: described, state: _setup.state, steps: steps))
     }
 }
 
@@ -124,9 +113,8 @@ extension BoundAction where Kind == ActionKind.Sync {
         let state = _setup.state
         let sideData = _setup.sideData
         let unretainedPipe = _setup.unretainedPipe
-        // `self` is consumed before the handlers: from the pin on, the snapshot holds the
-        // members, so no retain of the pipe (a shared reference-count write) spans the call.
-        // Until `self` ends nothing may release or touch an atomic, so the retain is dropped.
+        // `self` ends before the handlers (the pinned snapshot holds the members), so no
+        // retain of the pipe spans the call; until then nothing may release.
         guard let snapshot = pin.snapshot else {
             let pipe = unretainedPipe.retainedReleasingNothing()
             _ = consume self
@@ -147,9 +135,8 @@ extension BoundAction where Kind == ActionKind.Sync {
             sideData: sideData, arguments: (repeat each arguments), tooDeep: &tooDeep)
     }
 
-    /// The call when the pipe's cache was empty; ends `pin`. Out of line, so a plain call
-    /// pays only the check, and given the pipe, not the bound action (which the compiler
-    /// would destroy through its pack metadata in the caller's frame).
+    /// The call when the pipe's cache was empty; ends `pin`. Out of line, and given the
+    /// pipe, not the bound action (destroyed through its pack metadata in the caller).
     @inlinable @inline(never)
     static func _callRefreshing(
         _ pin: SnapshotSlot<_Snapshot>.Pin, pipe: ActionPipe, key: _ActionKey,
@@ -162,8 +149,7 @@ extension BoundAction where Kind == ActionKind.Sync {
             thread: pin.thread, state: state, sideData: sideData, repeat each arguments)
     }
 
-    /// The call on `snapshot` (pinned by the caller) between the instrument's begin and
-    /// end. Out of line, so a plain call pays only the check.
+    /// The call on `snapshot` (pinned by the caller), instrumented; out of line.
     @inlinable @inline(never)
     static func _callInstrumented(
         _ snapshot: Unretained<_Snapshot>, origin: Unretained<_Member>, key: _ActionKey,
@@ -172,7 +158,6 @@ extension BoundAction where Kind == ActionKind.Sync {
     ) -> Result? {
         let span =
             snapshot.with { $0.isInstrumented } ? _beginInstrumented(key, on: origin) : nil
-        // The plain loop, so a nested call's frames stay as small as without an instrument.
         var tooDeep = false
         let value = _runPlain(
             snapshot: snapshot, origin: origin, key: key, thread: thread, state: state,
@@ -193,17 +178,14 @@ extension BoundAction where Kind == ActionKind.Sync {
         defer { cell.with { $0.unpin(pin) } }
         let snapshot = pin.snapshot.unsafelyUnwrapped
         let outcome = Self._run(
-            snapshot: snapshot, origin: cell, key: key,
-            options: options, arguments: (repeat each arguments), recording: &outcomes)
+            snapshot: snapshot, origin: cell, key: key, state: _setup.state,
+            sideData: _setup.sideData, arguments: (repeat each arguments), recording: &outcomes)
         return makeReport(outcome, outcomes, arguments: repeat each arguments)
     }
 
-    /// Runs `snapshot`'s handlers for `key` in an untraced call; returns the last result,
-    /// and sets `tooDeep` when the nesting limit refused the call. `origin` must outlive it.
-    ///
-    /// `_Dispatch`'s decisions, cut to what a plain call needs: this loop is inlined into
-    /// the caller, and a handler that calls again adds the whole frame per level. Conditions
-    /// are decided out of line (`_Dispatch.admits`), targeted handlers run out of line.
+    /// An untraced call of `key`'s handlers: the last result; sets `tooDeep` when the
+    /// nesting limit refused it. `_Dispatch` cut to what a plain call needs, since a nested
+    /// call adds this frame per level: conditions and targets are handled out of line.
     @inlinable @inline(__always)
     static func _runPlain(
         snapshot: Unretained<_Snapshot>, origin: Unretained<_Member>, key: _ActionKey,
@@ -225,10 +207,9 @@ extension BoundAction where Kind == ActionKind.Sync {
         var entry = entries + range.lowerBound
         let end = entries + range.upperBound
         repeat {
-            // Unretained: the snapshot owns the handler, and the caller keeps the snapshot.
             let handler = entry.pointee.handler.as(_SyncHandler<repeat each Argument, Result>.self)
             entry += 1
-            // Out of line: the target held across the body would be another slot here.
+            // Out of line: a target held across the body would be another slot here.
             guard handler.with({ $0.hasPlain }) else {
                 if _runTargeted(handler, &process), process._isStopped { break }
                 continue
@@ -252,8 +233,7 @@ extension BoundAction where Kind == ActionKind.Sync {
         return process._upstream
     }
 
-    /// Runs a handler with a target if admitted (the target held while it runs), leaving
-    /// its result as upstream; `false` when skipped.
+    /// Runs a targeted handler if admitted, holding the target; `false` when skipped.
     @inlinable @inline(never)
     static func _runTargeted(
         _ handler: Unretained<_SyncHandler<repeat each Argument, Result>>,
@@ -276,12 +256,11 @@ extension BoundAction where Kind == ActionKind.Sync {
         handler.targeted.unsafelyUnwrapped.body(target, &process)
     }
 
-    /// The synchronous driver of the one dispatch loop (`_Dispatch`). `origin` must outlive
-    /// the call; `outcomes` is `nil` for untraced calls.
+    /// The synchronous driver of `_Dispatch`; `outcomes` is `nil` for untraced calls.
     @inlinable @inline(__always)
     static func _run(
         snapshot: Unretained<_Snapshot>, origin: Unretained<_Member>, key: _ActionKey,
-        options: borrowing _CallOptions, arguments: (repeat each Argument),
+        state: ActionState?, sideData: consuming SideData, arguments: (repeat each Argument),
         recording outcomes: inout [ActionTrace.Outcome?]?
     ) -> _CallOutcome<Result, Never> {
         var dispatch = _Dispatch<Kind, repeat each Argument, Result, Never>(
@@ -294,7 +273,8 @@ extension BoundAction where Kind == ActionKind.Sync {
             return dispatch.call
         }
         var process = ActionProcess<Kind, repeat each Argument, Result>(
-            arguments: (repeat each arguments), options: options, origin: origin, key: key)
+            arguments: (repeat each arguments), state: state, sideData: sideData,
+            origin: origin, key: key)
         while let (handler, target) = dispatch.next(
             _SyncHandler<repeat each Argument, Result>.self, conditions: { $0.conditions },
             process: &process, cancellation: { _ in nil }, recording: &outcomes)

@@ -2,7 +2,6 @@
 /// method (the original's `pipe.doWithState(1)`).
 ///
 /// ```swift
-/// pipe1.with(state: 1).someFunc(0, nil)        // only handlers whose state meets 1
 /// pipe1.with(state: [1, 10]).someFunc(0, nil)   // handlers of state 1 or 10
 /// pipe1.with(Keys.label, "hello").someFunc(0, nil)
 /// ```

@@ -2,19 +2,11 @@
 /// handlers (the original's `tmpTuple`, with names and types).
 ///
 /// ```swift
-/// enum Keys {
-///     static let birthday = SideDataKey<Date>("birthday")
-///     static let label = SideDataKey<String>("label")
-/// }
 /// pipe1.on(\.someFunc) { process in
-///     process.sideData[Keys.birthday] = Date()
-///     process.sideData[Keys.label] = "Robot No.999 birth day"
+///     process.sideData[Keys.birthday] = Date()   // Keys.birthday: SideDataKey<Date>
 ///     return nil
 /// }
-/// pipe2.on(\.someFunc) { process in
-///     print(process.sideData[Keys.label] ?? "")
-///     return process.sideData[Keys.birthday]
-/// }
+/// pipe2.on(\.someFunc) { process in process.sideData[Keys.birthday] }
 /// ```
 ///
 /// - Complexity: Reads and writes are O(1) for a call's first key, O(k) for k keys after
@@ -34,10 +26,8 @@ public struct SideData: Sendable, CustomStringConvertible {
         }
     }
 
-    /// A trivial value's bytes with its key's id, which implies the type (the key registry
-    /// keeps it). Raw words, not `any Sendable`, keep `SideData` trivial but for one optional
-    /// reference: an existential sends its every copy through value-witness code.
-    ///
+    /// A trivial value's bytes with its key's id, which implies the type. Raw words, not
+    /// `any Sendable`: an existential sends its every copy through value-witness code.
     /// `@unchecked Sendable`: `words` hold a copy of a trivial `Sendable` value.
     @usableFromInline
     struct _InlineSlot: @unchecked Sendable {
@@ -71,32 +61,7 @@ public struct SideData: Sendable, CustomStringConvertible {
             && MemoryLayout<Value>.alignment <= MemoryLayout<UInt64>.alignment
     }
 
-    @usableFromInline
-    struct _Inline: Sendable {
-        @usableFromInline var s0 = _InlineSlot()
-
-        @inlinable init() {}
-
-        var slots: [_InlineSlot] { s0.id == 0 ? [] : [s0] }
-
-        /// `false` when the slot does not hold `slot.id`'s value.
-        @inlinable @inline(__always)
-        mutating func replace(_ slot: _InlineSlot) -> Bool {
-            guard s0.id == slot.id else { return false }
-            s0 = slot
-            return true
-        }
-
-        /// `false` when the slot is taken.
-        @inlinable @inline(__always)
-        mutating func insert(_ slot: _InlineSlot) -> Bool {
-            guard s0.id == 0 else { return false }
-            s0 = slot
-            return true
-        }
-    }
-
-    @usableFromInline var _inline = _Inline()
+    @usableFromInline var _inline = _InlineSlot()
     @usableFromInline var _others: [_Slot]?
 
     /// Creates empty side data.
@@ -104,7 +69,7 @@ public struct SideData: Sendable, CustomStringConvertible {
     public init() {}
 
     @inlinable
-    init(_inline inline: _Inline, _others others: [_Slot]?) {
+    init(_inline inline: _InlineSlot, _others others: [_Slot]?) {
         _inline = inline
         _others = others
     }
@@ -120,9 +85,7 @@ public struct SideData: Sendable, CustomStringConvertible {
     public subscript<Value: Sendable>(key: SideDataKey<Value>) -> Value? {
         get {
             let id = key.id
-            if Self._isInline(Value.self) {
-                if _inline.s0.id == id { return _inline.s0.load(Value.self) }
-            }
+            if Self._isInline(Value.self), _inline.id == id { return _inline.load(Value.self) }
             guard let others = _others else { return nil }
             for slot in others where slot.id == id { return slot.value as? Value }
             return nil
@@ -135,12 +98,12 @@ public struct SideData: Sendable, CustomStringConvertible {
             }
             // A key never sits in two places: replace it where it is, else inline if it
             // fits and is free, else out of line.
-            if Self._isInline(Value.self) {
-                let slot = _InlineSlot(id: id, newValue)
-                if _inline.replace(slot) { return }
-                if _others?.contains(where: { $0.id == id }) != true, _inline.insert(slot) {
-                    return
-                }
+            if Self._isInline(Value.self),
+                _inline.id == id
+                    || (_inline.id == 0 && _others?.contains(where: { $0.id == id }) != true)
+            {
+                _inline = _InlineSlot(id: id, newValue)
+                return
             }
             _storeOutOfLine(_Slot(id: id, value: newValue))
         }
@@ -160,16 +123,16 @@ public struct SideData: Sendable, CustomStringConvertible {
 
     @usableFromInline
     mutating func _remove(_ id: Int) {
-        if _inline.s0.id == id { _inline.s0 = _InlineSlot() }
+        if _inline.id == id { _inline = _InlineSlot() }
         if _others != nil {
             _others!.removeAll { $0.id == id }
             if _others!.isEmpty { _others = nil }
         }
     }
 
-    /// Inline slots first.
+    /// The inline slot first.
     var _entries: [(id: Int, value: Any)] {
-        let inline = _inline.slots.map { ($0.id, $0.value) }
+        let inline = _inline.id == 0 ? [] : [(_inline.id, _inline.value)]
         return inline + (_others ?? []).map { ($0.id, $0.value as Any) }
     }
 
@@ -182,7 +145,7 @@ public struct SideData: Sendable, CustomStringConvertible {
 
     /// How many values are stored.
     public var count: Int {
-        _inline.slots.count + (_others?.count ?? 0)
+        (_inline.id == 0 ? 0 : 1) + (_others?.count ?? 0)
     }
 
     /// Whether no value is stored.

@@ -1,5 +1,4 @@
 import ActionPipeConcurrency
-import Synchronization
 
 /// The typed name of one kind of side data that handlers pass down a call. Declare each key
 /// once, as a `static let`: two keys created separately are different even with one name.
@@ -35,8 +34,7 @@ public struct SideDataKey<Value: Sendable>: Sendable, Hashable, CustomStringConv
 
 private let _sideDataKeyCounter = IDSource()
 
-/// Names and value types of keys by identity, so stored values carry neither (a string to
-/// retain per copy, a word per call frame).
+/// Names and value types of keys by identity, so stored values carry neither.
 final class _SideDataKeyNames: Sendable {
     static let shared = _SideDataKeyNames()
     private let keys = LockedValue<[Int: (name: String, type: Any.Type)]>([:])

@@ -24,8 +24,6 @@ public struct UnansweredActionError: Error, Equatable, CustomStringConvertible {
     }
 
     /// An error for a call of `action` with `arguments` on the chain `chain`.
-    ///
-    /// - Complexity: O(1).
     public init(action: String, arguments: [String], chain: [String]) {
         self.action = action
         self.arguments = arguments

@@ -1,10 +1,10 @@
-/// How one call ended, as the dispatch loop (`_Dispatch`) returns it.
+/// How one call ended, as `_Dispatch` returns it.
 @usableFromInline
 struct _CallOutcome<Result, Failure: Error> {
     /// The result of the last handler that returned.
     @usableFromInline var value: Result? = nil
     /// How many handlers ran (one that threw included); -1 when refused for nesting too
-    /// deep: a sentinel, since one more field made the outcome go through value witnesses.
+    /// deep (one more field would send the outcome through value witnesses).
     @usableFromInline var count = 0
     /// In chain order.
     @usableFromInline var stopper: Int? = nil
@@ -37,26 +37,5 @@ struct _CallOutcome<Result, Failure: Error> {
         if stopper != nil { return .stoppedEarlier }
         if error != nil { return thrower == nil ? .cancelled : .earlierHandlerThrew }
         return nil
-    }
-
-    @inlinable @inline(__always)
-    mutating func ran(
-        _ member: Int, stopped: Bool, recording outcomes: inout [ActionTrace.Outcome?]?
-    ) {
-        if stopped {
-            stopper = member
-            outcomes?[member] = .stopped
-        } else {
-            outcomes?[member] = .ran
-        }
-    }
-
-    @inlinable
-    mutating func threw(
-        _ error: Failure, at member: Int, recording outcomes: inout [ActionTrace.Outcome?]?
-    ) {
-        self.error = error
-        thrower = member
-        outcomes?[member] = .threw(String(describing: error))
     }
 }

@@ -1,26 +1,20 @@
 import ActionPipeConcurrency
 
-/// The one dispatch loop of the core: walks an action's handlers in chain order, decides
-/// whether each runs, records every step for reports, and hands each handler that runs to
-/// its driver (sync, throwing, async: a plain call, `try`, `try await`).
-///
-/// Everything is `@inlinable @inline(__always)`: the caller's module specialises it (pack
-/// generics look metadata up at every step), and a loop out of line adds a frame to every
-/// nested call. An untraced sync call uses a leaner copy, `BoundAction._runPlain`, sharing
-/// the skip decision (``admits(_:conditions:process:)``).
+/// The dispatch loop: walks an action's handlers in chain order, decides whether each
+/// runs, records every step for reports, and hands each that runs to its driver (sync,
+/// throwing, async). Inlined, so the caller specialises the pack generics and a nested call
+/// adds no frame. An untraced sync call uses a leaner copy, `BoundAction._runPlain`.
 @usableFromInline
 struct _Dispatch<Kind, each Argument, Result, Failure: Error> {
     @usableFromInline var call: _CallOutcome<Result, Failure>
     /// The caller keeps the snapshot alive.
     @usableFromInline let entries: UnsafeMutablePointer<_Snapshot.Entry>
-    /// The next entry of the action's group, and the group's end.
     @usableFromInline var index: Int
     @usableFromInline let end: Int
     /// The member of the handler last handed out.
     @usableFromInline var member = 0
 
-    /// Reads `snapshot` unretained (the caller keeps it alive). With non-`nil` `outcomes`
-    /// the call is traced: one outcome per pipe of the chain.
+    /// With non-`nil` `outcomes` the call is traced: one outcome per pipe of the chain.
     @inlinable @inline(__always)
     init(
         snapshot: Unretained<_Snapshot>, key: _ActionKey,
@@ -44,11 +38,8 @@ struct _Dispatch<Kind, each Argument, Result, Failure: Error> {
     var hasNoHandler: Bool { index == end }
 
     /// The next handler that runs, and its target (strong, so a weak target stays alive
-    /// while its handler works); `nil` when the group is done. Every handler passed over
-    /// is recorded with the reason.
-    ///
-    /// - Parameter cancellation: The error that ends the call before `handler`, if any
-    ///   (an async call's `CancellationError`).
+    /// while its handler works); `nil` when the group is done. Records every handler passed
+    /// over. `cancellation` gives the error that ends the call before `handler`, if any.
     @inlinable @inline(__always)
     mutating func next<Handler: _AnyHandler>(
         _ type: Handler.Type,
@@ -60,7 +51,6 @@ struct _Dispatch<Kind, each Argument, Result, Failure: Error> {
         while index < end {
             let entry = entries[index]
             index &+= 1
-            // Unretained: the snapshot owns the handler, and the caller keeps the snapshot.
             let handler = entry.handler.as(Handler.self)
             if !call.hasEnded, let error = handler.with(cancellation) {
                 call.error = error
@@ -92,20 +82,26 @@ struct _Dispatch<Kind, each Argument, Result, Failure: Error> {
         _ value: Result?, stopped: Bool, recording outcomes: inout [ActionTrace.Outcome?]?
     ) {
         call.value = value
-        call.ran(member, stopped: stopped, recording: &outcomes)
+        if stopped {
+            call.stopper = member
+            outcomes?[member] = .stopped
+        } else {
+            outcomes?[member] = .ran
+        }
     }
 
     /// Ends the call.
-    @inlinable @inline(__always)
+    @inlinable
     mutating func threw(_ error: Failure, recording outcomes: inout [ActionTrace.Outcome?]?) {
-        call.threw(error, at: member, recording: &outcomes)
+        call.error = error
+        call.thrower = member
+        outcomes?[member] = .threw(String(describing: error))
     }
 }
 
 extension _Dispatch {
-    /// Whether `handler` (with conditions, no target) runs: the full skip decision for the
-    /// plain synchronous call. Out of line, so the conditions and their values stay out of
-    /// the caller's frame, which a nested call adds at each level.
+    /// Whether `handler` (with conditions, no target) runs, for `_runPlain`: out of line,
+    /// so the conditions stay out of the caller's frame.
     @inlinable @inline(never)
     static func admits<Handler: _AnyHandler>(
         _ handler: Handler,

@@ -2,11 +2,7 @@ extension ActionPipe {
     /// Appends `other`'s whole chain to the end of this pipe's chain, in order: a call on
     /// any member then runs, from the head, every member that registered the action.
     ///
-    /// ```swift
-    /// try pipe1.append(pipe2).append(pipe3)   // pipe1 → pipe2 → pipe3
-    /// ```
-    ///
-    /// - Returns: `other`, so appends can be chained in order.
+    /// - Returns: `other`, so appends chain in order: `pipe1.append(pipe2).append(pipe3)`.
     /// - Throws: ``ChainError/alreadyInChain(pipe:chain:)`` when `other` is already in this
     ///   chain (`self` included): that would make a cycle. Nothing is changed.
     /// - Complexity: O(m) for the m pipes of `other`'s chain.
@@ -23,8 +19,7 @@ extension ActionPipe {
             _member.dropCache()
             if let source {
                 target.takeMembers(of: source)
-                // `source`'s pipes still hold it: it keeps `target` alive for them until
-                // each resolves its chain (`_currentChain`).
+                // Its pipes still hold it: it keeps `target` alive until they catch up.
                 source.mergedInto = target
                 source.changed()
             } else {

@@ -1,15 +1,12 @@
 import ActionPipeConcurrency
-import Synchronization
 
-/// Serialises every change of registrations and composition, process-wide: changes are
-/// rare, and one lock makes joining two chains atomic without lock ordering. Calls only
-/// read the published ``_Snapshot``s. Counts its uses instead of guarding `()`:
-/// ThreadSanitizer reports a false race on a `LockedValue<Void>`'s zero-sized value.
+/// Serialises every change of registrations and composition, process-wide: one lock joins
+/// two chains atomically without lock ordering; calls only read published ``_Snapshot``s.
+/// A count, not `()`: ThreadSanitizer reports a false race on a zero-sized value.
 let _topologyLock = LockedValue(0)
 
-/// Objects whose last reference a change dropped under ``_topologyLock``: their `deinit`
-/// may run user code that uses pipes, so ``_withTopology(_:)`` releases them after unlocking.
-/// `nonisolated(unsafe)`: reached only under ``_topologyLock``.
+/// What a change dropped under ``_topologyLock``, released by ``_withTopology(_:)`` after
+/// unlocking (a `deinit` may run user code). `nonisolated(unsafe)`: reached under the lock.
 nonisolated(unsafe) private var _graveyard: [AnyObject] = []
 
 /// Keeps `object` alive until the current change has unlocked. Call with the lock held.
@@ -31,20 +28,16 @@ func _withTopology<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
     }
 }
 
-/// The ordered members a call walks; a pipe has one only once composed.
-///
-/// The chain builds one snapshot for all its pipes when a call first needs it, and each
-/// calling pipe caches it in its member (calls on different pipes share no lock). A change
-/// drops it and clears those caches: O(1) plus the pipes that cached it, each of which paid
-/// with a call, so n changes in a row cost O(n).
+/// The ordered members a call walks; a pipe has one only once composed. Builds one snapshot
+/// for all its pipes, which each calling pipe caches in its member; a change drops it and
+/// clears those caches (each paid for with a call, so n changes cost O(n)).
 ///
 /// `@unchecked Sendable`: every stored property is reached only under ``_topologyLock``.
 @usableFromInline
 final class _Chain: @unchecked Sendable {
-    /// In chain order, with holes where members were removed (at their `position`),
-    /// compacted once holes outnumber members.
-    private var slots: [_Member?]
-    private(set) var memberCount: Int
+    /// In chain order, with holes (compacted once they outnumber members).
+    private var slots: [_Member?] = []
+    private(set) var memberCount = 0
     /// Kept alive for pipes that still hold this one.
     var mergedInto: _Chain?
     private var cached = CachedSnapshot<_Snapshot>()
@@ -53,27 +46,14 @@ final class _Chain: @unchecked Sendable {
     private var moreHolders: [_Member] = []
 
     /// A chain of one member, which was alone.
-    init(_ member: _Member) {
-        slots = [member]
-        memberCount = 1
-        member.chain = self
-        member.position = 0
-    }
+    init(_ member: _Member) { add(member) }
 
     /// - Complexity: O(n) for n slots.
     var members: [_Member] { slots.compactMap { $0 } }
 
     /// Moves every member of `other` to the end, in order, leaving `other` empty.
-    ///
-    /// - Complexity: O(m) for the m slots of `other`.
     func takeMembers(of other: _Chain) {
-        for member in other.slots {
-            guard let member else { continue }
-            member.chain = self
-            member.position = slots.count
-            slots.append(member)
-        }
-        memberCount += other.memberCount
+        for case let member? in other.slots { add(member) }
         other.slots = []
         other.memberCount = 0
     }
@@ -89,10 +69,7 @@ final class _Chain: @unchecked Sendable {
         }
     }
 
-    /// The next call on any of its pipes fetches a new snapshot. Call with the topology
-    /// lock held.
-    ///
-    /// - Complexity: O(1) plus the pipes that cached the snapshot since the last change.
+    /// The next call on any of its pipes fetches a new snapshot. Call with the lock held.
     func changed() {
         _bury(cached.invalidate())
         holder?.dropCache()
@@ -101,21 +78,18 @@ final class _Chain: @unchecked Sendable {
         moreHolders.removeAll()
     }
 
-    /// Built if a change dropped it. Call with the topology lock held.
-    ///
-    /// - Complexity: O(1) when cached; else O(h + m) for h handlers and m members.
+    /// Built if a change dropped it. Call with the lock held.
     var snapshot: _Snapshot {
         cached.get { _Snapshot.make(slots: slots) }
     }
 
-    /// Caches this chain's current `snapshot` in `member` until the next change. Call with
-    /// the topology lock held.
+    /// Caches `snapshot` in `member` until the next change. Call with the lock held.
     func cache(_ snapshot: _Snapshot, in member: _Member) {
         for released in member.cache.store(snapshot) { _bury(released) }
         if holder == nil { holder = member } else { moreHolders.append(member) }
     }
 
-    /// Adds `member`, which was alone, at the end.
+    /// Adds `member`, alone or taken from another chain, at the end.
     func add(_ member: _Member) {
         member.chain = self
         member.position = slots.count

@@ -1,35 +1,31 @@
 import ActionPipeConcurrency
 
-/// The registrations of one pipe, and the snapshot its calls read. Outlives its
-/// ``ActionPipe`` handle while its chain lives, so a dropped pipe keeps answering.
-///
-/// `@unchecked Sendable`: mutable properties are reached only under ``_topologyLock``;
-/// ``cache`` synchronises itself.
+/// The registrations of one pipe, and the snapshot its calls read; outlives its handle
+/// while its chain lives. `@unchecked Sendable`: mutable state is reached only under
+/// ``_topologyLock``; ``cache`` synchronises itself.
 @usableFromInline
 final class _Member: @unchecked Sendable {
     let name: String
-    /// One handler per action: the first registered inline (most pipes register a few
-    /// actions, and a one-entry dictionary costs more than the pipe), the others in `more`.
+    /// One handler per action: the first inline (a one-entry dictionary costs more than
+    /// the pipe), the others in `more`.
     private var firstKey = _ActionKey(rawValue: 0)
     private var firstHandler: _AnyHandler?
     private var more: [_ActionKey: _AnyHandler] = [:]
     /// `nil` while its pipe is alone. Weak: the chain holds its members, the handles the chain.
     weak var chain: _Chain?
-    /// The snapshot the pipe's calls read: the chain's (until its next change, see
-    /// ``_Chain/cache(_:in:)``) or its own while alone. Written only under ``_topologyLock``.
+    /// The chain's snapshot (until its next change) or its own while alone. Written only
+    /// under the lock.
     @usableFromInline let cache = SnapshotSlot<_Snapshot>()
     /// Once the handle is gone and the member is in no chain, nothing may call it.
     var hasHandle = true
-    /// 32 bits, after ``cache``, to fill the bytes the cache leaves free.
+    /// Its slot in ``chain``'s members: 32 bits, after ``cache``, to fill the bytes it leaves.
     private var slot: Int32 = 0
-    /// Its slot in ``chain``'s members.
     var position: Int {
         get { Int(slot) }
         set { slot = Int32(newValue) }
     }
 
-    /// ``chain``, buried: under the topology lock, a chain loaded from a weak reference may
-    /// hold its last reference.
+    /// ``chain``, buried: a chain loaded from a weak reference may hold its last reference.
     var currentChain: _Chain? {
         let chain = chain
         _bury(chain)
@@ -46,7 +42,6 @@ final class _Member: @unchecked Sendable {
         if cache.leave(pin) { reclaimCache() }
     }
 
-    /// The rare end of ``unpin(_:)``, out of line.
     @usableFromInline @inline(never)
     func reclaimCache() { cache.reclaim() }
 
@@ -55,24 +50,19 @@ final class _Member: @unchecked Sendable {
         for released in cache.store(nil) { _bury(released) }
     }
 
-    /// Marks the chain's snapshot, or its own while alone, as changed. Call with the
-    /// topology lock held.
+    /// Marks the chain's snapshot, or its own while alone, as changed. Call with the lock held.
     func changed() {
         if let chain = currentChain { chain.changed() } else { dropCache() }
     }
 
-    /// `nil` when nothing may call it (its handle is gone and it is in no chain). Call with
-    /// the topology lock held.
+    /// `nil` when nothing may call it (no handle, no chain). Call with the lock held.
     var liveSnapshot: _Snapshot? {
         hasHandle || currentChain != nil ? snapshot : nil
     }
 
-    /// The snapshot this member's calls read now. Call with the topology lock held.
-    ///
-    /// - Complexity: O(1) when built; else O(h + m) for h handlers and m members.
+    /// The snapshot this member's calls read now. Call with the lock held.
     var snapshot: _Snapshot {
         if let chain = currentChain { return chain.snapshot }
-        // What this read frees is released after unlocking.
         var freed: [AnyObject] = []
         let cached = cache.load(freeing: &freed)
         for snapshot in freed { _bury(snapshot) }
@@ -82,8 +72,7 @@ final class _Member: @unchecked Sendable {
         return own
     }
 
-    /// Fills ``cache`` with the current snapshot (registered with the chain as a holder to
-    /// clear on its next change). Call with the topology lock held.
+    /// Fills ``cache`` (a holder the chain clears on its next change). Call with the lock held.
     func refreshCache() {
         if let chain = currentChain {
             chain.cache(chain.snapshot, in: self)
@@ -127,8 +116,7 @@ final class _Member: @unchecked Sendable {
 }
 
 extension _Member: _Registry {
-    /// Removes the handler `id` of the action whose key is `detail`, and marks the chain
-    /// changed.
+    /// Removes the handler `id` of the action `detail`, and marks the chain changed.
     func _cancelRegistration(_ id: UInt64, detail: Int) -> Bool {
         _withTopology {
             guard remove(_ActionKey(rawValue: detail), ifID: id) else { return false }

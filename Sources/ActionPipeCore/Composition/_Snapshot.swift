@@ -1,15 +1,10 @@
 import ActionPipeConcurrency
 import Synchronization
 
-/// An immutable view of a chain that calls read with no lock held while handlers run.
-///
-/// A `ReferenceBuffer` (one allocation): every action's entries, grouped by key in chain
-/// order, their handlers retained once by the buffer; the index in its tail. A call finds
-/// its group and walks it with no reference counting. The registered keys are sorted:
-/// scanned when few, searched by halves when many, or looked up in a table indexed by key
-/// when dense enough (keys are process-wide, so a table of every key would cost memory for
-/// actions never registered). Released only with no lock held: a handler's last reference
-/// (and user captures) may go with it.
+/// An immutable view of a chain that calls read with no lock held. One allocation: every
+/// action's entries, grouped by key in chain order (handlers retained once by the buffer),
+/// and the sorted keys in its tail: scanned when few, searched by halves when many, or
+/// indexed by a table when dense (keys are process-wide). Released only with no lock held.
 @usableFromInline
 typealias _Snapshot = ReferenceBuffer<_SnapshotHeader, _SnapshotEntry, Int>
 
@@ -34,14 +29,12 @@ extension ReferenceBuffer where Header == _SnapshotHeader, Element == _SnapshotE
     }
     /// Grouped by action key, each group in chain order.
     @inlinable var entries: UnsafeMutablePointer<Entry> { elements }
-    /// The registered keys, ascending, and after them `keyCount + 1` group bounds: group
-    /// `i` (key `keys[i]`) is `entries[bounds[i] ..< bounds[i + 1]]`. Then, when present,
-    /// the dense table: `denseCount` group numbers indexed by key, -1 for none.
+    /// The keys, ascending; `keyCount + 1` group bounds (group `i` is
+    /// `entries[bounds[i] ..< bounds[i + 1]]`); then `denseCount` groups by key, -1 for none.
     @inlinable var index: UnsafeMutablePointer<Int> { tail }
     @inlinable var keyCount: Int { fields.pointee.header.keyCount }
     @inlinable var denseCount: Int { fields.pointee.header.denseCount }
-    /// Copied here: a call reads the snapshot anyway, and the global costs a
-    /// lazy-initialisation check per call.
+    /// Copied here: the global costs a lazy-initialisation check per call.
     @inlinable var depthKey: NestingDepth.Key { fields.pointee.header.depthKey }
 
     @inlinable @inline(__always)
@@ -94,9 +87,7 @@ extension ReferenceBuffer where Header == _SnapshotHeader, Element == _SnapshotE
         }
     }
 
-    /// The positions in ``entries`` of `key`'s handlers; empty when none.
-    ///
-    /// - Complexity: O(1) with a dense table or up to ``scanLimit`` keys; else O(log k).
+    /// The positions in ``entries`` of `key`'s handlers: O(1), or O(log k) for many keys.
     @inlinable @inline(__always)
     func range(for key: _ActionKey) -> Range<Int> {
         let raw = key.rawValue
@@ -133,8 +124,7 @@ extension ReferenceBuffer where Header == _SnapshotHeader, Element == _SnapshotE
 /// Read in place on the call path (a field at a time, through a pointer).
 @usableFromInline
 struct _SnapshotHeader {
-    /// For trace names: a pipe alone's member, or a chain's slots, holes included (its own
-    /// array, shared until it changes, so a snapshot copies no array).
+    /// For trace names: a pipe alone's member, or a chain's slots (shared, not copied).
     enum Members {
         case alone(_Member)
         case chain([_Member?])

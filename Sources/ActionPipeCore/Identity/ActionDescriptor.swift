@@ -2,14 +2,6 @@
 /// type. Declare actions through its aliases ``Action``, ``ThrowingAction`` and
 /// ``AsyncAction``, as computed properties of ``Actions``.
 ///
-/// ```swift
-/// extension Actions {
-///     var someFunc: Action<Int, String?, Double> { .init() }           // (Int, String?) -> Double
-///     var parse: ThrowingAction<String, Int, ParseError> { .init() }   // throws(ParseError)
-///     var fetchTitle: AsyncAction<Int, String> { .init() }             // async throws
-/// }
-/// ```
-///
 /// An action's identity is where its `.init()` is written (file, line, column), its name
 /// and its type: write `.init()` in the declaring property itself. Two properties returning
 /// one helper's descriptor are one action (registering both reports an
@@ -24,12 +16,8 @@ public struct ActionDescriptor<Kind, each Argument, Result>: Sendable {
 
     /// Creates the action's descriptor; write it as `.init()` in the declaring property.
     ///
-    /// - Parameters:
-    ///   - name: The name in traces; defaults to the property's. It must be the same every
-    ///     time the property is read.
-    ///   - file: Where the descriptor is created; leave the default.
-    ///   - line: Where the descriptor is created; leave the default.
-    ///   - column: Where the descriptor is created; leave the default.
+    /// `name` is the name in traces (the property's by default), the same at every read;
+    /// `file`, `line` and `column` say where the descriptor is created: leave the defaults.
     @inlinable
     public init(
         name: String = #function, file: StaticString = #fileID, line: UInt = #line,

@@ -5,8 +5,6 @@
 /// extension Actions {
 ///     var someFunc: Action<Int, String?, Double> { .init() }
 /// }
-///
-/// let pipe = ActionPipe()
 /// pipe.on(\.someFunc) { process in 100 }
 /// let result = pipe.someFunc(999, "hello")   // Optional(100.0)
 /// ```

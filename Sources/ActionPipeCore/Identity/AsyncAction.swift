@@ -8,11 +8,7 @@
 /// extension Actions {
 ///     var fetchTitle: AsyncAction<Int, String> { .init() }   // (Int) async throws -> String
 /// }
-/// pipe.on(\.fetchTitle) { process in
-///     try await Task.sleep(for: .milliseconds(1))
-///     return "Document \(process.arguments)"
-/// }
-/// let title = try await pipe.fetchTitle(7)                   // "Document 7"
+/// let title = try await pipe.fetchTitle(7)                   // String?
 /// ```
 public typealias AsyncAction<each Argument, Result> =
     ActionDescriptor<ActionKind.Async, repeat each Argument, Result>

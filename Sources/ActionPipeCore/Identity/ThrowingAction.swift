@@ -7,13 +7,8 @@
 /// the error unchanged, and `report` says which pipe threw.
 ///
 /// ```swift
-/// enum ParseError: Error { case notANumber(String) }
 /// extension Actions {
 ///     var parse: ThrowingAction<String, Int, ParseError> { .init() }   // (String) throws(ParseError) -> Int
-/// }
-/// pipe.on(\.parse).handle { (process) throws(ParseError) in
-///     guard let number = Int(process.arguments) else { throw .notANumber(process.arguments) }
-///     return number
 /// }
 /// let number = try pipe.parse("42")   // Int?, throws(ParseError)
 /// ```

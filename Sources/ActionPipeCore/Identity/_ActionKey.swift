@@ -1,16 +1,14 @@
 import ActionPipeConcurrency
 import Synchronization
 
-/// The small integer that identifies an action inside the library: its descriptor's site
-/// (file, line, column), name and type, interned by content (so names may be built at run
-/// time). The type is part of it so one site making descriptors of several types (a
-/// generic helper) gives several actions: a handler only gets the types it registered for.
+/// The small integer that identifies an action: its descriptor's site (file, line, column),
+/// name and type (so a generic helper's site gives one action per type), interned by content.
 @usableFromInline
 struct _ActionKey: Hashable, Sendable {
     @usableFromInline let rawValue: Int
 
     /// Lock-free after its first use. Passes the identity on as scalars, so a call site
-    /// keeps no descriptor in its frame (a recursive handler adds that frame per level).
+    /// keeps no descriptor in its frame.
     @inlinable @inline(__always)
     init<Kind, each Argument, Result>(
         _ descriptor: ActionDescriptor<Kind, repeat each Argument, Result>
@@ -52,9 +50,8 @@ struct _ActionKey: Hashable, Sendable {
         }
     }
 
-    /// Also checks that no other key path shares the identity: registrations come here,
-    /// calls through ``init(_:)``. Inlined so the descriptor folds into constants, as for a
-    /// call (projecting a key path at run time costs more than the rest).
+    /// For registrations: also checks that no other key path shares the identity. Inlined
+    /// so the descriptor folds into constants, as for a call.
     @inlinable @inline(__always)
     init<Kind, each Argument, Result>(
         registering action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>>
@@ -69,4 +66,11 @@ struct _ActionKey: Hashable, Sendable {
 
     /// The name of the action, for traces.
     var name: String { _ActionKeyTable.shared.name(of: rawValue) }
+
+    var _nestingError: NestingLimitError {
+        NestingLimitError(refused: .call(action: name), depth: NestingLimitError.depthLimit + 1)
+    }
+
+    @usableFromInline @inline(never)
+    func _reportTooDeep() { NestingLimitError._report(_nestingError) }
 }

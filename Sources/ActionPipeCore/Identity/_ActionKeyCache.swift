@@ -1,34 +1,17 @@
-import ActionPipeConcurrency
 import Synchronization
 
-/// The current ``_ActionKeyCache``'s address, unretained (the table keeps every cache), or
-/// 0. A global, not a table member, so a call reads it without initialising the table.
+/// The current ``_ActionKeyCache``'s address (the table keeps every cache), or 0. A global,
+/// so a call reads it without initialising the table.
 @usableFromInline let _actionKeyCache = Atomic<UInt>(0)
 
 @usableFromInline
 struct _ActionCacheEntry {
-    @usableFromInline let hash: UInt
-    @usableFromInline let fileAddress: UInt
-    @usableFromInline let fileWord: UInt
-    @usableFromInline let position: UInt64
-    @usableFromInline let type: ObjectIdentifier
-    @usableFromInline let name: String
+    @usableFromInline let site: _ActionSite
     @usableFromInline let key: Int
-
-    @inlinable @inline(__always)
-    func matches(
-        hash: UInt, fileAddress: UInt, fileWord: UInt, position: UInt64, type: ObjectIdentifier,
-        name: borrowing String
-    ) -> Bool {
-        self.hash == hash && self.fileAddress == fileAddress && self.fileWord == fileWord
-            && self.position == position && self.type == type && self.name == name
-    }
 }
 
-/// An immutable open-addressed map from identities to keys.
-///
-/// `@unchecked Sendable`: written once, in `init`, and read only after publication
-/// (release/acquire on `_actionKeyCache`).
+/// An immutable open-addressed map from identities to keys. `@unchecked Sendable`: written
+/// in `init`, read only after publication (release/acquire on `_actionKeyCache`).
 @usableFromInline
 final class _ActionKeyCache: @unchecked Sendable {
     /// `count` entries, which `slots` index. Raw memory, so a lookup retains no buffer.
@@ -48,7 +31,7 @@ final class _ActionKeyCache: @unchecked Sendable {
         slots.initialize(repeating: -1, count: capacity)
         mask = capacity - 1
         for (index, entry) in entries.enumerated() {
-            var slot = Int(truncatingIfNeeded: entry.hash) & mask
+            var slot = Int(truncatingIfNeeded: entry.site.hash) & mask
             while slots[slot] >= 0 { slot = (slot + 1) & mask }
             slots[slot] = index
         }
@@ -70,7 +53,7 @@ final class _ActionKeyCache: @unchecked Sendable {
             let index = slots[slot]
             if index < 0 { return nil }
             let entry = entries + index
-            if entry.pointee.matches(
+            if entry.pointee.site.matches(
                 hash: hash, fileAddress: fileAddress, fileWord: fileWord, position: position,
                 type: type, name: name)
             {

@@ -3,9 +3,8 @@ import Synchronization
 
 /// The process-wide table behind ``_ActionKey``. Calls look identities up in an immutable
 /// cache, lock-free; a miss interns by content under the lock and publishes a new cache.
-/// Caches are never freed (a reader may hold one), so past ``eagerLimit`` actions a new
-/// one is published only when the actions grew by half, bounding their total size; an
-/// action interned in between is found by the table, under its lock.
+/// Caches are never freed (a reader may hold one), so past ``eagerLimit`` actions one is
+/// published only when the actions grew by half; one interned in between is found here.
 @usableFromInline
 final class _ActionKeyTable: Sendable {
     @usableFromInline static let shared = _ActionKeyTable()
@@ -14,8 +13,8 @@ final class _ActionKeyTable: Sendable {
 
     private struct State {
         var keys: [_ActionIdentity: Int] = [:]
-        /// By key, with the cache hash and file address first seen.
-        var sites: [(identity: _ActionIdentity, site: _ActionCacheEntry)] = []
+        /// By key, with the site first seen.
+        var sites: [(identity: _ActionIdentity, entry: _ActionCacheEntry)] = []
         /// The key path registered with each key, to catch two actions sharing an identity.
         var keyPaths: [Int: AnyKeyPath] = [:]
         /// Every cache ever published, kept alive for readers.
@@ -39,17 +38,10 @@ final class _ActionKeyTable: Sendable {
             if let existing = state.keys[identity] { return existing }
             let key = state.sites.count
             state.keys[identity] = key
-            state.sites.append(
-                (
-                    identity,
-                    _ActionCacheEntry(
-                        hash: site.hash, fileAddress: site.fileAddress, fileWord: site.fileWord,
-                        position: site.position, type: site.type,
-                        name: site.name, key: key)
-                ))
+            state.sites.append((identity, _ActionCacheEntry(site: site, key: key)))
             let count = state.sites.count
             if count <= Self.eagerLimit || count >= state.cachedCount + state.cachedCount / 2 {
-                let cache = _ActionKeyCache(state.sites.map(\.site))
+                let cache = _ActionKeyCache(state.sites.map(\.entry))
                 state.caches.append(cache)
                 state.cachedCount = count
                 let address = Unretained(cache).address
@@ -59,9 +51,8 @@ final class _ActionKeyTable: Sendable {
         }
     }
 
-    /// Reports an identity clash: another key path registered with `key` (two properties
-    /// of ``Actions`` share one identity, so are one action). Reports too an action named
-    /// like a member of ``ActionPipe``, at its first registration.
+    /// Reports another key path registered with `key` (two properties of ``Actions`` with
+    /// one identity), and, at its first registration, an action named like a pipe member.
     @usableFromInline
     func check(_ keyPath: AnyKeyPath & Sendable, hasKey key: Int) {
         let (other, isNew) = state.withLock { state -> (AnyKeyPath?, Bool) in

@@ -1,6 +1,3 @@
-import ActionPipeConcurrency
-import Synchronization
-
 /// An action's identity as a call sees it: its file name literal's address, position, type
 /// and name, with their hash. Equal identities may differ in address (one literal in two
 /// modules) or name storage: the cache misses, and the table, by content, finds the key.
@@ -29,6 +26,15 @@ struct _ActionSite {
         self.hash = hash
     }
 
+    @inlinable @inline(__always)
+    func matches(
+        hash: UInt, fileAddress: UInt, fileWord: UInt, position: UInt64, type: ObjectIdentifier,
+        name: borrowing String
+    ) -> Bool {
+        self.hash == hash && self.fileAddress == fileAddress && self.fileWord == fileWord
+            && self.position == position && self.type == type && self.name == name
+    }
+
     /// The scalars folded into one word, mixed once with the name's hash.
     @inlinable @inline(__always)
     static func hash(
@@ -42,8 +48,7 @@ struct _ActionSite {
         return _mix(scalars, hashName(name))
     }
 
-    /// Eight bytes at a time, the tail read with overlapping loads, so a short name costs
-    /// a few instructions and every byte counts.
+    /// Eight bytes at a time, the tail read with overlapping loads.
     @inlinable @inline(__always)
     static func hashName(_ name: borrowing String) -> UInt {
         let hashed = name.utf8.withContiguousStorageIfAvailable { bytes -> UInt in
@@ -58,8 +63,8 @@ struct _ActionSite {
                     index &+= 8
                 }
                 if count > 8, count < 16 {
-                    // 9 to 15 bytes: a small string just copied to the stack by two 8-byte
-                    // stores; a load across both stalls (no store forwarding), so go bytewise.
+                    // 9 to 15 bytes: a load across the two stores that just copied a small
+                    // string stalls (no store forwarding), so go bytewise.
                     var tail = UInt(count)
                     while index < count {
                         tail = tail &<< 8 | UInt(raw[index])
@@ -98,6 +103,15 @@ struct _ActionSite {
             file: file, line: UInt(truncatingIfNeeded: position &>> 32),
             column: UInt(truncatingIfNeeded: position & 0xFFFF_FFFF), type: type, name: name)
     }
+}
+
+/// By content: what the table interns.
+struct _ActionIdentity: Hashable {
+    let file: String
+    let line: UInt
+    let column: UInt
+    let type: ObjectIdentifier
+    let name: String
 }
 
 /// One round of a multiplicative hash.

@@ -1,5 +1,3 @@
-import ActionPipeConcurrency
-
 extension ActionPipe {
     /// This pipe's chain as a Mermaid flowchart, from the head: one box per pipe (ids
     /// `pipe0`, `pipe1`, …, names escaped), and an arrow to the next, as a call walks.

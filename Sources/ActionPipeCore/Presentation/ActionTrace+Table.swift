@@ -25,13 +25,8 @@ extension ActionTrace {
         let widths = (0..<2).map { column in rows.map { $0[column].count }.max() ?? 0 }
         var text = (state.map { "\(action) \($0)" } ?? action) + "\n"
         for row in rows {
-            var line = ""
-            for column in 0..<2 {
-                line +=
-                    row[column]
-                    + String(repeating: " ", count: widths[column] - row[column].count + 2)
-            }
-            line += row[2]
+            let padding = (0..<2).map { String(repeating: " ", count: widths[$0] - row[$0].count) }
+            var line = row[0] + padding[0] + "  " + row[1] + padding[1] + "  " + row[2]
             while line.last == " " { line.removeLast() }
             text += line + "\n"
         }

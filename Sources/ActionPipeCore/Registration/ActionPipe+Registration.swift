@@ -1,5 +1,3 @@
-import ActionPipeConcurrency
-
 extension ActionPipe {
     /// Starts registering a handler for `action`; add conditions, then call `handle`.
     ///
@@ -7,8 +5,8 @@ extension ActionPipe {
     /// pipe.on(\.someFunc).state(.start).upstreamNotNil().handle { process in 1 }
     /// ```
     ///
-    /// One generic method, not one per kind: with overloads, Swift 6.3 fails to infer
-    /// `argumentNotNil(\.self)` chained after it.
+    /// One generic method: with overloads per kind, `argumentNotNil(\.self)` after it
+    /// fails to infer.
     @inlinable @inline(__always)
     public func on<Kind, each Argument, Result>(
         _ action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>> & Sendable
@@ -19,14 +17,6 @@ extension ActionPipe {
     /// Registers `body` as this pipe's handler for `action`, without conditions; registering
     /// the action again replaces it (as in the original ZZActionPipe).
     ///
-    /// ```swift
-    /// pipe.on(\.someFunc) { process in
-    ///     let (number, object) = process.arguments
-    ///     return 100
-    /// }
-    /// ```
-    ///
-    /// - Returns: A token that removes the handler.
     /// - Complexity: Amortised O(1); the chain's next call rebuilds its snapshot once.
     @inlinable @discardableResult
     public func on<each Argument, Result>(
@@ -35,6 +25,24 @@ extension ActionPipe {
             @escaping @Sendable (
                 inout ActionProcess<ActionKind.Sync, repeat each Argument, Result>
             ) -> Result?
+    ) -> RegistrationToken {
+        on(action).handle(body)
+    }
+
+    // No `on(_:_:)` for throwing actions: a closure's inferred error type does not convert
+    // to `throws(Kind.Failure)` while `Kind` is inferred from the key path.
+
+    /// Registers the `async throws` closure `body` as this pipe's handler for `action`,
+    /// without conditions, replacing any earlier one.
+    ///
+    /// - Complexity: Amortised O(1); the chain's next call rebuilds its snapshot once.
+    @discardableResult
+    public func on<each Argument, Result>(
+        _ action: KeyPath<Actions, AsyncAction<repeat each Argument, Result>> & Sendable,
+        _ body:
+            nonisolated(nonsending) @escaping @Sendable (
+                inout ActionProcess<ActionKind.Async, repeat each Argument, Result>
+            ) async throws -> Result?
     ) -> RegistrationToken {
         on(action).handle(body)
     }

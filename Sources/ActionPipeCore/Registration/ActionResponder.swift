@@ -4,17 +4,11 @@
 /// ```swift
 /// final class Robot: ActionResponder {
 ///     func someFunc(_ number: Int, _ object: String?) -> Double? { Double(number) }
-///     func reset() {}
-///
 ///     static func registerActions(in registrar: inout ActionRegistrar<Robot>) {
 ///         registrar.add(\.someFunc, method: Robot.someFunc)
-///         registrar.add(\.reset) { robot, _ in robot.reset() }
 ///     }
 /// }
-///
-/// let robot = Robot()
 /// pipe.register(robot)        // weakly, like the original's delegate
-/// pipe.someFunc(999, "in instance object")
 /// ```
 public protocol ActionResponder: AnyObject, Sendable {
     /// Adds every action this type answers to `registrar`.

@@ -26,9 +26,9 @@ extension HandlerRegistration where Kind == ActionKind.Async {
             for: key)
     }
 
-    /// Registers a handler that never suspends, as a synchronous closure: it runs in turn
-    /// without an async call of its own. Cancellation is checked before it, unless it
-    /// directly follows another synchronous handler (nothing can suspend between them).
+    /// Registers a handler that never suspends, as a synchronous closure: it runs without
+    /// an async call of its own. Cancellation is checked before it, unless it directly
+    /// follows another synchronous handler.
     ///
     /// Not an overload of `handle(_:)`: Swift would pick it for every closure without
     /// `await`, `{ @MainActor process in ... }` included, then reject it for losing its actor.
@@ -64,11 +64,8 @@ extension HandlerRegistration where Kind == ActionKind.Async {
         }
     }
 
-    /// Registers an async method of `target` (held weakly by default) as the handler.
-    ///
-    /// ```swift
-    /// pipe.on(\.fetchTitle).handle(owner: server, method: Server.fetchTitle)
-    /// ```
+    /// Registers an async method of `target` (held weakly by default) as the handler,
+    /// such as `handle(owner: server, method: Server.fetchTitle)`.
     ///
     /// - Complexity: Amortised O(1); the chain's next call rebuilds its snapshot once.
     @discardableResult
@@ -85,7 +82,7 @@ extension HandlerRegistration where Kind == ActionKind.Async {
         }
     }
 
-    private func register(
+    func register(
         _ target: _Target, _ body: @escaping _AsyncHandler<repeat each Argument, Result>.Body
     ) -> RegistrationToken {
         pipe._register(

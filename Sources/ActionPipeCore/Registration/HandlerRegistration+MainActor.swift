@@ -5,23 +5,9 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
     /// this pipe: it changes `@MainActor` state directly.
     ///
     /// A synchronous call cannot wait for the main actor, so the handler runs only in calls
-    /// made on the main actor's queue, in turn like any handler; elsewhere it is skipped
-    /// (``SkipReason/notOnMainActor``), never trapping, and the call goes on. A handler that
-    /// must always run belongs to an ``AsyncAction``, whose main-actor handlers hop there.
+    /// made on the main actor's queue; elsewhere it is skipped (``SkipReason/notOnMainActor``),
+    /// never trapping. A handler that must always run belongs to an ``AsyncAction``.
     ///
-    /// ```swift
-    /// @MainActor final class ProfileViewModel {
-    ///     var title = ""
-    ///     func bind(to pipe: ActionPipe) {
-    ///         pipe.on(\.showTitle).handle(on: .mainActor) { process in
-    ///             self.title = process.arguments   // main-actor state, checked
-    ///             return nil
-    ///         }
-    ///     }
-    /// }
-    /// ```
-    ///
-    /// - Returns: The token that removes the handler.
     /// - Complexity: Amortised O(1) to register; in a call, an O(1) test of the thread.
     @discardableResult
     public func handle(
@@ -45,9 +31,7 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
     /// Registers a `@MainActor` handler that runs with `target` (held weakly by default),
     /// as `handle(on:_:)`; skipped (``SkipReason/targetReleased``) once the target is gone.
     ///
-    /// - Returns: The token that removes the handler.
-    /// - Complexity: Amortised O(1) to register; in a call, an O(1) test of the thread, then
-    ///   the target's resolution.
+    /// - Complexity: Amortised O(1) to register; in a call, an O(1) test of the thread.
     @discardableResult
     public func handle<Target: AnyObject & Sendable>(
         owner target: Target, retention: Retention = .weak, on delivery: MainActorDelivery,
@@ -56,18 +40,13 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
                 Target, inout ActionProcess<Kind, repeat each Argument, Result>
             ) -> Result?
     ) -> RegistrationToken where repeat each Argument: Sendable, Result: Sendable {
-        pipe._register(
-            _SyncHandler(
-                state: handlerState, target: Self.target(target, retention),
-                conditions: mainActorConditions, plain: nil,
-                body: { object, process in
-                    // Admitted on the main actor (conditions run before the target resolves).
-                    let owner = knownCast(object!, to: Target.self)
-                    return MainActor.assumeIsolated { body(owner, &process) }
-                }),
-            for: key)
+        register(Self.target(target, retention), conditions: mainActorConditions) {
+            object, process in
+            // Admitted on the main actor (conditions run before the target resolves).
+            let owner = knownCast(object!, to: Target.self)
+            return MainActor.assumeIsolated { body(owner, &process) }
+        }
     }
-
 }
 
 extension HandlerRegistration {
@@ -83,10 +62,9 @@ extension HandlerRegistration {
 
 extension HandlerRegistration where Kind: ThrowingActionKind {
     /// Registers `body`, a `@MainActor` handler that may throw the action's `Failure`: as
-    /// for a synchronous action, it runs only in calls made on the main actor, and is
-    /// skipped (``SkipReason/notOnMainActor``) elsewhere. A throw ends the call.
+    /// for a synchronous action, it is skipped (``SkipReason/notOnMainActor``) off the main
+    /// actor. A throw ends the call.
     ///
-    /// - Returns: The token that removes the handler.
     /// - Complexity: Amortised O(1) to register; in a call, an O(1) test of the thread.
     @discardableResult
     public func handle(
@@ -104,9 +82,7 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
     /// Registers a throwing `@MainActor` handler that runs with `target` (held weakly by
     /// default); skipped (``SkipReason/targetReleased``) once the target is gone.
     ///
-    /// - Returns: The token that removes the handler.
-    /// - Complexity: Amortised O(1) to register; in a call, an O(1) test of the thread, then
-    ///   the target's resolution.
+    /// - Complexity: Amortised O(1) to register; in a call, an O(1) test of the thread.
     @discardableResult
     public func handle<Target: AnyObject & Sendable>(
         owner target: Target, retention: Retention = .weak, on delivery: MainActorDelivery,
@@ -142,10 +118,8 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
 
 extension HandlerRegistration where Kind == ActionKind.Async {
     /// Registers `body` as a `@MainActor` handler: it always runs on the main actor, hopping
-    /// there and back when the call runs elsewhere, in the calling task (it sees its
-    /// cancellation). The same as `handle { @MainActor process in ... }`, spelled plainly.
+    /// there and back in the calling task. The same as `handle { @MainActor process in ... }`.
     ///
-    /// - Returns: The token that removes the handler.
     /// - Complexity: Amortised O(1) to register; in a call, the hop when made elsewhere.
     @discardableResult
     public func handle(
@@ -166,9 +140,7 @@ extension HandlerRegistration where Kind == ActionKind.Async {
     /// on the main actor whatever the caller; skipped (``SkipReason/targetReleased``) once
     /// the target is gone.
     ///
-    /// - Returns: The token that removes the handler.
-    /// - Complexity: Amortised O(1) to register; in a call, the target's resolution, and the
-    ///   hop when made elsewhere.
+    /// - Complexity: Amortised O(1) to register; in a call, the hop when made elsewhere.
     @discardableResult
     public func handle<Target: AnyObject & Sendable>(
         owner target: Target, retention: Retention = .weak, on delivery: MainActorDelivery,
@@ -177,13 +149,8 @@ extension HandlerRegistration where Kind == ActionKind.Async {
                 Target, inout ActionProcess<Kind, repeat each Argument, Result>
             ) async throws -> Result?
     ) -> RegistrationToken where repeat each Argument: Sendable, Result: Sendable {
-        pipe._register(
-            _AsyncHandler(
-                state: handlerState, target: Self.target(target, retention),
-                conditions: conditions, plain: nil,
-                body: { object, process in
-                    try await body(knownCast(object!, to: Target.self), &process)
-                }),
-            for: key)
+        register(Self.target(target, retention)) { object, process in
+            try await body(knownCast(object!, to: Target.self), &process)
+        }
     }
 }

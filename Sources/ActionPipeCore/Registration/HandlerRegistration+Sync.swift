@@ -20,12 +20,6 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
     /// Registers a handler that runs with `target`, held weakly by default; while the
     /// target is gone the handler is skipped (traced as `targetReleased`).
     ///
-    /// ```swift
-    /// pipe.on(\.someFunc).handle(owner: robot) { robot, process in
-    ///     robot.someFunc(process.arguments.0, process.arguments.1)
-    /// }
-    /// ```
-    ///
     /// - Complexity: Amortised O(1); the chain's next call rebuilds its snapshot once.
     @discardableResult
     public func handle<Target: AnyObject & Sendable>(
@@ -39,12 +33,8 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
         }
     }
 
-    /// Registers a method of `target` (held weakly by default) as the handler: it receives
-    /// the arguments and returns the result.
-    ///
-    /// ```swift
-    /// pipe.on(\.someFunc).handle(owner: robot, method: Robot.someFunc)
-    /// ```
+    /// Registers a method of `target` (held weakly by default) as the handler, such as
+    /// `handle(owner: robot, method: Robot.someFunc)`: it receives the arguments.
     ///
     /// - Complexity: Amortised O(1); the chain's next call rebuilds its snapshot once.
     @discardableResult
@@ -57,13 +47,14 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
         }
     }
 
-    private func register(
-        _ target: _Target, _ body: @escaping _SyncHandler<repeat each Argument, Result>.Body
+    func register(
+        _ target: _Target, conditions: [_Condition<Kind, repeat each Argument, Result>]? = nil,
+        _ body: @escaping _SyncHandler<repeat each Argument, Result>.Body
     ) -> RegistrationToken {
         pipe._register(
             _SyncHandler(
-                state: handlerState, target: target, conditions: conditions, plain: nil,
-                body: body),
+                state: handlerState, target: target, conditions: conditions ?? self.conditions,
+                plain: nil, body: body),
             for: key)
     }
 }

@@ -37,25 +37,17 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
         }
     }
 
-    // No `handle(owner:method:)` here: it breaks inference of an earlier
-    // `argumentNotNil(\.self)` (Swift 6.3). `ActionRegistrar.add(_:method:)` wraps methods.
+    // No `handle(owner:method:)`: it breaks inference of `argumentNotNil(\.self)` before it.
 
     @usableFromInline
     func register(
-        _ target: _Target,
-        _ body: @escaping _ThrowingHandler<Kind, repeat each Argument, Result>.Body
-    ) -> RegistrationToken {
-        register(target, conditions: conditions, body)
-    }
-
-    @usableFromInline
-    func register(
-        _ target: _Target, conditions: [_Condition<Kind, repeat each Argument, Result>],
+        _ target: _Target, conditions: [_Condition<Kind, repeat each Argument, Result>]? = nil,
         _ body: @escaping _ThrowingHandler<Kind, repeat each Argument, Result>.Body
     ) -> RegistrationToken {
         pipe._register(
             _ThrowingHandler(
-                state: handlerState, target: target, conditions: conditions, body: body),
+                state: handlerState, target: target, conditions: conditions ?? self.conditions,
+                body: body),
             for: key)
     }
 }

@@ -35,11 +35,8 @@ public struct HandlerRegistration<Kind, each Argument, Result>: Sendable {
     /// Runs the handler only when the upstream value (the last handler's result) is a `T`.
     public func upstream<T>(is type: T.Type) -> Self {
         let name = String(describing: type)
-        if Result.self == T.self {
-            // Every present upstream value is a `T`: a nil check, no cast.
-            var copy = self
-            copy.conditions.append(_Condition(requiringUpstream: .upstreamNotOfType(name)))
-            return copy
+        if Result.self == T.self {  // every present upstream is a `T`: a nil check, no cast
+            return adding(_Condition(requiringUpstream: .upstreamNotOfType(name)))
         }
         return adding { process in
             guard let upstream = process.upstream, upstream is T else {
@@ -63,17 +60,11 @@ public struct HandlerRegistration<Kind, each Argument, Result>: Sendable {
                 return nil
             }
         }
-        var copy = self
-        copy.conditions.append(_Condition(requiringUpstream: .upstreamNil))
-        return copy
+        return adding(_Condition(requiringUpstream: .upstreamNil))
     }
 
     /// Runs the handler only when the argument at `position` (`\.0`, or `\.self` for a
     /// one-argument action) is a `T`.
-    ///
-    /// ```swift
-    /// pipe1.on(\.someFunc).argument(\.1, is: [Int].self).handle { _ in nil }
-    /// ```
     public func argument<Value, T>(
         _ position: KeyPath<(repeat each Argument), Value> & Sendable, is type: T.Type
     ) -> Self {
@@ -113,14 +104,16 @@ public struct HandlerRegistration<Kind, each Argument, Result>: Sendable {
             @escaping @Sendable (inout ActionProcess<Kind, repeat each Argument, Result>) ->
             SkipReason?
     ) -> Self {
+        adding(_Condition(check: check))
+    }
+
+    private func adding(_ condition: _Condition<Kind, repeat each Argument, Result>) -> Self {
         var copy = self
-        copy.conditions.append(_Condition(check: check))
+        copy.conditions.append(condition)
         return copy
     }
 
-    static func target(_ object: AnyObject & Sendable, _ retention: Retention)
-        -> _Target
-    {
+    static func target(_ object: AnyObject & Sendable, _ retention: Retention) -> _Target {
         switch retention {
         case .weak: .weak(WeakBox(object))
         case .strong: .strong(object)

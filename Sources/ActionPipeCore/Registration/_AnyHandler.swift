@@ -1,14 +1,8 @@
-import ActionPipeConcurrency
-import Synchronization
-
-/// The untyped part of a registered handler, which the chain snapshot stores.
-///
-/// `@unchecked Sendable`: every stored property is immutable and `Sendable`. Not final so
-/// the typed handlers subclass it and the hot path borrows it as its subclass, uncast.
+/// The untyped part of a registered handler, which the snapshot stores; subclassed by the
+/// typed handlers. `@unchecked Sendable`: every stored property is immutable and `Sendable`.
 @usableFromInline
 class _AnyHandler: @unchecked Sendable {
-    // In this order so the flags pack behind `state`: the handler is most of a one-handler
-    // pipe's memory.
+    // In this order so the flags pack behind `state`.
     /// Distinguishes registrations, so a stale ``RegistrationToken`` removes nothing.
     @usableFromInline let id: UInt64
     @usableFromInline let state: ActionState?
@@ -24,13 +18,11 @@ class _AnyHandler: @unchecked Sendable {
     @usableFromInline let isTargetless: Bool
     /// Only a state and the upstream's presence can skip it.
     @usableFromInline let isSimple: Bool
-    /// The user closure takes no target (call `plain`). Here, not in the subclasses, where a
-    /// flag after the closures would take a word.
+    /// The user closure takes no target (call `plain`). Here, where it packs.
     @usableFromInline let hasPlain: Bool
     @usableFromInline let target: _Target
 
-    /// `upstreamFailure` is set when the first condition was "there is an upstream value"
-    /// (see ``_hoistUpstreamRequirement(_:)``).
+    /// `upstreamFailure`: see ``_hoistUpstreamRequirement(_:)``.
     @usableFromInline
     init(
         state: ActionState?, target: _Target, upstreamFailure: SkipReason?, hasConditions: Bool,
@@ -54,23 +46,21 @@ class _AnyHandler: @unchecked Sendable {
     }
 }
 
-/// Removes the first condition when it is "there is an upstream value", returning what its
+/// `conditions` without the first when it is "there is an upstream value", and what its
 /// failure reports. Only the first, so a trace reports the same first failure.
 @inlinable
 func _hoistUpstreamRequirement<Kind, each Argument, Result>(
-    _ conditions: inout [_Condition<Kind, repeat each Argument, Result>]
-) -> SkipReason? {
+    _ conditions: [_Condition<Kind, repeat each Argument, Result>]
+) -> ([_Condition<Kind, repeat each Argument, Result>], SkipReason?) {
     guard let first = conditions.first, first.check == nil, let reason = first.reason else {
-        return nil
+        return (conditions, nil)
     }
-    conditions.removeFirst()
-    return reason
+    return (Array(conditions.dropFirst()), reason)
 }
 
 extension _AnyHandler {
     /// `nil` to run the handler (with `object` set to its target), or why it is skipped:
-    /// the one skip decision of `_Dispatch`. Unconditional handlers cost one test, simple
-    /// ones two inline tests, any other the full check.
+    /// one test when unconditional, two inline when simple, else the full check.
     @inlinable @inline(__always)
     func skipDecision<Kind, each Argument, Result>(
         _ conditions: @autoclosure () -> [_Condition<Kind, repeat each Argument, Result>],
@@ -91,8 +81,7 @@ extension _AnyHandler {
         return hasUpstream || !requiresUpstream
     }
 
-    /// Why this handler must not run, or `nil` with `object` set to its target. Cheapest
-    /// first: state bits, upstream, conditions, then the weak target.
+    /// Why this handler must not run, or `nil` with `object` set to its target; cheapest first.
     @inlinable @inline(__always)
     func skipReason<Kind, each Argument, Result>(
         _ conditions: @autoclosure () -> [_Condition<Kind, repeat each Argument, Result>],

@@ -1,6 +1,3 @@
-import ActionPipeConcurrency
-import Synchronization
-
 /// A handler of an ``AsyncAction``: its body may suspend and throw.
 @usableFromInline
 final class _AsyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendable {
@@ -13,16 +10,14 @@ final class _AsyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendab
         nonisolated(nonsending) @Sendable (inout Process) async throws -> Result?
     @usableFromInline typealias SyncBody = @Sendable (inout Process) -> Result?
 
-    /// Called directly (each level of async call costs a task-allocator frame); not
-    /// optional, as in `_SyncHandler`; a placeholder when `hasPlain` is false.
+    /// As in `_SyncHandler`: a placeholder when `hasPlain` is false.
     @usableFromInline let plain: PlainBody
-    /// A handler that never awaits, called without an async call; a placeholder when
-    /// `isSync` is false.
+    /// A handler that never awaits; a placeholder when `isSync` is false.
     @usableFromInline let sync: SyncBody
-    /// `nil` when `plain` is set; an object, as in `_SyncHandler.targeted`.
+    /// As `_SyncHandler.targeted`.
     @usableFromInline let targeted: _AsyncTargetedBody<repeat each Argument, Result>?
     @usableFromInline let conditions: [_Condition<ActionKind.Async, repeat each Argument, Result>]
-    /// Last, so the flag packs at the end of the object.
+    /// Last, so it packs.
     @usableFromInline let isSync: Bool
 
     init(
@@ -34,8 +29,7 @@ final class _AsyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendab
         self.sync = sync ?? { _ in nil }
         self.isSync = sync != nil
         if let body { targeted = _AsyncTargetedBody(body) } else { targeted = nil }
-        var conditions = conditions
-        let upstreamFailure = _hoistUpstreamRequirement(&conditions)
+        let (conditions, upstreamFailure) = _hoistUpstreamRequirement(conditions)
         self.conditions = conditions
         super.init(
             state: state, target: target, upstreamFailure: upstreamFailure,

@@ -1,6 +1,3 @@
-import ActionPipeConcurrency
-import Synchronization
-
 /// Returns why the handler must be skipped, or `nil`.
 @usableFromInline
 struct _Condition<Kind, each Argument, Result>: Sendable {

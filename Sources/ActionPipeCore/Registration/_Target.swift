@@ -1,5 +1,4 @@
 import ActionPipeConcurrency
-import Synchronization
 
 @usableFromInline
 enum _Target: Sendable {

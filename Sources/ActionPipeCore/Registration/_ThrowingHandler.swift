@@ -1,6 +1,3 @@
-import ActionPipeConcurrency
-import Synchronization
-
 /// A handler of a ``ThrowingAction``: its body throws the action's `Failure`.
 @usableFromInline
 final class _ThrowingHandler<Kind: ThrowingActionKind, each Argument, Result>: _AnyHandler,
@@ -19,8 +16,7 @@ final class _ThrowingHandler<Kind: ThrowingActionKind, each Argument, Result>: _
         conditions: [_Condition<Kind, repeat each Argument, Result>], body: @escaping Body
     ) {
         self.body = body
-        var conditions = conditions
-        let upstreamFailure = _hoistUpstreamRequirement(&conditions)
+        let (conditions, upstreamFailure) = _hoistUpstreamRequirement(conditions)
         self.conditions = conditions
         super.init(
             state: state, target: target, upstreamFailure: upstreamFailure,

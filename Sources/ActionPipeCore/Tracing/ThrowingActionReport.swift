@@ -14,8 +14,6 @@ public struct ThrowingActionReport<Result, Failure: Error> {
     public let failure: Failure?
 
     /// A property of the call's ``ActionReport``: `report.value`, `report.trace`, ...
-    ///
-    /// - Complexity: O(1).
     public subscript<Value>(dynamicMember keyPath: KeyPath<ActionReport<Result>, Value>) -> Value {
         report[keyPath: keyPath]
     }
