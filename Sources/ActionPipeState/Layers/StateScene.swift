@@ -1,7 +1,8 @@
 /// A screen: a store, a controller and a view built around one shared state, chosen by type.
 ///
 /// Built store first, then controller, then view, so every observer is in place before the
-/// view's first write. The scene keeps the layers and the state alive.
+/// view's first write. The scene keeps the layers and the state alive; dropping it ends
+/// their observations.
 public struct StateScene<Store: StateLayer, Controller: StateLayer, View: StateLayer>
 where Controller.State == Store.State, View.State == Store.State {
     /// The shared state.
