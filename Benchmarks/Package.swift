@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 // ActionPipe's benchmarks: a separate package, so the library's own manifest stays free of
 // dependencies. It measures ActionPipe side by side with its baselines (plain closures, a
 // naive pipe chain, OpenCombine) in one run; `./run` prints the targets of issue 4.
