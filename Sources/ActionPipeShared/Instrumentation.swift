@@ -6,9 +6,13 @@ import Synchronization
 public enum Instrumentation {
     /// Installs `instrument` for the whole process, replacing the previous one (operations
     /// under way end with the instrument that saw them begin).
+    ///
+    /// - Complexity: O(1).
     public static func install(_ instrument: some Instrument) { replace(with: instrument) }
 
     /// Removes the installed instrument.
+    ///
+    /// - Complexity: O(1).
     public static func uninstall() { replace(with: nil) }
 
     private static func replace(with instrument: (any Instrument)?) {

@@ -1,9 +1,10 @@
 import ActionPipeConcurrency
 
 /// A synchronous call or publish refused, running no handler, because it would nest deeper
-/// than ``depthLimit`` on one thread (sync calls and publishes share the count). It is
-/// returned (`ActionReport.error`, `BusPublishResult.nestingError`) and reported to
-/// ``Diagnostics``; the calls above it carry on.
+/// than ``depthLimit`` on one thread (sync calls and publishes share the count). The call
+/// returns `nil`; `report`'s `ActionReport.error`, `BusPublishResult.nestingError` and a
+/// plumbing stop's `nestingLimit` reason carry it, and it is reported to ``Diagnostics``; the
+/// calls above it carry on.
 public struct NestingLimitError: Error, Sendable, Hashable, CustomStringConvertible {
     /// How many synchronous calls and publishes may nest on one thread (within a debug
     /// build's 512 KiB stack); the next is refused.

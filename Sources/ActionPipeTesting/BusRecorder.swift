@@ -27,6 +27,8 @@ public final class BusRecorder<Event: BusEvent>: _RecordingRegistration {
     }
 
     /// Subscribes to `topic` of `bus`, for an event type that has no feedback.
+    ///
+    /// - Complexity: Amortised O(1), as `EventBus.subscribe`.
     public convenience init(
         _ bus: EventBus, _ topic: BusTopic<Event>, name: String = "recorder",
         on executor: BusExecutor? = nil

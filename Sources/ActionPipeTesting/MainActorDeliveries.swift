@@ -5,6 +5,8 @@ import ActionPipeShared
 public enum MainActorDeliveries {
     /// Returns once every delivery to the main actor queued before the call has run,
     /// including those they queue in turn.
+    ///
+    /// - Complexity: O(1) to wait; the wait lasts as long as the queued deliveries.
     public static func drain() async {
         await _MainActorQueue.shared.idle()
     }

@@ -41,6 +41,8 @@ public final class Recorder<Value: Sendable>: @unchecked Sendable {
 
     /// Returns the values recorded so far and forgets them; ``waitForCount(_:)`` then counts
     /// from zero again.
+    ///
+    /// - Complexity: O(1).
     @discardableResult
     public func take() -> [Value] {
         state.withLock { state in

@@ -19,6 +19,8 @@ extension _RecordingRegistration {
     public var count: Int { recorder.count }
 
     /// Returns the values received so far and forgets them.
+    ///
+    /// - Complexity: O(1).
     @discardableResult
     public func take() -> [Recorded] { recorder.take() }
 

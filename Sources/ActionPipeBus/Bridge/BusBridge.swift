@@ -32,7 +32,8 @@ public final class BusBridge: Sendable, CustomStringConvertible {
     /// `BusBridge(<instance> of EventBus(<name>))`.
     public var description: String { "BusBridge(\(instance) of \(bus))" }
 
-    /// Bridges `topic` under `name` on the wire (by default the type's name), once per name.
+    /// Bridges `topic` under `name` on the wire (by default the type's name), once per name: a
+    /// second topic of the same name is reported to ``Diagnostics`` and ignored.
     public func bridge<Event: BusEvent & Codable>(_ topic: BusTopic<Event>, as name: String? = nil)
     {
         let name = name ?? String(describing: Event.self)

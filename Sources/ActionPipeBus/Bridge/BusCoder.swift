@@ -1,4 +1,6 @@
-/// How a ``BusBridge`` turns events into bytes and back (the same in every instance).
+/// How a ``BusBridge`` turns events into bytes and back (the same in every instance). A bridge
+/// calls it with no lock held: `encode` on the publishing thread, inside `publish`; `decode`
+/// on the transport's receiving task.
 public protocol BusCoder: Sendable {
     /// The bytes of `event`.
     func encode<Event: Encodable>(_ event: Event) throws -> [UInt8]

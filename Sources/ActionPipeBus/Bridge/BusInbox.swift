@@ -4,7 +4,9 @@ import ActionPipeShared
 public struct BusInbox: Sendable {
     let bridge: BusBridge
 
-    /// Decodes `message` and publishes it now as a remote event, unless own, seen or unknown.
+    /// Decodes `message` and publishes it now as a remote event, unless own, seen or unknown;
+    /// returns whether it was published. An undecodable payload is reported
+    /// (``Diagnostic/Kind/bridgeEventDropped``).
     @discardableResult
     public func deliver(_ message: BusMessage) -> Bool {
         guard message.sender != bridge.instance else { return false }

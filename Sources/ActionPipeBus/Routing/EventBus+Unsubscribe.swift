@@ -1,5 +1,6 @@
 extension EventBus {
-    /// Removes every subscription of `subscriber` to exactly `key`, unions included.
+    /// Removes every subscription of `subscriber` to exactly `key`, unions included; returns
+    /// how many (0 when none: not an error).
     ///
     /// - Complexity: O(k) for the subscriber's k subscriptions, as the other forms.
     @discardableResult

@@ -51,7 +51,7 @@ extension EventBus {
         return Self._sticky(for: topic, in: slots).last
     }
 
-    /// Removes the sticky events of `topic` (every subtype for `anySubtypeOf`).
+    /// Removes the sticky events of `topic` (every subtype for `anySubtypeOf`); returns how many.
     @discardableResult
     public func removeStickyEvents<Event: BusEvent>(for topic: BusTopic<Event>) -> Int {
         guard let subtype = topic.subtype else {

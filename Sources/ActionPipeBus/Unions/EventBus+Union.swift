@@ -2,7 +2,8 @@ import ActionPipeConcurrency
 
 extension EventBus {
     /// Subscribes `subscriber` to the union of `keys`: `handler` runs once every key has
-    /// received an event (a repeat replaces its key's), then the union starts over.
+    /// received an event (a repeat replaces its key's), then the union starts over. Duplicate
+    /// keys count once; a union of no keys never fires (its token is already inactive).
     @discardableResult
     public func subscribe<Subscriber: AnyObject & Sendable>(
         allOf keys: [BusEventKey], owner subscriber: Subscriber,

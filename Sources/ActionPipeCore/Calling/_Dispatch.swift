@@ -91,7 +91,7 @@ struct _Dispatch<Kind, each Argument, Result, Failure: Error> {
     }
 
     /// Ends the call.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func threw(_ error: Failure, recording outcomes: inout [ActionTrace.Outcome?]?) {
         call.error = error
         call.thrower = member

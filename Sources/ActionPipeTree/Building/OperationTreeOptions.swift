@@ -22,8 +22,8 @@ public struct OperationTreeOptions: Sendable {
     public var failFast: Bool
     /// The longest one attempt may take; `nil` (the default) waits for ever. A call over it
     /// fails with ``OperationTreeError/timedOut(node:after:)`` and is cancelled (one ignoring
-    /// cancellation runs on outside the limits, its result dropped); 2^32 seconds or more
-    /// counts as none.
+    /// cancellation runs on outside the limits, its result dropped). Zero or less times every
+    /// attempt out at once; 2^32 seconds or more counts as none.
     public var itemTimeout: Duration?
     /// Which ready item starts first; default ``Order/depthFirst``.
     public var order: Order
