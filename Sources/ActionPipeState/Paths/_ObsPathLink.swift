@@ -103,19 +103,15 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry 
 
     @discardableResult
     func end() -> Bool {
-        let (outer, inner, sink, wasEnded) = state.withLock { state in
-            defer {
-                state.ended = true
-                state.outerToken = nil
-                state.innerToken = nil
-                state.sink = nil
-            }
-            return (state.outerToken, state.innerToken, state.sink, state.ended)
+        // Tokens and sink leave the lock in `old`, to be cancelled and released outside it.
+        let old = state.withLock { state in
+            defer { state = State(generation: state.generation, ended: true) }
+            return state
         }
-        if wasEnded { return false }
-        inner?.cancel()
-        outer?.cancel()
-        sink?.end?()
+        if old.ended { return false }
+        old.innerToken?.cancel()
+        old.outerToken?.cancel()
+        old.sink?.end?()
         return true
     }
 
