@@ -27,7 +27,5 @@ struct _ObsPropertyState<Value: Sendable> {
 /// Whether a property's reads through its wrapper take part in Swift Observation.
 @usableFromInline
 enum _ObsTrackingMode: UInt8 {
-    case undecided
-    case off
-    case on
+    case undecided, off, on
 }
