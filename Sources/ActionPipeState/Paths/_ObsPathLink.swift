@@ -87,8 +87,7 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry 
     func replace() -> Bool {
         let (old, generation, ended) = state.withLock { state in
             state.generation &+= 1
-            defer { state.innerToken = nil }
-            return (state.innerToken, state.generation, state.ended)
+            return (state.innerToken.take(), state.generation, state.ended)
         }
         old?.cancel()
         guard !ended, let sub = currentSub() else { return false }
