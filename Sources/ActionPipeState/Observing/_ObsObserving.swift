@@ -47,9 +47,8 @@ extension _ObsSource {
         _ buffering: AsyncStream<Value>.Continuation.BufferingPolicy
     ) -> (stream: AsyncStream<Value>, token: RegistrationToken) {
         let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: buffering)
-        let yield: @Sendable (Value) -> Bool = { value in
-            if case .terminated = continuation.yield(value) { return false }
-            return true
+        let yield: @Sendable (Value) -> Bool = {
+            if case .terminated = continuation.yield($0) { false } else { true }
         }
         let (token, _) = _subscribe { first in
             if options.contains(.initial) { continuation.yield(first) }
