@@ -63,11 +63,10 @@ extension _ObsSource {
         _ options: ObservationOptions, on actor: A,
         _ handler: @escaping @Sendable (isolated A, Value) -> Void
     ) -> RegistrationToken {
-        let weakActor = WeakBox(actor)
         let (stream, token) = _values(options, .unbounded)
-        Task {
+        Task { [weak actor] in
             for await value in stream {
-                guard let actor = weakActor.object else { break }
+                guard let actor else { break }
                 await handler(actor, value)
             }
         }

@@ -67,12 +67,9 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry 
 
     /// Delivers while `generation` is current; removes itself once the link is gone or moved on.
     func innerSink(_ generation: UInt64) -> _ObsSink<Value> {
-        let weakLink = WeakBox(self)
-        return _ObsSink { value in
-            guard let link = weakLink.object, let sink = link.sink(of: generation) else {
-                return false
-            }
-            if !sink.send(value) { link.end() }
+        _ObsSink { [weak self] value in
+            guard let self, let sink = sink(of: generation) else { return false }
+            if !sink.send(value) { end() }
             return true
         }
     }

@@ -19,9 +19,6 @@ struct _ObsPropertyState<Value: Sendable> {
     @inlinable var storeNeedsSlowPath: Bool { listIsStale || readByTracking }
 
     @usableFromInline var value: Value
-
-    @usableFromInline
-    init(value: Value) { self.value = value }
 }
 
 /// Whether a property's reads through its wrapper take part in Swift Observation.
