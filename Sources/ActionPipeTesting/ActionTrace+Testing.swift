@@ -15,10 +15,7 @@ extension ActionTrace {
     ///
     /// - Complexity: O(p) for p pipes.
     public var skippedPipes: [String] {
-        steps.compactMap { step in
-            if case .skipped = step.outcome { return step.pipe }
-            return nil
-        }
+        steps.compactMap { if case .skipped = $0.outcome { $0.pipe } else { nil } }
     }
 
     /// What the (first) pipe named `pipe` did; `nil` when none is.
@@ -32,8 +29,7 @@ extension ActionTrace {
     ///
     /// - Complexity: O(p) for p pipes.
     public func skipReason(of pipe: String) -> SkipReason? {
-        guard case .skipped(let reason) = outcome(of: pipe) else { return nil }
-        return reason
+        if case .skipped(let reason) = outcome(of: pipe) { reason } else { nil }
     }
 
     /// The trace in one line without the reasons: `cache stopped, server skipped`.

@@ -17,12 +17,11 @@ public final class BusRecorder<Event: BusEvent>: _RecordingRegistration {
         on executor: BusExecutor? = nil,
         answer: @escaping @Sendable (Event) -> Event.Feedback
     ) {
-        let recorder = Recorder<Event>()
-        self.recorder = recorder
-        // The handler captures the recorder, not this object, so releasing it cancels.
-        token = bus.subscribe(topic, name: name, on: executor) { event in
-            recorder.record(event)
-            return answer(event)
+        (recorder, token) = Recorder._fed { recorder in
+            bus.subscribe(topic, name: name, on: executor) { event in
+                recorder.record(event)
+                return answer(event)
+            }
         }
     }
 

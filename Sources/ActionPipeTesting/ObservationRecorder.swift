@@ -13,19 +13,14 @@ public final class ObservationRecorder<Value: Sendable>: _RecordingRegistration 
     ///
     /// - Complexity: Amortised O(1), as `ObservedProperty.observe`.
     public init(_ property: ObservedProperty<Value>, _ options: ObservationOptions = []) {
-        let recorder = Recorder<Value>()
-        self.recorder = recorder
-        // The handler captures the recorder, not this object, so releasing it cancels.
-        token = property.observe(options) { recorder.record($0) }
+        (recorder, token) = Recorder._fed { property.observe(options, $0.record) }
     }
 
     /// Observes the value at the end of `path`, whichever objects it goes through.
     ///
     /// - Complexity: As `ObservedPath.observe`, registered on each object of the path.
     public init(_ path: ObservedPath<Value>, _ options: ObservationOptions = []) {
-        let recorder = Recorder<Value>()
-        self.recorder = recorder
-        token = path.observe(options) { recorder.record($0) }
+        (recorder, token) = Recorder._fed { path.observe(options, $0.record) }
     }
 
     deinit { token.cancel() }

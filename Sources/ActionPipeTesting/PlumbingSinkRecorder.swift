@@ -14,11 +14,10 @@ public final class PlumbingSinkRecorder<Payload: Sendable>: _RecordingRegistrati
     ///
     /// - Complexity: O(t) for the t recorders on the plumber.
     public init(_ plumber: PipelinePlumber<Payload>) {
-        let recorder = Recorder<PlumbingPacket<Payload>>()
-        self.recorder = recorder
-        // The sink captures the recorder, not this object, so releasing it removes the sink.
-        token = plumber._addTap { outcome in
-            if let packet = outcome.delivered { recorder.record(packet) }
+        (recorder, token) = Recorder._fed { recorder in
+            plumber._addTap { outcome in
+                if let packet = outcome.delivered { recorder.record(packet) }
+            }
         }
     }
 

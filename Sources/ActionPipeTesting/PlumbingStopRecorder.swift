@@ -14,11 +14,10 @@ public final class PlumbingStopRecorder<Payload: Sendable>: _RecordingRegistrati
     ///
     /// - Complexity: O(t) for the t recorders on the plumber.
     public init(_ plumber: PipelinePlumber<Payload>) {
-        let recorder = Recorder<PlumbingOutcome<Payload>>()
-        self.recorder = recorder
-        // The observer holds the stops, not this object, so releasing it removes it.
-        token = plumber._addTap { outcome in
-            if !outcome.wasDelivered { recorder.record(outcome) }
+        (recorder, token) = Recorder._fed { recorder in
+            plumber._addTap { outcome in
+                if !outcome.wasDelivered { recorder.record(outcome) }
+            }
         }
     }
 

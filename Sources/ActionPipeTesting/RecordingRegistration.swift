@@ -38,3 +38,14 @@ extension _RecordingRegistration {
     @discardableResult
     public func cancel() -> Bool { token.cancel() }
 }
+
+extension Recorder {
+    /// A recorder and the registration `register` makes to feed it. The registration holds
+    /// the recorder, not the object that keeps both, so releasing that object cancels it.
+    static func _fed(
+        by register: (Recorder) -> RegistrationToken
+    ) -> (Recorder, RegistrationToken) {
+        let recorder = Recorder()
+        return (recorder, register(recorder))
+    }
+}

@@ -37,10 +37,7 @@ public final class TestClock: Clock, @unchecked Sendable {
 
     private struct State: _CountWaiting {
         var now = Instant(offset: .zero)
-        var nextID: UInt64 = 0
         var sleepers: [Sleeper] = []
-        /// Ids of sleeps cancelled before they were registered.
-        var cancelledEarly: Set<UInt64> = []
         var waits = _CountWaits<Void>()
         var waitedCount: Int { sleepers.count }
         var waitResult: Void { () }
@@ -65,31 +62,26 @@ public final class TestClock: Clock, @unchecked Sendable {
     /// - Complexity: O(s) for s sleepers.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()
-        let id = state.withLock { state -> UInt64 in
-            state.nextID += 1
-            return state.nextID
-        }
+        let id = state.withLock { $0.waits.makeID() }
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
-                let (resume, cancelled, wake) = state.withLock {
-                    state -> (Bool, Bool, [UnsafeContinuation<Void, Never>]) in
-                    if state.cancelledEarly.remove(id) != nil { return (false, true, []) }
-                    if deadline <= state.now { return (true, false, []) }
+                let (ended, wake) = state.withLock {
+                    state -> (Result<Void, any Error>?, [UnsafeContinuation<Void, Never>]) in
+                    if state.waits.cancelledEarly.remove(id) != nil {
+                        return (.failure(CancellationError()), [])
+                    }
+                    if deadline <= state.now { return (.success(()), []) }
                     state.sleepers.append(
                         Sleeper(id: id, deadline: deadline, continuation: continuation))
-                    return (false, false, state.waits.take(reaching: state.sleepers.count))
+                    return (nil, state.waits.take(reaching: state.sleepers.count))
                 }
-                if cancelled {
-                    continuation.resume(throwing: CancellationError())
-                } else if resume {
-                    continuation.resume()
-                }
+                if let ended { continuation.resume(with: ended) }
                 for waiter in wake { waiter.resume() }
             }
         } onCancel: {
             let sleeper = state.withLock { state -> Sleeper? in
                 guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else {
-                    state.cancelledEarly.insert(id)
+                    state.waits.cancelledEarly.insert(id)
                     return nil
                 }
                 return state.sleepers.remove(at: index)
@@ -97,7 +89,7 @@ public final class TestClock: Clock, @unchecked Sendable {
             sleeper?.continuation.resume(throwing: CancellationError())
         }
         // Drop a mark left by a cancellation that came after the sleep ended.
-        state.withLock { _ = $0.cancelledEarly.remove(id) }
+        state.withLock { _ = $0.waits.cancelledEarly.remove(id) }
     }
 
     /// Moves the clock `duration` forward (never back) and resumes the sleepers it made due.

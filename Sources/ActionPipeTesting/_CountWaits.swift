@@ -5,12 +5,18 @@ import ActionPipeConcurrency
 struct _CountWaits<Result: Sendable> {
     typealias Continuation = UnsafeContinuation<Result, Never>
 
-    fileprivate var nextID: UInt64 = 0
+    private var nextID: UInt64 = 0
     fileprivate var waiting: [(id: UInt64, count: Int, continuation: Continuation)] = []
-    /// Waits cancelled before they were registered.
-    fileprivate var cancelledEarly: Set<UInt64> = []
+    /// Waits (and `TestClock`'s sleeps) cancelled before they were registered.
+    var cancelledEarly: Set<UInt64> = []
 
     var count: Int { waiting.count }
+
+    /// A new id for a wait or a sleep.
+    mutating func makeID() -> UInt64 {
+        nextID += 1
+        return nextID
+    }
 
     /// Takes the waits that `count` satisfies.
     mutating func take(reaching count: Int) -> [Continuation] {
@@ -34,10 +40,7 @@ protocol _CountWaiting: SendableMetatype {
 extension LockedValue where Value: _CountWaiting {
     /// Suspends until the count reaches `count` or the task is cancelled; returns the result.
     func wait(for count: Int) async -> Value.WaitResult {
-        let id = withLock { state -> UInt64 in
-            state.waits.nextID += 1
-            return state.waits.nextID
-        }
+        let id = withLock { $0.waits.makeID() }
         let result = await withTaskCancellationHandler {
             await withUnsafeContinuation { continuation in
                 let ready = withLock { state -> Value.WaitResult? in

@@ -1,5 +1,3 @@
-import ActionPipeShared
-
 /// Where a ``BusTransport`` hands messages, and reports problems to ``Diagnostics``.
 public struct BusInbox: Sendable {
     let bridge: BusBridge
@@ -21,22 +19,17 @@ public struct BusInbox: Sendable {
 
     /// Reports something that arrived and could not be read as a message.
     public func reportMalformed(_ what: String, error: (any Error)? = nil) {
-        report(.bridgeEventDropped, " skipped a malformed message: \(what)", error)
+        bridge.core.report(" skipped a malformed message: \(what)", error)
     }
 
     /// Reports that events were lost (`count`, or an unknown number when `nil`), and why.
     public func reportDropped(count: Int?, _ reason: String, error: (any Error)? = nil) {
         let what = count.map { "\($0) event(s)" } ?? "events"
-        report(.bridgeEventDropped, " lost \(what): \(reason)", error)
+        bridge.core.report(" lost \(what): \(reason)", error)
     }
 
     /// Reports a change of the transport's connection: connected, lost, reconnecting.
     public func reportConnection(_ state: String, error: (any Error)? = nil) {
-        report(.bridgeConnection, ": \(state)", error)
-    }
-
-    private func report(_ kind: Diagnostic.Kind, _ text: String, _ error: (any Error)?) {
-        Diagnostics.report(
-            Diagnostic(kind, "bridge \(bridge.instance) of \(bridge.bus)\(text)", error: error))
+        bridge.core.report(": \(state)", error, kind: .bridgeConnection)
     }
 }

@@ -65,7 +65,7 @@ final class _BusBridgeCore: Sendable {
         do {
             payload = try coder.encode(event)
         } catch {
-            return report("an event \(name) was not sent: it does not encode", error)
+            return report(": an event \(name) was not sent: it does not encode", error)
         }
         let refused = state.withLock { state -> String? in
             if state.finished { return "the bridge has stopped" }
@@ -77,7 +77,7 @@ final class _BusBridgeCore: Sendable {
             outbox.yield(message)  // library code only, so under the lock
             return nil
         }
-        if let refused { report("an event \(name) was not sent: \(refused)", nil) }
+        if let refused { report(": an event \(name) was not sent: \(refused)", nil) }
     }
 
     /// The inbound route of a message new from its sender; records its sequence.
@@ -92,14 +92,15 @@ final class _BusBridgeCore: Sendable {
 
     func reportDropped(_ message: BusMessage, _ reason: String, _ error: (any Error)?) {
         report(
-            "event \(message.topic) #\(message.sequence) from \(message.sender) was dropped: "
+            ": event \(message.topic) #\(message.sequence) from \(message.sender) was dropped: "
                 + reason, error)
     }
 
-    func report(_ message: String, _ error: (any Error)?) {
+    /// `text` follows "bridge ID of EventBus(NAME)".
+    func report(
+        _ text: String, _ error: (any Error)?, kind: Diagnostic.Kind = .bridgeEventDropped
+    ) {
         Diagnostics.report(
-            Diagnostic(
-                .bridgeEventDropped, "bridge \(instance) of EventBus(\(busName)): \(message)",
-                error: error))
+            Diagnostic(kind, "bridge \(instance) of EventBus(\(busName))\(text)", error: error))
     }
 }

@@ -22,20 +22,17 @@ public struct BusFeedback<Value: Sendable>: Sendable, CustomStringConvertible {
 
     /// Whether the handler returned normally.
     public var isSuccess: Bool {
-        if case .handled = outcome { return true }
-        return false
+        if case .handled = outcome { true } else { false }
     }
 
     /// The handler's answer, or `nil` if it failed or answers nothing.
     public var value: Value? {
-        if case .handled(let value) = outcome { return value }
-        return nil
+        if case .handled(let value) = outcome { value } else { nil }
     }
 
     /// The error the handler threw, or `nil` if it handled the event.
     public var error: (any Error)? {
-        if case .failed(let error) = outcome { return error }
-        return nil
+        if case .failed(let error) = outcome { error } else { nil }
     }
 
     /// `Cache handled: cleared` or `Audit failed: <error>`.

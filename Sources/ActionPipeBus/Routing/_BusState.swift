@@ -16,10 +16,6 @@ struct _BusState {
     /// Stamps each sticky list, and orders sticky events for replay.
     var stickyStamp: UInt64 = 0
 
-    init(published: SnapshotCell<_BusRouteTable>) {
-        self.published = published
-    }
-
     /// Removes and cancels the subscriptions `ids`; returns what to release after unlocking.
     mutating func remove(_ ids: some Collection<UInt64>) -> [AnyObject] {
         var released: [AnyObject] = []

@@ -74,7 +74,6 @@ extension EventBus {
         for key in keys where !unique.contains(key) { unique.append(key) }
         let owner = owner.map { _BusOwner($0) }
         let union = _BusUnionState(keys: unique)
-        let keysInOrder = unique
         let (id, released) = _state.withLock { state -> (UInt64, [AnyObject]) in
             var released: [AnyObject] = []
             let id = RegistrationToken.nextID()
@@ -86,9 +85,7 @@ extension EventBus {
                     to: &state, id: id, owner: owner, name: name
                 ) { [weak self] object, event in
                     // Only the first matching key's forwarder acts, for every key it matches.
-                    let matching = keysInOrder.indices.filter {
-                        keysInOrder[$0]._matches(event)
-                    }
+                    let matching = union.keys.indices.filter { union.keys[$0]._matches(event) }
                     guard matching.first == index else { return }
                     let fired =
                         all
@@ -121,16 +118,12 @@ extension EventBus {
 final class _BusUnionState: Sendable {
     let keys: [BusEventKey]
     /// Per key index; the union fires when every index has one.
-    private let received: LockedValue<[Int: any BusEvent]>
+    private let received = LockedValue<[Int: any BusEvent]>([:])
 
-    init(keys: [BusEventKey]) {
-        self.keys = keys
-        received = LockedValue([:])
-    }
+    init(keys: [BusEventKey]) { self.keys = keys }
 
     /// Records `event` under each key it matches; returns the completed union, or `nil`.
     func receive(_ event: any BusEvent, at indices: [Int]) -> BusUnion? {
-        let index = indices[0]
         // Replaced events are released after unlocking.
         var replaced: [any BusEvent] = []
         let complete: [Int: any BusEvent]? = received.withLock { received in
@@ -145,7 +138,7 @@ final class _BusUnionState: Sendable {
         replaced = []
         guard let complete else { return nil }
         let events = keys.indices.map { complete[$0]! }
-        return BusUnion(last: event, lastKey: keys[index], events: events)
+        return BusUnion(last: event, lastKey: keys[indices[0]], events: events)
     }
 }
 

@@ -40,7 +40,9 @@ extension PipelinePlumber {
         owner: Owner, on delivery: MainActorDelivery,
         _ body: @escaping @MainActor @Sendable (Owner, PlumbingPacket<Payload>) -> Void
     ) -> RegistrationToken {
-        sink(on: delivery, Self._whileAlive(owner, body))
+        sink(on: delivery) { [weak owner] packet in
+            if let owner { body(owner, packet) }
+        }
     }
 
     /// Sets the stop observer to a `@MainActor` closure handed `owner` (held weakly) with
@@ -53,16 +55,8 @@ extension PipelinePlumber {
         owner: Owner, on delivery: MainActorDelivery,
         _ body: @escaping @MainActor @Sendable (Owner, PlumbingOutcome<Payload>) -> Void
     ) -> RegistrationToken {
-        onStop(on: delivery, Self._whileAlive(owner, body))
-    }
-
-    /// `body` handed `owner`, held weakly; nothing once `owner` is gone.
-    private static func _whileAlive<Owner: AnyObject & Sendable, Value>(
-        _ owner: Owner, _ body: @escaping @MainActor @Sendable (Owner, Value) -> Void
-    ) -> @MainActor @Sendable (Value) -> Void {
-        let weakOwner = WeakBox(owner)
-        return { value in
-            if let owner = weakOwner.object { body(owner, value) }
+        onStop(on: delivery) { [weak owner] stop in
+            if let owner { body(owner, stop) }
         }
     }
 

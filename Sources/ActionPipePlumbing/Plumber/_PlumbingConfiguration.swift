@@ -32,13 +32,9 @@ struct _PlumbingConfiguration<Payload: Sendable> {
             storage = removed.removing(at: index)
             return removed
         case .sink:
-            guard sink?.id == id else { return nil }
-            defer { sink = nil }
-            return sink
+            return sink?.id == id ? sink.take() : nil
         case .stopObserver:
-            guard onStop?.id == id else { return nil }
-            defer { onStop = nil }
-            return onStop
+            return onStop?.id == id ? onStop.take() : nil
         case .tap:
             return taps.firstIndex { $0.id == id }.map { taps.remove(at: $0) }
         }

@@ -120,9 +120,7 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
         var packet = packet
         var index = 0
         while index < count {
-            if isCancelled() {
-                return stopped(packet, at: index, .cancelled)
-            }
+            if isCancelled() { return stopped(packet, at: index, .cancelled) }
             let verdict: PlumbingVerdict
             do {
                 switch bodies[index] {
@@ -137,9 +135,7 @@ final class _PlumbingSnapshot<Payload: Sendable>: @unchecked Sendable {
             }
             index &+= 1
         }
-        if isCancelled() {
-            return stopped(packet, at: count, .cancelled)
-        }
+        if isCancelled() { return stopped(packet, at: count, .cancelled) }
         return delivered(packet)
     }
 

@@ -55,17 +55,15 @@ public struct PlumbingOutcome<Payload: Sendable>: Sendable, CustomStringConverti
     /// `p: port 2's packet stopped by stage 'gate' (1 of 1): refused: closed`.
     public var description: String {
         guard let reason else { return "delivered \(packet)" }
-        let place: String
-        switch (stage, reason) {
-        case (_, .portNotConnected):
-            place = "never entered a plumber"
-        case (let stage?, .cancelled):
-            place = "stopped before stage '\(stage)' (\(stagesPassed + 1) of \(stageCount))"
-        case (let stage?, _):
-            place = "stopped by stage '\(stage)' (\(stagesPassed + 1) of \(stageCount))"
-        case (nil, _):
-            place = "stopped after all \(stageCount) stages, before the sink"
-        }
+        let place =
+            switch (stage, reason) {
+            case (_, .portNotConnected): "never entered a plumber"
+            case (let stage?, .cancelled):
+                "stopped before stage '\(stage)' (\(stagesPassed + 1) of \(stageCount))"
+            case (let stage?, _):
+                "stopped by stage '\(stage)' (\(stagesPassed + 1) of \(stageCount))"
+            case (nil, _): "stopped after all \(stageCount) stages, before the sink"
+            }
         let prefix = plumber.isEmpty ? "" : "\(plumber): "
         return "\(prefix)port \(packet.port)'s packet \(place): \(reason)"
     }

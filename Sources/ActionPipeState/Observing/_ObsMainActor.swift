@@ -86,9 +86,8 @@ extension _ObsSource {
         _ options: ObservationOptions, owner: Owner,
         _ handler: @escaping @MainActor @Sendable (Owner, Value) -> Void
     ) -> RegistrationToken {
-        let weakOwner = WeakBox(owner)
-        return _observeOnMainActor(options) { value in
-            guard let owner = weakOwner.object else { return false }
+        _observeOnMainActor(options) { [weak owner] value in
+            guard let owner else { return false }
             handler(owner, value)
             return true
         }

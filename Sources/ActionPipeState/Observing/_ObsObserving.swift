@@ -47,9 +47,8 @@ extension _ObsSource {
         _ buffering: AsyncStream<Value>.Continuation.BufferingPolicy
     ) -> (stream: AsyncStream<Value>, token: RegistrationToken) {
         let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: buffering)
-        let yield: @Sendable (Value) -> Bool = { value in
-            if case .terminated = continuation.yield(value) { return false }
-            return true
+        let yield: @Sendable (Value) -> Bool = {
+            if case .terminated = continuation.yield($0) { false } else { true }
         }
         let (token, _) = _subscribe { first in
             if options.contains(.initial) { continuation.yield(first) }
@@ -64,11 +63,10 @@ extension _ObsSource {
         _ options: ObservationOptions, on actor: A,
         _ handler: @escaping @Sendable (isolated A, Value) -> Void
     ) -> RegistrationToken {
-        let weakActor = WeakBox(actor)
         let (stream, token) = _values(options, .unbounded)
-        Task {
+        Task { [weak actor] in
             for await value in stream {
-                guard let actor = weakActor.object else { break }
+                guard let actor else { break }
                 await handler(actor, value)
             }
         }

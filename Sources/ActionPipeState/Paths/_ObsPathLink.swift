@@ -67,12 +67,9 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry 
 
     /// Delivers while `generation` is current; removes itself once the link is gone or moved on.
     func innerSink(_ generation: UInt64) -> _ObsSink<Value> {
-        let weakLink = WeakBox(self)
-        return _ObsSink { value in
-            guard let link = weakLink.object, let sink = link.sink(of: generation) else {
-                return false
-            }
-            if !sink.send(value) { link.end() }
+        _ObsSink { [weak self] value in
+            guard let self, let sink = sink(of: generation) else { return false }
+            if !sink.send(value) { end() }
             return true
         }
     }
@@ -87,8 +84,7 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry 
     func replace() -> Bool {
         let (old, generation, ended) = state.withLock { state in
             state.generation &+= 1
-            defer { state.innerToken = nil }
-            return (state.innerToken, state.generation, state.ended)
+            return (state.innerToken.take(), state.generation, state.ended)
         }
         old?.cancel()
         guard !ended, let sub = currentSub() else { return false }
@@ -103,19 +99,15 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry 
 
     @discardableResult
     func end() -> Bool {
-        let (outer, inner, sink, wasEnded) = state.withLock { state in
-            defer {
-                state.ended = true
-                state.outerToken = nil
-                state.innerToken = nil
-                state.sink = nil
-            }
-            return (state.outerToken, state.innerToken, state.sink, state.ended)
+        // Tokens and sink leave the lock in `old`, to be cancelled and released outside it.
+        let old = state.withLock { state in
+            defer { state = State(generation: state.generation, ended: true) }
+            return state
         }
-        if wasEnded { return false }
-        inner?.cancel()
-        outer?.cancel()
-        sink?.end?()
+        if old.ended { return false }
+        old.innerToken?.cancel()
+        old.outerToken?.cancel()
+        old.sink?.end?()
         return true
     }
 

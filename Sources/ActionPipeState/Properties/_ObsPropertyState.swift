@@ -19,15 +19,10 @@ struct _ObsPropertyState<Value: Sendable> {
     @inlinable var storeNeedsSlowPath: Bool { listIsStale || readByTracking }
 
     @usableFromInline var value: Value
-
-    @usableFromInline
-    init(value: Value) { self.value = value }
 }
 
 /// Whether a property's reads through its wrapper take part in Swift Observation.
 @usableFromInline
 enum _ObsTrackingMode: UInt8 {
-    case undecided
-    case off
-    case on
+    case undecided, off, on
 }
