@@ -79,9 +79,7 @@ import Synchronization
             if next != 0 {
                 chunk = UnsafeMutablePointer(bitPattern: next).unsafelyUnwrapped
             } else {
-                let made = Self.makeBlock()
-                made[Self.blockWords &- 1].store(
-                    UInt(bitPattern: base), ordering: .relaxed)
+                let made = Self.makeBlocks(1, owner: base)
                 // Sequentially consistent, like pins: a scan that misses the chunk came
                 // before any pin in it.
                 chunk[Self.slotsPerChunk].store(
@@ -93,12 +91,27 @@ import Synchronization
         return chunk + index
     }
 
+    /// `count` blocks; the first's slots zero and its word 15 `owner` (`nil`: its own address).
     @usableFromInline
-    static func makeBlock() -> UnsafeMutablePointer<Atomic<UInt>> {
-        let raw = UnsafeMutableRawPointer.allocate(byteCount: blockBytes, alignment: blockBytes)
+    static func makeBlocks(_ count: Int, owner: UnsafeMutableRawPointer?)
+        -> UnsafeMutablePointer<Atomic<UInt>>
+    {
+        let raw = UnsafeMutableRawPointer.allocate(
+            byteCount: count &* blockBytes, alignment: blockBytes)
         let words = raw.bindMemory(to: Atomic<UInt>.self, capacity: blockWords)
         for index in 0..<blockWords { (words + index).initialize(to: Atomic(0)) }
+        words[blockWords &- 1].store(UInt(bitPattern: owner ?? raw), ordering: .relaxed)
         return words
+    }
+
+    /// Each chunk of hazard slots, block A first.
+    @inline(__always)
+    func forEachChunk(_ body: (UnsafeMutablePointer<Atomic<UInt>>) -> Void) {
+        var next = UInt(bitPattern: slots)
+        while let chunk = UnsafeMutablePointer<Atomic<UInt>>(bitPattern: next) {
+            body(chunk)
+            next = chunk[Self.slotsPerChunk].load(ordering: .sequentiallyConsistent)
+        }
     }
 }
 
@@ -161,33 +174,24 @@ extension ThreadRecord {
     /// In use by the calling thread, on no list yet.
     @usableFromInline
     static func make() -> ThreadRecord {
-        let base = UnsafeMutableRawPointer.allocate(
-            byteCount: 2 &* blockBytes, alignment: blockBytes)
-        let slots = base.bindMemory(to: Atomic<UInt>.self, capacity: blockWords)
-        for index in 0..<blockWords { (slots + index).initialize(to: Atomic(0)) }
-        slots[blockWords &- 1].store(UInt(bitPattern: base), ordering: .relaxed)
-        let record = ThreadRecord(base: base)
+        let base = UnsafeMutableRawPointer(makeBlocks(2, owner: nil))
         (base + blockBytes).bindMemory(to: Int.self, capacity: 3).initialize(
             repeating: 0, count: 3)
         let shared = (base + blockBytes + 3 &* MemoryLayout<Int>.stride)
             .bindMemory(to: Atomic<UInt>.self, capacity: 2)
         shared.initialize(to: Atomic(0))
         (shared + 1).initialize(to: Atomic(1))
-        return record
+        return ThreadRecord(base: base)
     }
 
     /// Called when the thread ends: clears its counters and slots, for the next thread.
     func detach() {
         for index in 0..<3 { own[index] = 0 }
         // Slots are clear unless the thread ended inside a pin; none of its code runs now.
-        var chunk = slots
-        while true {
+        forEachChunk { chunk in
             for index in 0..<Self.slotsPerChunk {
                 chunk[index].store(0, ordering: .sequentiallyConsistent)
             }
-            let more = chunk[Self.slotsPerChunk].load(ordering: .relaxed)
-            guard let further = UnsafeMutablePointer<Atomic<UInt>>(bitPattern: more) else { break }
-            chunk = further
         }
         shared[1].store(0, ordering: .sequentiallyConsistent)
     }
@@ -220,16 +224,11 @@ extension ThreadRecord {
         while let base = UnsafeMutableRawPointer(bitPattern: next) {
             let record = ThreadRecord(base: base)
             if record.shared[1].load(ordering: .sequentiallyConsistent) != 0 {
-                var chunk = record.slots
-                while true {
+                record.forEachChunk { chunk in
                     for index in 0..<slotsPerChunk {
                         let bits = chunk[index].load(ordering: .sequentiallyConsistent)
                         if bits != 0 { body(bits) }
                     }
-                    let more = chunk[slotsPerChunk].load(ordering: .sequentiallyConsistent)
-                    guard let further = UnsafeMutablePointer<Atomic<UInt>>(bitPattern: more)
-                    else { break }
-                    chunk = further
                 }
             }
             next = record.shared[0].load(ordering: .acquiring)
