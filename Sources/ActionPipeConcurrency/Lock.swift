@@ -13,36 +13,24 @@ import Synchronization
 /// Not a spin lock: a preempted holder makes waiters burn their time slice; ``SpinLock``
 /// serves the one section short enough to need one. No user code runs while it is held.
 @usableFromInline package enum _LockOperations {
-    @usableFromInline package typealias Primitive = pthread_mutex_t
-
     @inlinable
-    package static func create(_ mutex: UnsafeMutablePointer<Primitive>) {
-        mutex.initialize(to: Primitive())
+    package static func create(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+        mutex.initialize(to: pthread_mutex_t())
         let status = pthread_mutex_init(mutex, nil)
         precondition(status == 0, "ActionPipe: pthread_mutex_init failed (\(status))")
     }
 
     /// Nobody may hold it.
     @inlinable
-    package static func destroy(_ mutex: UnsafeMutablePointer<Primitive>) {
+    package static func destroy(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
         pthread_mutex_destroy(mutex)
         mutex.deinitialize(count: 1)
-    }
-
-    @inlinable @inline(__always)
-    package static func lock(_ mutex: UnsafeMutablePointer<Primitive>) {
-        pthread_mutex_lock(mutex)
-    }
-
-    @inlinable @inline(__always)
-    package static func unlock(_ mutex: UnsafeMutablePointer<Primitive>) {
-        pthread_mutex_unlock(mutex)
     }
 }
 
 /// A value and its mutex in one `ManagedBuffer` (the mutex is the element, so it never moves).
 @usableFromInline
-package final class _LockStorage<Value>: ManagedBuffer<Value, _LockOperations.Primitive> {
+package final class _LockStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
     @inlinable
     package static func make(_ value: Value) -> _LockStorage<Value> {
         let buffer = create(minimumCapacity: 1) { _ in value }
@@ -66,7 +54,7 @@ package final class _LockStorage<Value>: ManagedBuffer<Value, _LockOperations.Pr
     @usableFromInline let storage: _LockStorage<Value>
     // Addresses taken once (the buffer never moves): reaching them per lock retains the storage.
     @usableFromInline let value: UnsafeMutablePointer<Value>
-    @usableFromInline let mutex: UnsafeMutablePointer<_LockOperations.Primitive>
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     @inlinable
     package init(_ value: Value) {
@@ -81,9 +69,9 @@ package final class _LockStorage<Value>: ManagedBuffer<Value, _LockOperations.Pr
     package func withLock<Result, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        _LockOperations.lock(mutex)
+        pthread_mutex_lock(mutex)
         defer {
-            _LockOperations.unlock(mutex)
+            pthread_mutex_unlock(mutex)
             _fixLifetime(storage)
         }
         return try body(&value.pointee)
@@ -127,7 +115,7 @@ package final class _LockStorage<Value>: ManagedBuffer<Value, _LockOperations.Pr
             }
         }
     #else
-        @usableFromInline let mutex: UnsafeMutablePointer<_LockOperations.Primitive>
+        @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
         @usableFromInline package init() {
             mutex = .allocate(capacity: 1)
@@ -140,9 +128,9 @@ package final class _LockStorage<Value>: ManagedBuffer<Value, _LockOperations.Pr
         }
 
         @inlinable @inline(__always)
-        @usableFromInline package func lock() { _LockOperations.lock(mutex) }
+        @usableFromInline package func lock() { pthread_mutex_lock(mutex) }
 
         @inlinable @inline(__always)
-        @usableFromInline package func unlock() { _LockOperations.unlock(mutex) }
+        @usableFromInline package func unlock() { pthread_mutex_unlock(mutex) }
     #endif
 }

@@ -190,7 +190,7 @@ final class _RetiredSnapshots: Sendable {
         // Set before the scan: a reader that clears its slot after it frees what this keeps.
         pending.store(true, ordering: .sequentiallyConsistent)
         var hazards: [UInt] = []
-        ThreadRecord.collectHazards(into: &hazards)
+        ThreadRecord.forEachHazard { hazards.append($0) }
         var free: [UInt] = []
         retired.removeAll { bits in
             if hazards.contains(bits) { return false }

@@ -211,13 +211,9 @@ extension ThreadRecord {
         return found
     }
 
-    /// Adds every non-zero slot of the records in use. Sequentially consistent: a writer
-    /// that swapped a snapshot out before calling this sees every reader that may hold it.
-    @usableFromInline
-    static func collectHazards(into hazards: inout [UInt]) {
-        forEachHazard { hazards.append($0) }
-    }
-
+    /// Calls `body` with every non-zero slot of the records in use. Sequentially consistent:
+    /// a writer that swapped a snapshot out before calling this sees every reader that may
+    /// hold it.
     @inline(__always)
     static func forEachHazard(_ body: (UInt) -> Void) {
         var next = head.load(ordering: .sequentiallyConsistent)

@@ -37,8 +37,7 @@ extension OperationTreeNode {
             .bufferingNewest(1_024)
     ) -> OperationTreeRun {
         let sink = _TreeEventSink()
-        let events = sink.addStream(buffering: buffering)
         let runner = _TreeRunner(root: self, options: options, events: sink)
-        return OperationTreeRun(runner, input: input, events: events, sink: sink)
+        return OperationTreeRun(runner, input: input, sink: sink, buffering: buffering)
     }
 }
