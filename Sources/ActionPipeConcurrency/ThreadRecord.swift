@@ -156,7 +156,15 @@ extension ThreadRecord {
             }
             next = record.shared[0].load(ordering: .acquiring)
         }
-        let record = make()
+        // A new record, in use by this thread, on no list yet.
+        let base = UnsafeMutableRawPointer(makeBlocks(2, owner: nil))
+        (base + blockBytes).bindMemory(to: Int.self, capacity: 3).initialize(
+            repeating: 0, count: 3)
+        let shared = (base + blockBytes + 3 &* MemoryLayout<Int>.stride)
+            .bindMemory(to: Atomic<UInt>.self, capacity: 2)
+        shared.initialize(to: Atomic(0))
+        (shared + 1).initialize(to: Atomic(1))
+        let record = ThreadRecord(base: base)
         var first = head.load(ordering: .relaxed)
         repeat {
             record.shared[0].store(first, ordering: .relaxed)
@@ -169,19 +177,6 @@ extension ThreadRecord {
         made.wrappingAdd(1, ordering: .relaxed)
         pthread_setspecific(key, record.base)
         return record
-    }
-
-    /// In use by the calling thread, on no list yet.
-    @usableFromInline
-    static func make() -> ThreadRecord {
-        let base = UnsafeMutableRawPointer(makeBlocks(2, owner: nil))
-        (base + blockBytes).bindMemory(to: Int.self, capacity: 3).initialize(
-            repeating: 0, count: 3)
-        let shared = (base + blockBytes + 3 &* MemoryLayout<Int>.stride)
-            .bindMemory(to: Atomic<UInt>.self, capacity: 2)
-        shared.initialize(to: Atomic(0))
-        (shared + 1).initialize(to: Atomic(1))
-        return ThreadRecord(base: base)
     }
 
     /// Called when the thread ends: clears its counters and slots, for the next thread.
