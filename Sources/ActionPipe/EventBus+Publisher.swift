@@ -1,14 +1,8 @@
 extension EventBus {
     /// A callback that publishes `transform(input)` on this bus, at once, on the calling
     /// thread, for each call: hand it to anything that reports through a synchronous
-    /// `@Sendable (Input) -> Void` closure, such as an operation tree's progress callback.
-    ///
-    /// ```swift
-    /// let progress: @Sendable (OperationTreeEvent) -> Void = bus.publisher { event in
-    ///     event.finishedOutput(of: jobs).map { TreeProgress(line: "job \($0) done") }
-    /// }
-    /// for await event in jobs.start(2).events { progress(event) }
-    /// ```
+    /// `@Sendable (Input) -> Void` closure, such as an operation tree's progress callback
+    /// (<doc:OperationTree>).
     ///
     /// The callback holds this bus weakly (once it is gone, nothing is published) and
     /// registers nothing, so there is no token.

@@ -1,12 +1,7 @@
 extension ObservedProperty {
     /// Publishes `transform(value)` on `bus` for every new value of this property,
-    /// synchronously, on the assigning thread, in assignment order (`nil`: nothing).
-    ///
-    /// ```swift
-    /// let link = progress.publish(to: bus) { ProgressChanged(done: $0) }
-    /// progress.value = 1   // a subscriber without an executor has seen it by now
-    /// link.cancel()
-    /// ```
+    /// synchronously, on the assigning thread, in assignment order (`nil`: nothing); see
+    /// <doc:ObservableStateGuide>.
     ///
     /// The property holds the bus weakly and the bus holds nothing of the property. It ends
     /// when the token is cancelled, the property goes away, or the bus does (removed at the

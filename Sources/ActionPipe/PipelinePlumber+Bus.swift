@@ -4,13 +4,7 @@ extension PipelinePlumber {
     ///
     /// Added beside the sink and stop observer, it replaces neither: they run first, and
     /// setting them later does not remove it. Events are published on the thread that
-    /// finishes the packet, so one port's packets are published in order.
-    ///
-    /// ```swift
-    /// let link = plumber.publish(to: bus) { outcome in
-    ///     Uploaded(subtype: outcome.wasDelivered ? .sent : .refused, size: outcome.packet.payload)
-    /// }
-    /// ```
+    /// finishes the packet, so one port's packets are published in order (<doc:PlumbingGuide>).
     ///
     /// The plumber holds the bus weakly and the bus holds nothing of the plumber. It ends
     /// when the token is cancelled, the plumber goes away, or the bus does (at the next

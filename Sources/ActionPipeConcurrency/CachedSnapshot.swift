@@ -24,9 +24,6 @@
         return made
     }
 
-    @inlinable
-    package var current: Snapshot? { cached }
-
     /// Drops the cached snapshot and returns it, for the caller to release after unlocking.
     ///
     /// - Complexity: O(1).

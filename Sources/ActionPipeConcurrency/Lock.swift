@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Darwin)
     import Darwin
 #elseif canImport(Glibc)
@@ -11,36 +13,24 @@
 /// Not a spin lock: a preempted holder makes waiters burn their time slice; ``SpinLock``
 /// serves the one section short enough to need one. No user code runs while it is held.
 @usableFromInline package enum _LockOperations {
-    @usableFromInline package typealias Primitive = pthread_mutex_t
-
     @inlinable
-    package static func create(_ mutex: UnsafeMutablePointer<Primitive>) {
-        mutex.initialize(to: Primitive())
+    package static func create(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+        mutex.initialize(to: pthread_mutex_t())
         let status = pthread_mutex_init(mutex, nil)
         precondition(status == 0, "ActionPipe: pthread_mutex_init failed (\(status))")
     }
 
     /// Nobody may hold it.
     @inlinable
-    package static func destroy(_ mutex: UnsafeMutablePointer<Primitive>) {
+    package static func destroy(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
         pthread_mutex_destroy(mutex)
         mutex.deinitialize(count: 1)
-    }
-
-    @inlinable @inline(__always)
-    package static func lock(_ mutex: UnsafeMutablePointer<Primitive>) {
-        pthread_mutex_lock(mutex)
-    }
-
-    @inlinable @inline(__always)
-    package static func unlock(_ mutex: UnsafeMutablePointer<Primitive>) {
-        pthread_mutex_unlock(mutex)
     }
 }
 
 /// A value and its mutex in one `ManagedBuffer` (the mutex is the element, so it never moves).
 @usableFromInline
-package final class _LockStorage<Value>: ManagedBuffer<Value, _LockOperations.Primitive> {
+package final class _LockStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
     @inlinable
     package static func make(_ value: Value) -> _LockStorage<Value> {
         let buffer = create(minimumCapacity: 1) { _ in value }
@@ -55,18 +45,16 @@ package final class _LockStorage<Value>: ManagedBuffer<Value, _LockOperations.Pr
     }
 }
 
-/// A value that is only reached with its lock held.
-///
-/// The body of ``withLock(_:)`` must be library code that neither blocks nor calls out, and
-/// releases nothing a user handed in (a user `deinit` could re-enter and deadlock): return
-/// such objects, for the caller to release after unlocking.
+/// A value that is only reached with its lock held. The body of ``withLock(_:)`` runs no
+/// user code, blocks on nothing and releases nothing a user handed in (its `deinit` could
+/// re-enter and deadlock): it returns such objects, to release after unlocking.
 ///
 /// `@unchecked Sendable`: the value is only reached inside `withLock`, with the lock held.
 @usableFromInline package struct LockedValue<Value>: @unchecked Sendable {
     @usableFromInline let storage: _LockStorage<Value>
     // Addresses taken once (the buffer never moves): reaching them per lock retains the storage.
     @usableFromInline let value: UnsafeMutablePointer<Value>
-    @usableFromInline let mutex: UnsafeMutablePointer<_LockOperations.Primitive>
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     @inlinable
     package init(_ value: Value) {
@@ -81,11 +69,68 @@ package final class _LockStorage<Value>: ManagedBuffer<Value, _LockOperations.Pr
     package func withLock<Result, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        _LockOperations.lock(mutex)
+        pthread_mutex_lock(mutex)
         defer {
-            _LockOperations.unlock(mutex)
+            pthread_mutex_unlock(mutex)
             _fixLifetime(storage)
         }
         return try body(&value.pointee)
     }
+}
+
+/// A lock for critical sections of a few loads and stores, never user code and never a
+/// wait: an observed property's value and observer list, where the mutex of `LockedValue`
+/// misses the target. On Linux and the BSDs one atomic word (a waiter spins, then yields to a
+/// preempted holder); ThreadSanitizer sees the acquire/release pair as a lock. On Apple
+/// platforms, where a yielding spin lock can invert QoS priorities, the pthread mutex.
+@usableFromInline package struct SpinLock: ~Copyable {
+    #if os(Linux) || os(Android) || os(FreeBSD) || os(OpenBSD)
+        @usableFromInline let word = Atomic<UInt32>(0)
+
+        @usableFromInline package init() {}
+
+        @inlinable @inline(__always)
+        package func lock() {
+            if !word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
+                lockContended()
+            }
+        }
+
+        @inlinable @inline(__always)
+        package func unlock() {
+            word.store(0, ordering: .releasing)
+        }
+
+        @usableFromInline @inline(never)
+        func lockContended() {
+            var spins = 0
+            while true {
+                if word.load(ordering: .relaxed) == 0,
+                    word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+                {
+                    return
+                }
+                spins += 1
+                if spins > 64 { sched_yield() }
+            }
+        }
+    #else
+        @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+        @usableFromInline package init() {
+            mutex = .allocate(capacity: 1)
+            _LockOperations.create(mutex)
+        }
+
+        deinit {
+            _LockOperations.destroy(mutex)
+            mutex.deallocate()
+        }
+
+        @inlinable @inline(__always)
+        @usableFromInline package func lock() { pthread_mutex_lock(mutex) }
+
+        @inlinable @inline(__always)
+        @usableFromInline package func unlock() { pthread_mutex_unlock(mutex) }
+    #endif
 }

@@ -44,14 +44,12 @@ package final class ReferenceBuffer<Header, Element: ReferenceBufferElement, Tai
         tail.deinitialize(count: tailCount)
     }
 
-    /// The header and counts by address: a field read through `header` (a class's stored
-    /// `var`) is exclusivity-checked and costs a call path a frame buffer.
+    /// The header and counts by address: `header`, a class's stored `var`, is exclusivity-checked.
     @inlinable @inline(__always)
     package var fields: UnsafeMutablePointer<(header: Header, count: Int, tailCount: Int)> {
         withUnsafeMutablePointerToHeader { $0 }
     }
 
-    /// How many elements.
     @inlinable @inline(__always)
     package var count: Int { fields.pointee.count }
 
@@ -61,7 +59,6 @@ package final class ReferenceBuffer<Header, Element: ReferenceBufferElement, Tai
         withUnsafeMutablePointerToElements { $0 }
     }
 
-    /// How many tail values.
     @inlinable @inline(__always)
     package var tailCount: Int { fields.pointee.tailCount }
 

@@ -1,12 +1,8 @@
 import Synchronization
 
 /// A published snapshot that readers use with no lock, no reference counting and no write
-/// to memory another thread writes: the read side of every hot path.
-///
-/// Hazard pointers (Michael 2004): a reader stores the snapshot in a hazard slot of its
-/// ``ThreadRecord``, then checks it is still current (else retries); a writer
-/// (``store(_:)``, serialised by its caller) swaps in the new one and frees the old one
-/// unless a hazard slot holds it, else it waits in the process's one retired list.
+/// to memory another thread writes: the read side of every hot path, by hazard pointers in
+/// each thread's ``ThreadRecord`` (`Docs/Internals.md`, "The hot paths' read side").
 ///
 /// - Hazard stores and the writer's swap and scan are sequentially consistent: either the
 ///   reader's check sees the new snapshot, or the writer's scan sees the reader's slot.
@@ -14,9 +10,6 @@ import Synchronization
 ///   snapshot, cached by each pipe), and a reader through one must be seen when another
 ///   retires it.
 /// - A pin is bound to its thread, never held across a suspension; async readers ``load()``.
-///
-/// Freed snapshots are returned or released by the reader that freed them, never under a
-/// lock: their `deinit` may release user closures.
 ///
 /// `@unchecked Sendable`: `current` is atomic; the retired list is behind its lock.
 @usableFromInline package struct SnapshotSlot<Snapshot: AnyObject>: ~Copyable, @unchecked Sendable {
@@ -197,7 +190,7 @@ final class _RetiredSnapshots: Sendable {
         // Set before the scan: a reader that clears its slot after it frees what this keeps.
         pending.store(true, ordering: .sequentiallyConsistent)
         var hazards: [UInt] = []
-        ThreadRecord.collectHazards(into: &hazards)
+        ThreadRecord.forEachHazard { hazards.append($0) }
         var free: [UInt] = []
         retired.removeAll { bits in
             if hazards.contains(bits) { return false }

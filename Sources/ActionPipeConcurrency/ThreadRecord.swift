@@ -79,9 +79,7 @@ import Synchronization
             if next != 0 {
                 chunk = UnsafeMutablePointer(bitPattern: next).unsafelyUnwrapped
             } else {
-                let made = Self.makeBlock()
-                made[Self.blockWords &- 1].store(
-                    UInt(bitPattern: base), ordering: .relaxed)
+                let made = Self.makeBlocks(1, owner: base)
                 // Sequentially consistent, like pins: a scan that misses the chunk came
                 // before any pin in it.
                 chunk[Self.slotsPerChunk].store(
@@ -93,12 +91,27 @@ import Synchronization
         return chunk + index
     }
 
+    /// `count` blocks; the first's slots zero and its word 15 `owner` (`nil`: its own address).
     @usableFromInline
-    static func makeBlock() -> UnsafeMutablePointer<Atomic<UInt>> {
-        let raw = UnsafeMutableRawPointer.allocate(byteCount: blockBytes, alignment: blockBytes)
+    static func makeBlocks(_ count: Int, owner: UnsafeMutableRawPointer?)
+        -> UnsafeMutablePointer<Atomic<UInt>>
+    {
+        let raw = UnsafeMutableRawPointer.allocate(
+            byteCount: count &* blockBytes, alignment: blockBytes)
         let words = raw.bindMemory(to: Atomic<UInt>.self, capacity: blockWords)
         for index in 0..<blockWords { (words + index).initialize(to: Atomic(0)) }
+        words[blockWords &- 1].store(UInt(bitPattern: owner ?? raw), ordering: .relaxed)
         return words
+    }
+
+    /// Each chunk of hazard slots, block A first.
+    @inline(__always)
+    func forEachChunk(_ body: (UnsafeMutablePointer<Atomic<UInt>>) -> Void) {
+        var next = UInt(bitPattern: slots)
+        while let chunk = UnsafeMutablePointer<Atomic<UInt>>(bitPattern: next) {
+            body(chunk)
+            next = chunk[Self.slotsPerChunk].load(ordering: .sequentiallyConsistent)
+        }
     }
 }
 
@@ -143,7 +156,15 @@ extension ThreadRecord {
             }
             next = record.shared[0].load(ordering: .acquiring)
         }
-        let record = make()
+        // A new record, in use by this thread, on no list yet.
+        let base = UnsafeMutableRawPointer(makeBlocks(2, owner: nil))
+        (base + blockBytes).bindMemory(to: Int.self, capacity: 3).initialize(
+            repeating: 0, count: 3)
+        let shared = (base + blockBytes + 3 &* MemoryLayout<Int>.stride)
+            .bindMemory(to: Atomic<UInt>.self, capacity: 2)
+        shared.initialize(to: Atomic(0))
+        (shared + 1).initialize(to: Atomic(1))
+        let record = ThreadRecord(base: base)
         var first = head.load(ordering: .relaxed)
         repeat {
             record.shared[0].store(first, ordering: .relaxed)
@@ -158,36 +179,14 @@ extension ThreadRecord {
         return record
     }
 
-    /// In use by the calling thread, on no list yet.
-    @usableFromInline
-    static func make() -> ThreadRecord {
-        let base = UnsafeMutableRawPointer.allocate(
-            byteCount: 2 &* blockBytes, alignment: blockBytes)
-        let slots = base.bindMemory(to: Atomic<UInt>.self, capacity: blockWords)
-        for index in 0..<blockWords { (slots + index).initialize(to: Atomic(0)) }
-        slots[blockWords &- 1].store(UInt(bitPattern: base), ordering: .relaxed)
-        let record = ThreadRecord(base: base)
-        (base + blockBytes).bindMemory(to: Int.self, capacity: 3).initialize(
-            repeating: 0, count: 3)
-        let shared = (base + blockBytes + 3 &* MemoryLayout<Int>.stride)
-            .bindMemory(to: Atomic<UInt>.self, capacity: 2)
-        shared.initialize(to: Atomic(0))
-        (shared + 1).initialize(to: Atomic(1))
-        return record
-    }
-
     /// Called when the thread ends: clears its counters and slots, for the next thread.
     func detach() {
         for index in 0..<3 { own[index] = 0 }
         // Slots are clear unless the thread ended inside a pin; none of its code runs now.
-        var chunk = slots
-        while true {
+        forEachChunk { chunk in
             for index in 0..<Self.slotsPerChunk {
                 chunk[index].store(0, ordering: .sequentiallyConsistent)
             }
-            let more = chunk[Self.slotsPerChunk].load(ordering: .relaxed)
-            guard let further = UnsafeMutablePointer<Atomic<UInt>>(bitPattern: more) else { break }
-            chunk = further
         }
         shared[1].store(0, ordering: .sequentiallyConsistent)
     }
@@ -207,32 +206,74 @@ extension ThreadRecord {
         return found
     }
 
-    /// Adds every non-zero slot of the records in use. Sequentially consistent: a writer
-    /// that swapped a snapshot out before calling this sees every reader that may hold it.
-    @usableFromInline
-    static func collectHazards(into hazards: inout [UInt]) {
-        forEachHazard { hazards.append($0) }
-    }
-
+    /// Calls `body` with every non-zero slot of the records in use. Sequentially consistent:
+    /// a writer that swapped a snapshot out before calling this sees every reader that may
+    /// hold it.
     @inline(__always)
     static func forEachHazard(_ body: (UInt) -> Void) {
         var next = head.load(ordering: .sequentiallyConsistent)
         while let base = UnsafeMutableRawPointer(bitPattern: next) {
             let record = ThreadRecord(base: base)
             if record.shared[1].load(ordering: .sequentiallyConsistent) != 0 {
-                var chunk = record.slots
-                while true {
+                record.forEachChunk { chunk in
                     for index in 0..<slotsPerChunk {
                         let bits = chunk[index].load(ordering: .sequentiallyConsistent)
                         if bits != 0 { body(bits) }
                     }
-                    let more = chunk[slotsPerChunk].load(ordering: .sequentiallyConsistent)
-                    guard let further = UnsafeMutablePointer<Atomic<UInt>>(bitPattern: more)
-                    else { break }
-                    chunk = further
                 }
             }
             next = record.shared[0].load(ordering: .acquiring)
         }
     }
+}
+
+/// How deeply the calling thread is nested in synchronous calls, publishes and
+/// observed-property deliveries, so unbounded recursion gets a typed error, not a stack
+/// overflow. One word per counter in the thread's ``ThreadRecord``, touched only by its
+/// thread: no atomics, and no `await` between entering and leaving (it could resume on
+/// another thread).
+@usableFromInline package enum NestingDepth {
+    @usableFromInline package enum Counter: Int, Sendable {
+        /// Synchronous core calls and bus publishes, together: both grow the stack.
+        case call = 0
+        /// Observed-property deliveries (an observer setting a property).
+        case delivery = 1
+    }
+
+    /// The `.call` counter's limit, published as `NestingLimitError.depthLimit`; a constant,
+    /// so an inlined ``_enterCall(on:)`` compares with a literal.
+    @inlinable @inline(__always)
+    package static var callLimit: Int { 100 }
+
+    @usableFromInline package typealias Key = pthread_key_t
+
+    @usableFromInline package static var key: Key { ThreadRecord.key }
+
+    /// Valid on this thread until it ends; `key` is ``key`` or a copy of it.
+    @inlinable @inline(__always)
+    package static func counter(_ counter: Counter, key: pthread_key_t = key)
+        -> UnsafeMutablePointer<Int>
+    {
+        ThreadRecord.current(key: key).counter(counter)
+    }
+}
+
+/// Enters one more level of synchronous calls and publishes; `nil`, and no change, at
+/// ``NestingDepth/callLimit``. The caller decrements the returned word when its call ends.
+/// Out of line, reading the key itself: inlined into a call's loop, it would reach the
+/// counters through a retained reference.
+///
+/// - Parameter key: `NestingDepth.key`, copied by a hot path to skip the global's check.
+@usableFromInline @inline(never)
+package func _enterCall(_ key: pthread_key_t) -> UnsafeMutablePointer<Int>? {
+    _enterCall(on: ThreadRecord.current(key: key))
+}
+
+/// ``_enterCall(_:)`` with the thread's record at hand (from its pin): no key lookup.
+@inlinable @inline(__always)
+package func _enterCall(on thread: ThreadRecord) -> UnsafeMutablePointer<Int>? {
+    let depth = thread.counter(.call)
+    guard depth.pointee < NestingDepth.callLimit else { return nil }
+    depth.pointee &+= 1
+    return depth
 }

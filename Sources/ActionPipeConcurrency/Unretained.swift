@@ -39,9 +39,8 @@ package struct Unretained<Object: AnyObject>: @unchecked Sendable, BitwiseCopyab
     package func with<Result, Failure: Error>(
         _ body: (Object) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        // `_withUnsafeGuaranteedRef` only rethrows: its error is cast back, on a path only a
-        // throw takes. (An `unowned(unsafe)` copy is retained and released per borrow, a
-        // write to the object's shared reference count.)
+        // `_withUnsafeGuaranteedRef` only rethrows: the error is cast back (an `unowned(unsafe)`
+        // copy would be retained and released per borrow).
         do {
             return try reference._withUnsafeGuaranteedRef { object in try body(object) }
         } catch {
@@ -72,11 +71,6 @@ package struct Unretained<Object: AnyObject>: @unchecked Sendable, BitwiseCopyab
     package func `as`<Subclass: AnyObject>(_: Subclass.Type) -> Unretained<Subclass> {
         assert(reference.takeUnretainedValue() is Subclass)
         return Unretained<Subclass>(reference: .fromOpaque(reference.toOpaque()))
-    }
-
-    @inlinable @inline(__always)
-    package func refers(to object: AnyObject) -> Bool {
-        reference.toOpaque() == Unmanaged.passUnretained(object).toOpaque()
     }
 
     /// For identity (a cache keyed by object).

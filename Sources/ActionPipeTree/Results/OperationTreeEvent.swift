@@ -29,10 +29,8 @@ public enum OperationTreeEvent: Sendable, CustomStringConvertible {
     ///
     /// - Complexity: O(1).
     public func output<Input, Output>(of node: OperationTreeNode<Input, Output>) -> Output? {
-        guard case .produced(let item, let output) = self, item.belongs(to: node) else {
-            return nil
-        }
-        return output as? Output
+        guard case .produced(let item, let output) = self else { return nil }
+        return item.belongs(to: node) ? output as? Output : nil
     }
 
     /// The output, typed, when this is a `finished` event of `node` whose work succeeded.
@@ -41,10 +39,8 @@ public enum OperationTreeEvent: Sendable, CustomStringConvertible {
     public func finishedOutput<Input, Output>(of node: OperationTreeNode<Input, Output>)
         -> Output?
     {
-        guard case .finished(let item, let output) = self, item.belongs(to: node) else {
-            return nil
-        }
-        return output as? Output
+        guard case .finished(let item, let output) = self else { return nil }
+        return item.belongs(to: node) ? output as? Output : nil
     }
 
     /// One line: `started recipe#2(7) attempt 1`, `finished recipe#2(7)`, ….

@@ -36,10 +36,8 @@ extension OperationTreeNode {
         buffering: AsyncStream<OperationTreeEvent>.Continuation.BufferingPolicy =
             .bufferingNewest(1_024)
     ) -> OperationTreeRun {
-        let (events, continuation) = AsyncStream.makeStream(
-            of: OperationTreeEvent.self, bufferingPolicy: buffering)
-        let sink = _TreeEventSink(continuation)
+        let sink = _TreeEventSink()
         let runner = _TreeRunner(root: self, options: options, events: sink)
-        return OperationTreeRun(runner, input: input, events: events, sink: sink)
+        return OperationTreeRun(runner, input: input, sink: sink, buffering: buffering)
     }
 }

@@ -13,11 +13,11 @@ public final class OperationTreeRun: Sendable {
     private let id = RegistrationToken.nextID()
 
     init(
-        _ runner: _TreeRunner, input: any Sendable, events: AsyncStream<OperationTreeEvent>,
-        sink: _TreeEventSink
+        _ runner: _TreeRunner, input: any Sendable, sink: _TreeEventSink,
+        buffering: AsyncStream<OperationTreeEvent>.Continuation.BufferingPolicy
     ) {
         let isRunning = LockedValue(true)
-        self.events = events
+        events = sink.addStream(buffering: buffering)
         self.sink = sink
         self.isRunning = isRunning
         task = Task {

@@ -6,17 +6,12 @@ final class _TreeEventSink: Sendable {
     typealias Continuation = AsyncStream<OperationTreeEvent>.Continuation
 
     private struct State {
-        /// The run's own stream is 0.
-        var streams: [UInt64: Continuation]
+        var streams: [UInt64: Continuation] = [:]
         var nextID: UInt64 = 0
         var isFinished = false
     }
 
-    private let state: LockedValue<State>
-
-    init(_ continuation: Continuation) {
-        state = LockedValue(State(streams: [0: continuation]))
-    }
+    private let state = LockedValue(State())
 
     /// Yields `event` to every stream; events the buffers drop go to `dropped`, for the caller
     /// to release after unlocking.

@@ -44,12 +44,12 @@ struct _TreeRunState {
         return nextTicket
     }
 
-    /// Queues `batch`'s items, in order, at the front (depth first) or the back.
-    mutating func push(_ batch: _TreeBatch, front: Bool) {
-        guard batch.count > 0 else { return }
-        let range = ReadyRange(batch: batch, next: 0, end: batch.count)
+    /// Queues items `next ..< end` of `batch`, in order, at the front (depth first) or the back.
+    mutating func push(_ batch: _TreeBatch, _ next: Int = 0, end: Int? = nil, front: Bool) {
+        let range = ReadyRange(batch: batch, next: next, end: end ?? batch.count)
+        guard range.next < range.end else { return }
         if front { ready.pushFront(range) } else { ready.pushBack(range) }
-        readyCount += batch.count
+        readyCount += range.end - range.next
     }
 
     /// The first ready item, taken from its range.
@@ -172,9 +172,7 @@ struct _TreeRunState {
         if slot >= 0 {
             nodes[slot].running -= 1
             if let waiting = nodes[slot].waiting.popFront() {
-                ready.pushFront(
-                    ReadyRange(batch: waiting.batch, next: waiting.index, end: waiting.index + 1))
-                readyCount += 1
+                push(waiting.batch, waiting.index, end: waiting.index + 1, front: true)
             }
         }
     }

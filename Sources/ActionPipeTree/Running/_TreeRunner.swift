@@ -142,17 +142,13 @@ final class _TreeRunner: Sendable {
                     break
                 }
                 var batch: _TreeBatch?
+                var firstError: (any Error)?
                 if direct {
-                    do {
-                        batch = try await child.objects(output)
-                    } catch {
-                        batch =
-                            await slowCall(child, item: nil, object: output, error, &outcome)
-                            as? _TreeBatch
-                    }
-                } else {
+                    do { batch = try await child.objects(output) } catch { firstError = error }
+                }
+                if !direct || firstError != nil {
                     batch =
-                        await slowCall(child, item: nil, object: output, nil, &outcome)
+                        await slowCall(child, item: nil, object: output, firstError, &outcome)
                         as? _TreeBatch
                 }
                 if let batch {
@@ -219,16 +215,14 @@ final class _TreeRunner: Sendable {
                 do {
                     let context = OperationTreeWorkContext(
                         attempt: attempt, maxAttempts: policy.maxAttempts)
-                    let value: (any Sendable)?
-                    if let limit = options.itemTimeout, limit < _treeLongestWait {
-                        value = try await _treeWithTimeout(
-                            limit, node: node.name, clock: options.clock
-                        ) {
+                    let value =
+                        if let limit = options.itemTimeout, limit < _treeLongestWait {
+                            try await _treeWithTimeout(
+                                limit, node: node.name, clock: options.clock
+                            ) { try await job(context) }
+                        } else {
                             try await job(context)
                         }
-                    } else {
-                        value = try await job(context)
-                    }
                     if let item, let value {
                         outcome.succeeded = true
                         await emit(.produced(item.info, output: value))

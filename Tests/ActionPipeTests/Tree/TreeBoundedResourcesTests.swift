@@ -57,9 +57,8 @@ struct TreeBoundedResourcesTests {
     @Test("An event dropped from a full buffer is handed back, to be released after unlocking")
     func droppedEventsHandedBack() {
         final class Output: Sendable {}
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: OperationTreeEvent.self, bufferingPolicy: .bufferingNewest(1))
-        let sink = _TreeEventSink(continuation)
+        let sink = _TreeEventSink()
+        let stream = sink.addStream(buffering: .bufferingNewest(1))
         weak var first: Output?
         var dropped: [OperationTreeEvent] = []
         do {
