@@ -22,10 +22,10 @@ class _AnyHandler: @unchecked Sendable {
     @usableFromInline let hasPlain: Bool
     @usableFromInline let target: _Target
 
-    /// `upstreamFailure`: see ``_hoistUpstreamRequirement(_:)``.
+    /// `upstreamFailure`: see ``HandlerRegistration/upstreamFailure``.
     @usableFromInline
     init(
-        state: ActionState?, target: _Target, upstreamFailure: SkipReason?, hasConditions: Bool,
+        state: ActionState?, upstreamFailure: SkipReason?, target: _Target, hasConditions: Bool,
         hasPlain: Bool = false
     ) {
         self.id = RegistrationToken.nextID()
@@ -44,18 +44,6 @@ class _AnyHandler: @unchecked Sendable {
         }
         isSimple = isTargetless && !hasConditions
     }
-}
-
-/// `conditions` without the first when it is "there is an upstream value", and what its
-/// failure reports. Only the first, so a trace reports the same first failure.
-@inlinable
-func _hoistUpstreamRequirement<Kind, each Argument, Result>(
-    _ conditions: [_Condition<Kind, repeat each Argument, Result>]
-) -> ([_Condition<Kind, repeat each Argument, Result>], SkipReason?) {
-    guard let first = conditions.first, first.check == nil, let reason = first.reason else {
-        return (conditions, nil)
-    }
-    return (Array(conditions.dropFirst()), reason)
 }
 
 extension _AnyHandler {
@@ -99,7 +87,7 @@ extension _AnyHandler {
         }
         if hasConditions {
             for condition in conditions() {
-                if let reason = condition.failure(&process) { return reason }
+                if let reason = condition(&process) { return reason }
             }
         }
         if isTargetless { return nil }
