@@ -82,8 +82,6 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
         _ outcome: _CallOutcome<Result, Failure>, _ outcomes: [ActionTrace.Outcome?]?,
         arguments: repeat each Argument
     ) -> ActionReport<Result> {
-        var described: [String] = []
-        for argument in repeat each arguments { described.append(ActionTrace.describe(argument)) }
         var steps: [ActionTrace.Step] = []
         for (index, name) in outcome.names.enumerated() {
             let step = outcomes.flatMap { index < $0.count ? $0[index] : nil }
@@ -95,7 +93,8 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
             error: outcome.tooDeep ? key._nestingError : outcome.error,
             thrownBy: outcome.thrower.map { outcome.names[$0] },
             trace: ActionTrace(
-                action: key.name, arguments: described, state: _setup.state, steps: steps))
+                action: key.name, arguments: ActionTrace.describe(repeat each arguments),
+                state: _setup.state, steps: steps))
     }
 }
 

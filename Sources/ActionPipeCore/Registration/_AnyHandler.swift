@@ -47,21 +47,6 @@ class _AnyHandler: @unchecked Sendable {
 }
 
 extension _AnyHandler {
-    /// `nil` to run the handler (with `object` set to its target), or why it is skipped:
-    /// one test when unconditional, two inline when simple, else the full check.
-    @inlinable @inline(__always)
-    func skipDecision<Kind, each Argument, Result>(
-        _ conditions: @autoclosure () -> [_Condition<Kind, repeat each Argument, Result>],
-        _ process: inout ActionProcess<Kind, repeat each Argument, Result>,
-        target object: inout AnyObject?
-    ) -> SkipReason? {
-        if isUnconditional { return nil }
-        if isSimple, passesSimpleChecks(process.state, hasUpstream: process._upstream != nil) {
-            return nil
-        }
-        return skipReason(conditions(), &process, target: &object)
-    }
-
     /// The whole of `skipReason` for a simple handler, without building a reason.
     @inlinable @inline(__always)
     func passesSimpleChecks(_ callState: ActionState?, hasUpstream: Bool) -> Bool {
