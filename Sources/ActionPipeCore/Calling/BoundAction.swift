@@ -242,17 +242,9 @@ extension BoundAction where Kind == ActionKind.Sync {
             var target: AnyObject? = nil
             guard handler.skipReason(handler.conditions, &process, target: &target) == nil
             else { return false }
-            process._upstream = _callTargeted(handler, target, &process)
+            process._upstream = handler.targeted.unsafelyUnwrapped.body(target, &process)
             return true
         }
-    }
-
-    @inlinable @inline(__always)
-    static func _callTargeted(
-        _ handler: _SyncHandler<repeat each Argument, Result>, _ target: AnyObject?,
-        _ process: inout ActionProcess<Kind, repeat each Argument, Result>
-    ) -> Result? {
-        handler.targeted.unsafelyUnwrapped.body(target, &process)
     }
 
     /// The synchronous driver of `_Dispatch`; `outcomes` is `nil` for untraced calls.
@@ -280,7 +272,8 @@ extension BoundAction where Kind == ActionKind.Sync {
         {
             let value = handler.with { handler in
                 handler.hasPlain
-                    ? handler.plain(&process) : _callTargeted(handler, target, &process)
+                    ? handler.plain(&process)
+                    : handler.targeted.unsafelyUnwrapped.body(target, &process)
             }
             dispatch.ran(value, stopped: process.isStopped, recording: &outcomes)
         }
