@@ -2,9 +2,9 @@ extension BoundAction {
     /// The error of `answer` (a call that must be answered), built only when it failed.
     @usableFromInline
     func _unanswered(_ arguments: repeat each Argument) -> UnansweredActionError {
-        var described: [String] = []
-        for argument in repeat each arguments { described.append(ActionTrace.describe(argument)) }
-        return UnansweredActionError(action: key.name, arguments: described, chain: pipe.chainNames)
+        UnansweredActionError(
+            action: key.name, arguments: ActionTrace.describe(repeat each arguments),
+            chain: pipe.chainNames)
     }
 }
 

@@ -102,7 +102,7 @@ extension BoundAction where Kind == ActionKind.Async {
                     value = try await handler.with { handler in
                         handler.hasPlain
                             ? try await handler.plain(&process)
-                            : try await _callTargeted(handler, target, &process)
+                            : try await handler.targeted.unsafelyUnwrapped.body(target, &process)
                     }
                 }
                 dispatch.ran(value, stopped: process.isStopped, recording: &outcomes)
@@ -111,13 +111,5 @@ extension BoundAction where Kind == ActionKind.Async {
             }
         }
         return dispatch.call
-    }
-
-    @inlinable @inline(__always)
-    nonisolated(nonsending) static func _callTargeted(
-        _ handler: _AsyncHandler<repeat each Argument, Result>, _ target: AnyObject?,
-        _ process: inout ActionProcess<Kind, repeat each Argument, Result>
-    ) async throws -> Result? {
-        try await handler.targeted.unsafelyUnwrapped.body(target, &process)
     }
 }

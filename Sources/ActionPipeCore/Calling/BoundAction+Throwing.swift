@@ -28,9 +28,19 @@ extension BoundAction where Kind: ThrowingActionKind {
         }
         _ = consume self
         defer { cell.with { $0.unpin(pin) } }
-        return try Self._callThrowing(
-            snapshot, origin: cell, key: key, state: state, sideData: sideData,
-            repeat each arguments)
+        if snapshot.with({ $0.isInstrumented }) {
+            return try Self._callThrowingInstrumented(
+                snapshot, origin: cell, key: key, state: state, sideData: sideData,
+                repeat each arguments)
+        }
+        var ignored: [ActionTrace.Outcome?]? = nil
+        let outcome = snapshot.with { snapshot in
+            Self._runThrowing(
+                snapshot: snapshot, origin: cell, key: key, state: state, sideData: sideData,
+                arguments: (repeat each arguments), recording: &ignored)
+        }
+        if let error = outcome.error { throw error }
+        return outcome.value
     }
 
     /// The throwing call when the pipe's cache was empty; ends `pin`. Out of line.
@@ -41,40 +51,21 @@ extension BoundAction where Kind: ThrowingActionKind {
     ) throws(Kind.Failure) -> Result? {
         let pin = pipe._repin(pin)
         defer { pipe._member.unpin(pin) }
-        return try _callThrowing(
+        return try _callThrowingInstrumented(
             pin.snapshot.unsafelyUnwrapped, origin: Unretained(pipe._member), key: key,
             state: state, sideData: sideData, repeat each arguments)
     }
 
-    /// The throwing call on `snapshot` (pinned by the caller), instrumented when installed.
-    @inlinable @inline(__always)
-    static func _callThrowing(
-        _ snapshot: Unretained<_Snapshot>, origin: Unretained<_Member>, key: _ActionKey,
-        state: ActionState?, sideData: SideData, _ arguments: repeat each Argument
-    ) throws(Kind.Failure) -> Result? {
-        if snapshot.with({ $0.isInstrumented }) {
-            return try _callThrowingInstrumented(
-                snapshot, origin: origin, key: key, state: state, sideData: sideData,
-                repeat each arguments)
-        }
-        var ignored: [ActionTrace.Outcome?]? = nil
-        let outcome = snapshot.with { snapshot in
-            _runThrowing(
-                snapshot: snapshot, origin: origin, key: key, state: state,
-                sideData: sideData, arguments: (repeat each arguments), recording: &ignored)
-        }
-        if let error = outcome.error { throw error }
-        return outcome.value
-    }
-
-    /// ``_callThrowing``, instrumented; out of line, so a plain call holds no span.
+    /// The throwing call on `snapshot` (pinned by the caller), instrumented when installed;
+    /// out of line, so a plain call holds no span.
     @inlinable @inline(never)
     static func _callThrowingInstrumented(
         _ snapshot: Unretained<_Snapshot>, origin: Unretained<_Member>, key: _ActionKey,
         state: ActionState?, sideData: SideData, _ arguments: repeat each Argument
     ) throws(Kind.Failure) -> Result? {
         var ignored: [ActionTrace.Outcome?]? = nil
-        let span = _beginInstrumented(key, on: origin)
+        let span =
+            snapshot.with { $0.isInstrumented } ? _beginInstrumented(key, on: origin) : nil
         let outcome = snapshot.with { snapshot in
             _runThrowing(
                 snapshot: snapshot, origin: origin, key: key, state: state,

@@ -82,8 +82,6 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
         _ outcome: _CallOutcome<Result, Failure>, _ outcomes: [ActionTrace.Outcome?]?,
         arguments: repeat each Argument
     ) -> ActionReport<Result> {
-        var described: [String] = []
-        for argument in repeat each arguments { described.append(ActionTrace.describe(argument)) }
         var steps: [ActionTrace.Step] = []
         for (index, name) in outcome.names.enumerated() {
             let step = outcomes.flatMap { index < $0.count ? $0[index] : nil }
@@ -95,7 +93,8 @@ public struct BoundAction<Kind, each Argument, Result>: Sendable {
             error: outcome.tooDeep ? key._nestingError : outcome.error,
             thrownBy: outcome.thrower.map { outcome.names[$0] },
             trace: ActionTrace(
-                action: key.name, arguments: described, state: _setup.state, steps: steps))
+                action: key.name, arguments: ActionTrace.describe(repeat each arguments),
+                state: _setup.state, steps: steps))
     }
 }
 
@@ -243,17 +242,9 @@ extension BoundAction where Kind == ActionKind.Sync {
             var target: AnyObject? = nil
             guard handler.skipReason(handler.conditions, &process, target: &target) == nil
             else { return false }
-            process._upstream = _callTargeted(handler, target, &process)
+            process._upstream = handler.targeted.unsafelyUnwrapped.body(target, &process)
             return true
         }
-    }
-
-    @inlinable @inline(__always)
-    static func _callTargeted(
-        _ handler: _SyncHandler<repeat each Argument, Result>, _ target: AnyObject?,
-        _ process: inout ActionProcess<Kind, repeat each Argument, Result>
-    ) -> Result? {
-        handler.targeted.unsafelyUnwrapped.body(target, &process)
     }
 
     /// The synchronous driver of `_Dispatch`; `outcomes` is `nil` for untraced calls.
@@ -281,7 +272,8 @@ extension BoundAction where Kind == ActionKind.Sync {
         {
             let value = handler.with { handler in
                 handler.hasPlain
-                    ? handler.plain(&process) : _callTargeted(handler, target, &process)
+                    ? handler.plain(&process)
+                    : handler.targeted.unsafelyUnwrapped.body(target, &process)
             }
             dispatch.ran(value, stopped: process.isStopped, recording: &outcomes)
         }

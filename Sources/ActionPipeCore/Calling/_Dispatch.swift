@@ -63,8 +63,15 @@ struct _Dispatch<Kind, each Argument, Result, Failure: Error> {
             }
             process._upstream = call.value
             var target: AnyObject? = nil
-            let skip = handler.with { handler in
-                handler.skipDecision(conditions(handler), &process, target: &target)
+            // One test when unconditional, two inline when simple, else the full check.
+            let skip = handler.with { handler -> SkipReason? in
+                if handler.isUnconditional { return nil }
+                if handler.isSimple,
+                    handler.passesSimpleChecks(process.state, hasUpstream: process._upstream != nil)
+                {
+                    return nil
+                }
+                return handler.skipReason(conditions(handler), &process, target: &target)
             }
             if let skip {
                 outcomes?[entry.member] = .skipped(skip)

@@ -105,12 +105,13 @@ final class _Member: @unchecked Sendable {
         }
     }
 
-    /// Removes the handler of `key` (only if its id is `id`, when given), burying it.
-    @discardableResult
+    /// Removes the handler of `key` (only if its id is `id`, when given), burying it, and
+    /// marks the chain changed. Call with the lock held.
     func remove(_ key: _ActionKey, ifID id: UInt64? = nil) -> Bool {
         guard let current = handler(for: key), id == nil || current.id == id else { return false }
         _bury(current)
         if firstHandler != nil, firstKey == key { firstHandler = nil } else { more[key] = nil }
+        changed()
         return true
     }
 }
@@ -118,11 +119,7 @@ final class _Member: @unchecked Sendable {
 extension _Member: _Registry {
     /// Removes the handler `id` of the action `detail`, and marks the chain changed.
     func _cancelRegistration(_ id: UInt64, detail: Int) -> Bool {
-        _withTopology {
-            guard remove(_ActionKey(rawValue: detail), ifID: id) else { return false }
-            changed()
-            return true
-        }
+        _withTopology { remove(_ActionKey(rawValue: detail), ifID: id) }
     }
 
     func _isRegistrationActive(_ id: UInt64, detail: Int) -> Bool {

@@ -57,11 +57,7 @@ extension ActionPipe {
             & Sendable
     ) -> Bool {
         let key = _ActionKey(Actions()[keyPath: action])
-        return _withTopology {
-            guard _member.remove(key) else { return false }
-            _member.changed()
-            return true
-        }
+        return _withTopology { _member.remove(key) }
     }
 
     /// Whether this pipe has a handler for `action`.

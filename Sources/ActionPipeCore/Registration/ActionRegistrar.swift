@@ -29,9 +29,7 @@ public struct ActionRegistrar<Target: AnyObject & Sendable> {
             Conditions<ActionKind.Sync, repeat each Argument, Result> = { $0 },
         method: @escaping @Sendable (Target) -> (repeat each Argument) -> Result?
     ) {
-        tokens.append(
-            conditions(pipe.on(action)).handle(owner: target, retention: retention, method: method)
-        )
+        add(action, conditions) { $0.handle(owner: $1, retention: $2, method: method) }
     }
 
     /// Registers `body`, run with the target, for `action`, after applying `conditions`.
@@ -44,8 +42,7 @@ public struct ActionRegistrar<Target: AnyObject & Sendable> {
                 Target, inout ActionProcess<ActionKind.Sync, repeat each Argument, Result>
             ) -> Result?
     ) {
-        tokens.append(
-            conditions(pipe.on(action)).handle(owner: target, retention: retention, body))
+        add(action, conditions) { $0.handle(owner: $1, retention: $2, body) }
     }
 
     /// Registers the throwing `method` of the target for `action`, after applying
@@ -58,11 +55,11 @@ public struct ActionRegistrar<Target: AnyObject & Sendable> {
         method:
             @escaping @Sendable (Target) -> (repeat each Argument) throws(Kind.Failure) -> Result?
     ) {
-        tokens.append(
-            conditions(pipe.on(action)).handle(owner: target, retention: retention) {
-                (target, process) throws(Kind.Failure) in
+        add(action, conditions) {
+            $0.handle(owner: $1, retention: $2) { (target, process) throws(Kind.Failure) in
                 try method(target)(repeat each process._arguments)
-            })
+            }
+        }
     }
 
     /// Registers the async `method` of the target for `action`, after applying
@@ -76,9 +73,7 @@ public struct ActionRegistrar<Target: AnyObject & Sendable> {
             nonisolated(nonsending) (repeat each Argument) async throws
             -> Result?
     ) {
-        tokens.append(
-            conditions(pipe.on(action)).handle(owner: target, retention: retention, method: method)
-        )
+        add(action, conditions) { $0.handle(owner: $1, retention: $2, method: method) }
     }
 
     /// Registers the async `body`, run with the target, for `action`, after applying
@@ -92,7 +87,17 @@ public struct ActionRegistrar<Target: AnyObject & Sendable> {
                 Target, inout ActionProcess<ActionKind.Async, repeat each Argument, Result>
             ) async throws -> Result?
     ) {
-        tokens.append(
-            conditions(pipe.on(action)).handle(owner: target, retention: retention, body))
+        add(action, conditions) { $0.handle(owner: $1, retention: $2, body) }
+    }
+
+    private mutating func add<Kind, each Argument, Result>(
+        _ action: KeyPath<Actions, ActionDescriptor<Kind, repeat each Argument, Result>>
+            & Sendable,
+        _ conditions: (Conditions<Kind, repeat each Argument, Result>) ->
+            Conditions<Kind, repeat each Argument, Result>,
+        _ handle: (Conditions<Kind, repeat each Argument, Result>, Target, Retention) ->
+            RegistrationToken
+    ) {
+        tokens.append(handle(conditions(pipe.on(action)), target, retention))
     }
 }

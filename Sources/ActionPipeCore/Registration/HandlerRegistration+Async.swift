@@ -20,10 +20,7 @@ extension HandlerRegistration where Kind == ActionKind.Async {
                 inout ActionProcess<Kind, repeat each Argument, Result>
             ) async throws -> Result?
     ) -> RegistrationToken {
-        pipe._register(
-            _AsyncHandler(
-                state: handlerState, target: .none, conditions: conditions, plain: body, body: nil),
-            for: key)
+        pipe._register(_AsyncHandler(self, plain: body), for: key)
     }
 
     /// Registers a handler that never suspends, as a synchronous closure: it runs without
@@ -40,11 +37,7 @@ extension HandlerRegistration where Kind == ActionKind.Async {
             @escaping @Sendable (inout ActionProcess<Kind, repeat each Argument, Result>) ->
             Result?
     ) -> RegistrationToken {
-        pipe._register(
-            _AsyncHandler(
-                state: handlerState, target: .none, conditions: conditions, plain: nil,
-                body: nil, sync: body),
-            for: key)
+        pipe._register(_AsyncHandler(self, sync: body), for: key)
     }
 
     /// Registers an async handler that runs with `target` (an actor works), held weakly by
@@ -85,10 +78,6 @@ extension HandlerRegistration where Kind == ActionKind.Async {
     func register(
         _ target: _Target, _ body: @escaping _AsyncHandler<repeat each Argument, Result>.Body
     ) -> RegistrationToken {
-        pipe._register(
-            _AsyncHandler(
-                state: handlerState, target: target, conditions: conditions, plain: nil,
-                body: body),
-            for: key)
+        pipe._register(_AsyncHandler(self, target: target, body: body), for: key)
     }
 }

@@ -19,12 +19,7 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
     ) -> RegistrationToken where repeat each Argument: Sendable, Result: Sendable {
         pipe._register(
             _SyncHandler(
-                state: handlerState, target: .none, conditions: mainActorConditions,
-                plain: { process in
-                    // Admitted on the main actor by the last condition; a sync call can't leave.
-                    MainActor.assumeIsolated { body(&process) }
-                },
-                body: nil),
+                self, conditions: mainActorConditions, plain: { Self.onMainActor(&$0, body) }),
             for: key)
     }
 
@@ -42,9 +37,8 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
     ) -> RegistrationToken where repeat each Argument: Sendable, Result: Sendable {
         register(Self.target(target, retention), conditions: mainActorConditions) {
             object, process in
-            // Admitted on the main actor (conditions run before the target resolves).
             let owner = knownCast(object!, to: Target.self)
-            return MainActor.assumeIsolated { body(owner, &process) }
+            return Self.onMainActor(&process) { body(owner, &$0) }
         }
     }
 }
@@ -52,11 +46,23 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
 extension HandlerRegistration {
     /// The conditions, then "on the main actor", last so other skip reasons take precedence.
     fileprivate var mainActorConditions: [_Condition<Kind, repeat each Argument, Result>] {
-        conditions + [
-            _Condition(check: { _ in
-                _MainActorQueue.isOnMainActor ? nil : .notOnMainActor
-            })
-        ]
+        conditions + [{ _ in _MainActorQueue.isOnMainActor ? nil : .notOnMainActor }]
+    }
+
+    /// `body`, admitted on the main actor by the last of ``mainActorConditions`` (a sync
+    /// call cannot leave it), with its typed error kept.
+    fileprivate static func onMainActor<Failure: Error>(
+        _ process: inout ActionProcess<Kind, repeat each Argument, Result>,
+        _ body:
+            @MainActor (inout ActionProcess<Kind, repeat each Argument, Result>) throws(Failure)
+            -> Result?
+    ) throws(Failure) -> Result? where repeat each Argument: Sendable, Result: Sendable {
+        let outcome: Swift.Result<Result?, Failure> = MainActor.assumeIsolated {
+            do throws(Failure) { return .success(try body(&process)) } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
     }
 }
 
@@ -75,7 +81,7 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
             ) throws(Kind.Failure) -> Result?
     ) -> RegistrationToken where repeat each Argument: Sendable, Result: Sendable {
         register(.none, conditions: mainActorConditions) { (_, process) throws(Kind.Failure) in
-            try Self.onMainActor(&process) { (process) throws(Kind.Failure) in try body(&process) }
+            try Self.onMainActor(&process, body)
         }
     }
 
@@ -99,21 +105,6 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
             }
         }
     }
-
-    /// `body`, admitted on the main actor by the last condition, with its typed error kept.
-    private static func onMainActor(
-        _ process: inout ActionProcess<Kind, repeat each Argument, Result>,
-        _ body:
-            @MainActor (inout ActionProcess<Kind, repeat each Argument, Result>)
-            throws(Kind.Failure) -> Result?
-    ) throws(Kind.Failure) -> Result? where repeat each Argument: Sendable, Result: Sendable {
-        let outcome: Swift.Result<Result?, Kind.Failure> = MainActor.assumeIsolated {
-            do throws(Kind.Failure) { return .success(try body(&process)) } catch {
-                return .failure(error)
-            }
-        }
-        return try outcome.get()
-    }
 }
 
 extension HandlerRegistration where Kind == ActionKind.Async {
@@ -130,10 +121,7 @@ extension HandlerRegistration where Kind == ActionKind.Async {
             ) async throws -> Result?
     ) -> RegistrationToken where repeat each Argument: Sendable, Result: Sendable {
         pipe._register(
-            _AsyncHandler(
-                state: handlerState, target: .none, conditions: conditions,
-                plain: { process in try await body(&process) }, body: nil),
-            for: key)
+            _AsyncHandler(self, plain: { process in try await body(&process) }), for: key)
     }
 
     /// Registers a `@MainActor` handler that runs with `target` (held weakly by default),

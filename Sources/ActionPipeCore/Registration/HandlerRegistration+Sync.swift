@@ -11,10 +11,7 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
             @escaping @Sendable (inout ActionProcess<Kind, repeat each Argument, Result>) ->
             Result?
     ) -> RegistrationToken {
-        pipe._register(
-            _SyncHandler(
-                state: handlerState, target: .none, conditions: conditions, plain: body, body: nil),
-            for: key)
+        pipe._register(_SyncHandler(self, plain: body), for: key)
     }
 
     /// Registers a handler that runs with `target`, held weakly by default; while the
@@ -52,9 +49,6 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
         _ body: @escaping _SyncHandler<repeat each Argument, Result>.Body
     ) -> RegistrationToken {
         pipe._register(
-            _SyncHandler(
-                state: handlerState, target: target, conditions: conditions ?? self.conditions,
-                plain: nil, body: body),
-            for: key)
+            _SyncHandler(self, conditions: conditions, target: target, body: body), for: key)
     }
 }

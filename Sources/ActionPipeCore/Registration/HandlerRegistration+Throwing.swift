@@ -45,9 +45,6 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
         _ body: @escaping _ThrowingHandler<Kind, repeat each Argument, Result>.Body
     ) -> RegistrationToken {
         pipe._register(
-            _ThrowingHandler(
-                state: handlerState, target: target, conditions: conditions ?? self.conditions,
-                body: body),
-            for: key)
+            _ThrowingHandler(self, conditions: conditions, target: target, body: body), for: key)
     }
 }

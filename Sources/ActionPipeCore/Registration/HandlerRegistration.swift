@@ -14,6 +14,9 @@ public struct HandlerRegistration<Kind, each Argument, Result>: Sendable {
     @usableFromInline let pipe: ActionPipe
     @usableFromInline let key: _ActionKey
     @usableFromInline var handlerState: ActionState?
+    /// What a failure reports when the first condition is "there is an upstream value",
+    /// which the handler checks inline (the first only, so a trace reports the same failure).
+    @usableFromInline var upstreamFailure: SkipReason?
     @usableFromInline var conditions: [_Condition<Kind, repeat each Argument, Result>] = []
 
     @usableFromInline
@@ -36,7 +39,7 @@ public struct HandlerRegistration<Kind, each Argument, Result>: Sendable {
     public func upstream<T>(is type: T.Type) -> Self {
         let name = String(describing: type)
         if Result.self == T.self {  // every present upstream is a `T`: a nil check, no cast
-            return adding(_Condition(requiringUpstream: .upstreamNotOfType(name)))
+            return requiringUpstream(.upstreamNotOfType(name))
         }
         return adding { process in
             guard let upstream = process.upstream, upstream is T else {
@@ -60,7 +63,7 @@ public struct HandlerRegistration<Kind, each Argument, Result>: Sendable {
                 return nil
             }
         }
-        return adding(_Condition(requiringUpstream: .upstreamNil))
+        return requiringUpstream(.upstreamNil)
     }
 
     /// Runs the handler only when the argument at `position` (`\.0`, or `\.self` for a
@@ -99,17 +102,21 @@ public struct HandlerRegistration<Kind, each Argument, Result>: Sendable {
         adding { process in predicate(process) ? nil : .conditionFailed(name) }
     }
 
-    private func adding(
-        _ check:
-            @escaping @Sendable (inout ActionProcess<Kind, repeat each Argument, Result>) ->
-            SkipReason?
-    ) -> Self {
-        adding(_Condition(check: check))
-    }
-
-    private func adding(_ condition: _Condition<Kind, repeat each Argument, Result>) -> Self {
+    private func adding(_ condition: @escaping _Condition<Kind, repeat each Argument, Result>)
+        -> Self
+    {
         var copy = self
         copy.conditions.append(condition)
+        return copy
+    }
+
+    /// "There is an upstream value", as ``upstreamFailure`` when it is the first condition.
+    private func requiringUpstream(_ reason: SkipReason) -> Self {
+        guard conditions.isEmpty, upstreamFailure == nil else {
+            return adding { process in process._upstream == nil ? reason : nil }
+        }
+        var copy = self
+        copy.upstreamFailure = reason
         return copy
     }
 

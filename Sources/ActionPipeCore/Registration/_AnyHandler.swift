@@ -22,10 +22,10 @@ class _AnyHandler: @unchecked Sendable {
     @usableFromInline let hasPlain: Bool
     @usableFromInline let target: _Target
 
-    /// `upstreamFailure`: see ``_hoistUpstreamRequirement(_:)``.
+    /// `upstreamFailure`: see ``HandlerRegistration/upstreamFailure``.
     @usableFromInline
     init(
-        state: ActionState?, target: _Target, upstreamFailure: SkipReason?, hasConditions: Bool,
+        state: ActionState?, upstreamFailure: SkipReason?, target: _Target, hasConditions: Bool,
         hasPlain: Bool = false
     ) {
         self.id = RegistrationToken.nextID()
@@ -46,34 +46,7 @@ class _AnyHandler: @unchecked Sendable {
     }
 }
 
-/// `conditions` without the first when it is "there is an upstream value", and what its
-/// failure reports. Only the first, so a trace reports the same first failure.
-@inlinable
-func _hoistUpstreamRequirement<Kind, each Argument, Result>(
-    _ conditions: [_Condition<Kind, repeat each Argument, Result>]
-) -> ([_Condition<Kind, repeat each Argument, Result>], SkipReason?) {
-    guard let first = conditions.first, first.check == nil, let reason = first.reason else {
-        return (conditions, nil)
-    }
-    return (Array(conditions.dropFirst()), reason)
-}
-
 extension _AnyHandler {
-    /// `nil` to run the handler (with `object` set to its target), or why it is skipped:
-    /// one test when unconditional, two inline when simple, else the full check.
-    @inlinable @inline(__always)
-    func skipDecision<Kind, each Argument, Result>(
-        _ conditions: @autoclosure () -> [_Condition<Kind, repeat each Argument, Result>],
-        _ process: inout ActionProcess<Kind, repeat each Argument, Result>,
-        target object: inout AnyObject?
-    ) -> SkipReason? {
-        if isUnconditional { return nil }
-        if isSimple, passesSimpleChecks(process.state, hasUpstream: process._upstream != nil) {
-            return nil
-        }
-        return skipReason(conditions(), &process, target: &object)
-    }
-
     /// The whole of `skipReason` for a simple handler, without building a reason.
     @inlinable @inline(__always)
     func passesSimpleChecks(_ callState: ActionState?, hasUpstream: Bool) -> Bool {
@@ -99,7 +72,7 @@ extension _AnyHandler {
         }
         if hasConditions {
             for condition in conditions() {
-                if let reason = condition.failure(&process) { return reason }
+                if let reason = condition(&process) { return reason }
             }
         }
         if isTargetless { return nil }

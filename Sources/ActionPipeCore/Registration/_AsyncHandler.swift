@@ -20,20 +20,20 @@ final class _AsyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendab
     /// Last, so it packs.
     @usableFromInline let isSync: Bool
 
+    /// As `_SyncHandler`'s, or a handler that never awaits, `sync`.
     init(
-        state: ActionState?, target: _Target,
-        conditions: [_Condition<ActionKind.Async, repeat each Argument, Result>],
-        plain: PlainBody?, body: Body?, sync: SyncBody? = nil
+        _ registration: HandlerRegistration<ActionKind.Async, repeat each Argument, Result>,
+        target: _Target = .none, body: Body? = nil, plain: PlainBody? = nil, sync: SyncBody? = nil
     ) {
         self.plain = plain ?? { _ in nil }
         self.sync = sync ?? { _ in nil }
         self.isSync = sync != nil
         if let body { targeted = _AsyncTargetedBody(body) } else { targeted = nil }
-        let (conditions, upstreamFailure) = _hoistUpstreamRequirement(conditions)
-        self.conditions = conditions
+        conditions = registration.conditions
         super.init(
-            state: state, target: target, upstreamFailure: upstreamFailure,
-            hasConditions: !conditions.isEmpty, hasPlain: plain != nil)
+            state: registration.handlerState, upstreamFailure: registration.upstreamFailure,
+            target: target, hasConditions: !registration.conditions.isEmpty,
+            hasPlain: plain != nil)
     }
 }
 

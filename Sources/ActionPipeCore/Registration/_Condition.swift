@@ -1,33 +1,7 @@
 /// Returns why the handler must be skipped, or `nil`.
 @usableFromInline
-struct _Condition<Kind, each Argument, Result>: Sendable {
-    @usableFromInline let check:
-        (@Sendable (inout ActionProcess<Kind, repeat each Argument, Result>) -> SkipReason?)?
-    /// "There is an upstream value", checked inline; `reason` is what a failure reports.
-    @usableFromInline let reason: SkipReason?
-
-    init(
-        check:
-            @escaping @Sendable (inout ActionProcess<Kind, repeat each Argument, Result>) ->
-            SkipReason?
-    ) {
-        self.check = check
-        self.reason = nil
-    }
-
-    init(requiringUpstream reason: SkipReason) {
-        self.check = nil
-        self.reason = reason
-    }
-
-    @inlinable @inline(__always)
-    func failure(_ process: inout ActionProcess<Kind, repeat each Argument, Result>)
-        -> SkipReason?
-    {
-        if let check { return check(&process) }
-        return process._upstream == nil ? reason : nil
-    }
-}
+typealias _Condition<Kind, each Argument, Result> =
+    @Sendable (inout ActionProcess<Kind, repeat each Argument, Result>) -> SkipReason?
 
 /// Whether `value` is `nil`, looking through nested optionals (`Any?` holding `nil`).
 @usableFromInline

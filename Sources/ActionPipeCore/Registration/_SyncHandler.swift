@@ -16,20 +16,23 @@ final class _SyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendabl
     @usableFromInline let targeted: _SyncTargetedBody<repeat each Argument, Result>?
     @usableFromInline let conditions: [_Condition<ActionKind.Sync, repeat each Argument, Result>]
 
+    /// A targetless handler takes `plain`, one with a target `body`; `conditions` replace the
+    /// registration's.
     @inlinable
     init(
-        state: ActionState?, target: _Target,
-        conditions: [_Condition<ActionKind.Sync, repeat each Argument, Result>],
-        plain: PlainBody?, body: Body?
+        _ registration: HandlerRegistration<ActionKind.Sync, repeat each Argument, Result>,
+        conditions: [_Condition<ActionKind.Sync, repeat each Argument, Result>]? = nil,
+        target: _Target = .none, body: Body? = nil, plain: PlainBody? = nil
     ) {
         if case .none = target { assert(plain != nil) } else { assert(plain == nil) }
         self.plain = plain ?? { _ in nil }
         if let body { targeted = _SyncTargetedBody(body) } else { targeted = nil }
-        let (conditions, upstreamFailure) = _hoistUpstreamRequirement(conditions)
+        let conditions = conditions ?? registration.conditions
         self.conditions = conditions
         super.init(
-            state: state, target: target, upstreamFailure: upstreamFailure,
-            hasConditions: !conditions.isEmpty, hasPlain: plain != nil)
+            state: registration.handlerState, upstreamFailure: registration.upstreamFailure,
+            target: target, hasConditions: !conditions.isEmpty, hasPlain: plain != nil
+        )
     }
 }
 

@@ -12,14 +12,15 @@ final class _ThrowingHandler<Kind: ThrowingActionKind, each Argument, Result>: _
 
     @usableFromInline
     init(
-        state: ActionState?, target: _Target,
-        conditions: [_Condition<Kind, repeat each Argument, Result>], body: @escaping Body
+        _ registration: HandlerRegistration<Kind, repeat each Argument, Result>,
+        conditions: [_Condition<Kind, repeat each Argument, Result>]?, target: _Target,
+        body: @escaping Body
     ) {
         self.body = body
-        let (conditions, upstreamFailure) = _hoistUpstreamRequirement(conditions)
+        let conditions = conditions ?? registration.conditions
         self.conditions = conditions
         super.init(
-            state: state, target: target, upstreamFailure: upstreamFailure,
-            hasConditions: !conditions.isEmpty)
+            state: registration.handlerState, upstreamFailure: registration.upstreamFailure,
+            target: target, hasConditions: !conditions.isEmpty)
     }
 }

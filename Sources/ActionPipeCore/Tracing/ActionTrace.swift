@@ -76,14 +76,17 @@ public struct ActionTrace: Sendable, CustomStringConvertible {
         return head + ": " + steps.map(\.description).joined(separator: " → ")
     }
 
-    static func describe<Argument>(_ argument: Argument) -> String {
-        var text =
-            if let string = argument as? String { "\"" + string + "\"" } else {
-                String(describing: argument)
-            }
-        if text.count > argumentLength {
-            text = String(text.prefix(argumentLength - 1)) + "…"
+    /// Each argument as ``arguments`` shows it.
+    static func describe<each Argument>(_ arguments: repeat each Argument) -> [String] {
+        var described: [String] = []
+        for argument in repeat each arguments {
+            let text =
+                if let string = argument as? String { "\"" + string + "\"" } else {
+                    String(describing: argument)
+                }
+            described.append(
+                text.count > argumentLength ? String(text.prefix(argumentLength - 1)) + "…" : text)
         }
-        return text
+        return described
     }
 }
