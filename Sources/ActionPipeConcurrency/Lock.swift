@@ -45,9 +45,9 @@ package final class _LockStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
     }
 }
 
-/// A value that is only reached with its lock held. The body of ``withLock(_:)`` runs no
-/// user code, blocks on nothing and releases nothing a user handed in (its `deinit` could
-/// re-enter and deadlock): it returns such objects, to release after unlocking.
+/// A value that is only reached with its lock held. The body of ``withLock(_:)`` must run no
+/// user code, block on nothing and release nothing a user handed in (its `deinit` could
+/// re-enter and deadlock): it returns such objects, for the caller to release after unlocking.
 ///
 /// `@unchecked Sendable`: the value is only reached inside `withLock`, with the lock held.
 @usableFromInline package struct LockedValue<Value>: @unchecked Sendable {

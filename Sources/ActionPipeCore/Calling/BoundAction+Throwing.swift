@@ -57,7 +57,7 @@ extension BoundAction where Kind: ThrowingActionKind {
     }
 
     /// The throwing call on `snapshot` (pinned by the caller), instrumented when installed;
-    /// out of line, so a plain call holds no span.
+    /// out of line, so a plain call holds no span. Also the uninstrumented cache-miss path.
     @inlinable @inline(never)
     static func _callThrowingInstrumented(
         _ snapshot: Unretained<_Snapshot>, origin: Unretained<_Member>, key: _ActionKey,

@@ -20,7 +20,7 @@ final class _AsyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendab
     /// Last, so it packs.
     @usableFromInline let isSync: Bool
 
-    /// As `_SyncHandler`'s, or a handler that never awaits, `sync`.
+    /// `body` for a handler with a target, `plain` without, `sync` for one that never awaits.
     init(
         _ registration: HandlerRegistration<ActionKind.Async, repeat each Argument, Result>,
         target: _Target = .none, body: Body? = nil, plain: PlainBody? = nil, sync: SyncBody? = nil
