@@ -28,11 +28,11 @@ struct ThreadChurnTests {
         let right = Counter()
         let before = ThreadRecord.count
         var afterFirst = 0
-        // Four at a time, one batch after another: 5,000 batches.
+        // Eight at a time, one batch after another: 2,500 batches.
         for part in 0..<2 {
             let finished = await runOnThreads(1) { _ in
-                for _ in 0..<2_500 {
-                    let threads = (0..<4).map { _ in
+                for _ in 0..<1_250 {
+                    let threads = (0..<8).map { _ in
                         Thread {
                             if pipe.tPing(1) == 2, state.count == 7 { right.increment() }
                             bus.publish(ChurnEvent())
