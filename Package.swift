@@ -7,6 +7,10 @@ import PackageDescription
 // the shared vocabulary.
 let partDependencies: [Target.Dependency] = ["ActionPipeConcurrency", "ActionPipeShared"]
 
+// CI's sanitizer builds set this: they run the unit specs only, so they skip compiling the doc
+// snippets (ActionPipeDocTests, with the extractor and its plugin) and the demo.
+let unitSpecsOnly = Context.environment["ACTIONPIPE_UNIT_SPECS_ONLY"] == "1"
+
 let package = Package(
     name: "ActionPipe",
     // Synchronization's Mutex and Atomic need these OS versions on Apple platforms.
@@ -78,3 +82,11 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+if unitSpecsOnly {
+    let docOnly: Set = [
+        "ActionPipeDemo", "DocSnippetExtractor", "DocSnippetsPlugin", "ActionPipeDocTests",
+    ]
+    package.targets.removeAll { docOnly.contains($0.name) }
+    package.products.removeAll { docOnly.contains($0.name) }
+}
