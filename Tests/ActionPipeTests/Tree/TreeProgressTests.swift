@@ -73,10 +73,20 @@ struct TreeProgressTests {
         let mostInside = Atomic<Int>(0)
         let calls = Atomic<Int>(0)
         let gauge = TreeConcurrencyGauge()
+        let arrived = Atomic<Int>(0)
+        let bothIn = TreeGate()
         let root = OperationTreeNode(
             "root", objects: { (n: Int) in Array(0..<n) },
             work: { (n: Int) -> Int in
                 await gauge.measure {
+                    if n < 2 {
+                        // Items 0 and 1 wait for each other, so two workers surely overlap
+                        // (however the machine schedules them) while the callback runs.
+                        if arrived.add(1, ordering: .sequentiallyConsistent).newValue == 2 {
+                            bothIn.open()
+                        }
+                        await bothIn.wait()
+                    }
                     await Task.yield()
                     return n
                 }
