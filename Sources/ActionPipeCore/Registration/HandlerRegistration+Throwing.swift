@@ -41,10 +41,9 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
 
     @usableFromInline
     func register(
-        _ target: _Target, conditions: [_Condition<Kind, repeat each Argument, Result>]? = nil,
+        _ target: _Target,
         _ body: @escaping _ThrowingHandler<Kind, repeat each Argument, Result>.Body
     ) -> RegistrationToken {
-        pipe._register(
-            _ThrowingHandler(self, conditions: conditions, target: target, body: body), for: key)
+        pipe._register(_ThrowingHandler(self, target: target, body: body), for: key)
     }
 }

@@ -102,7 +102,7 @@ public struct HandlerRegistration<Kind, each Argument, Result>: Sendable {
         adding { process in predicate(process) ? nil : .conditionFailed(name) }
     }
 
-    private func adding(_ condition: @escaping _Condition<Kind, repeat each Argument, Result>)
+    func adding(_ condition: @escaping _Condition<Kind, repeat each Argument, Result>)
         -> Self
     {
         var copy = self
