@@ -56,7 +56,7 @@ extension HandlerRegistration where Kind == ActionKind.Async {
             try await body(knownCast(object!, to: Target.self), &process)
         }
         return pipe._register(
-            _AsyncHandler(self, target: Self.target(target, retention), body: erased), for: key)
+            _AsyncHandler(self, target: _Target(target, retention), body: erased), for: key)
     }
 
     /// Registers an async method of `target` (held weakly by default) as the handler,

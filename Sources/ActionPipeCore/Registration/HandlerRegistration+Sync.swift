@@ -29,7 +29,7 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
             body(knownCast(object!, to: Target.self), &process)
         }
         return pipe._register(
-            _SyncHandler(self, target: Self.target(target, retention), body: erased), for: key)
+            _SyncHandler(self, target: _Target(target, retention), body: erased), for: key)
     }
 
     /// Registers a method of `target` (held weakly by default) as the handler, such as

@@ -32,7 +32,7 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
             @escaping @Sendable (Target, inout ActionProcess<Kind, repeat each Argument, Result>)
             throws(Kind.Failure) -> Result?
     ) -> RegistrationToken {
-        register(Self.target(target, retention)) { (object, process) throws(Kind.Failure) in
+        register(_Target(target, retention)) { (object, process) throws(Kind.Failure) in
             try body(knownCast(object!, to: Target.self), &process)
         }
     }
