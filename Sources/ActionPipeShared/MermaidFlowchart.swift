@@ -39,21 +39,12 @@ package struct MermaidFlowchart: Sendable {
     package static func escape(_ label: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(label.utf8.count)
-        for character in label {
-            switch character {
-            case "\"": escaped += "#quot;"
-            case "#": escaped += "#35;"
-            case "[": escaped += "#91;"
-            case "]": escaped += "#93;"
-            case "{": escaped += "#123;"
-            case "}": escaped += "#125;"
-            case "<": escaped += "#lt;"
-            case ">": escaped += "#gt;"
-            case "|": escaped += "#124;"
-            case "\n", "\r", "\r\n": escaped += " "
-            default: escaped.append(character)
-            }
-        }
+        for character in label { escaped += entities[character] ?? String(character) }
         return escaped
     }
+
+    private static let entities: [Character: String] = [
+        "\"": "#quot;", "#": "#35;", "[": "#91;", "]": "#93;", "{": "#123;", "}": "#125;",
+        "<": "#lt;", ">": "#gt;", "|": "#124;", "\n": " ", "\r": " ", "\r\n": " ",
+    ]
 }

@@ -85,7 +85,7 @@ public struct ActionProcess<Kind, each Argument, Result>: ~Copyable {
     /// once async work is done, say); see ``ActionTrigger``. It keeps nothing alive, and
     /// follows its pipe into any later chain.
     public var trigger: ActionTrigger<Kind, repeat each Argument, Result> {
-        ActionTrigger(member: _origin.object, key: _key)
+        ActionTrigger(member: WeakBox(_origin.object), key: _key)
     }
 
     /// The name of the action being called.

@@ -13,13 +13,8 @@ import ActionPipeConcurrency
 /// }
 /// ```
 public struct ActionTrigger<Kind, each Argument, Result>: Sendable {
-    private let member: WeakBox<_Member>
-    private let key: _ActionKey
-
-    init(member: _Member, key: _ActionKey) {
-        self.member = WeakBox(member)
-        self.key = key
-    }
+    let member: WeakBox<_Member>
+    let key: _ActionKey
 
     /// Whether the chain is still alive.
     public var isAlive: Bool { member.object != nil }

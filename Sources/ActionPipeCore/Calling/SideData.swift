@@ -130,12 +130,6 @@ public struct SideData: Sendable, CustomStringConvertible {
         }
     }
 
-    /// The inline slot first.
-    var _entries: [(id: Int, value: Any)] {
-        let inline = _inline.id == 0 ? [] : [(_inline.id, _inline.value)]
-        return inline + (_others ?? []).map { ($0.id, $0.value as Any) }
-    }
-
     /// Returns a copy with `value` stored for `key`.
     public func with<Value: Sendable>(_ key: SideDataKey<Value>, _ value: Value) -> SideData {
         var copy = self
@@ -154,8 +148,8 @@ public struct SideData: Sendable, CustomStringConvertible {
     /// The stored keys' names and values, for debugging: `[label: a]`.
     public var description: String {
         let names = _SideDataKeyNames.shared
-        return "["
-            + _entries.map { "\(names.name(of: $0.id)): \($0.value)" }.joined(separator: ", ")
-            + "]"
+        let inline = _inline.id == 0 ? [] : [(_inline.id, _inline.value)]
+        let entries = inline + (_others ?? []).map { ($0.id, $0.value as Any) }
+        return "[" + entries.map { "\(names.name(of: $0)): \($1)" }.joined(separator: ", ") + "]"
     }
 }

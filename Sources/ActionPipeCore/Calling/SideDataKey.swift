@@ -24,12 +24,6 @@ public struct SideDataKey<Value: Sendable>: Sendable, Hashable, CustomStringConv
 
     /// The key's name and value type: `birthday: Date`.
     public var description: String { "\(name): \(Value.self)" }
-
-    /// Keys are equal when they are the same key, whatever their names.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.id == rhs.id }
-
-    /// Hashes the key's identity.
-    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
 private let _sideDataKeyCounter = IDSource()

@@ -14,19 +14,6 @@ struct _ActionSite {
     @usableFromInline let hash: UInt
 
     @inlinable @inline(__always)
-    init(
-        fileAddress: UInt, fileWord: UInt, position: UInt64, type: ObjectIdentifier,
-        name: String, hash: UInt
-    ) {
-        self.fileAddress = fileAddress
-        self.fileWord = fileWord
-        self.position = position
-        self.type = type
-        self.name = name
-        self.hash = hash
-    }
-
-    @inlinable @inline(__always)
     func matches(
         hash: UInt, fileAddress: UInt, fileWord: UInt, position: UInt64, type: ObjectIdentifier,
         name: borrowing String

@@ -16,12 +16,6 @@ public struct ActionRegistrar<Target: AnyObject & Sendable> {
     public typealias Conditions<Kind, each Argument, Result> =
         HandlerRegistration<Kind, repeat each Argument, Result>
 
-    init(pipe: ActionPipe, target: Target, retention: Retention) {
-        self.pipe = pipe
-        self.target = target
-        self.retention = retention
-    }
-
     /// Registers `method` of the target for `action`, after applying `conditions`.
     public mutating func add<each Argument, Result>(
         _ action: KeyPath<Actions, Action<repeat each Argument, Result>> & Sendable,

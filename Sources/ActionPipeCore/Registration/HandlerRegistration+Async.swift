@@ -52,9 +52,11 @@ extension HandlerRegistration where Kind == ActionKind.Async {
                 Target, inout ActionProcess<Kind, repeat each Argument, Result>
             ) async throws -> Result?
     ) -> RegistrationToken {
-        register(Self.target(target, retention)) { object, process in
+        let erased: _AsyncHandler<repeat each Argument, Result>.Body = { object, process in
             try await body(knownCast(object!, to: Target.self), &process)
         }
+        return pipe._register(
+            _AsyncHandler(self, target: _Target(target, retention), body: erased), for: key)
     }
 
     /// Registers an async method of `target` (held weakly by default) as the handler,
@@ -69,15 +71,8 @@ extension HandlerRegistration where Kind == ActionKind.Async {
             nonisolated(nonsending) (repeat each Argument) async throws
             -> Result?
     ) -> RegistrationToken {
-        register(Self.target(target, retention)) { object, process in
-            try await method(knownCast(object!, to: Target.self))(
-                repeat each process._arguments)
+        handle(owner: target, retention: retention) { target, process in
+            try await method(target)(repeat each process._arguments)
         }
-    }
-
-    func register(
-        _ target: _Target, _ body: @escaping _AsyncHandler<repeat each Argument, Result>.Body
-    ) -> RegistrationToken {
-        pipe._register(_AsyncHandler(self, target: target, body: body), for: key)
     }
 }

@@ -1,5 +1,3 @@
-import ActionPipeConcurrency
-
 extension HandlerRegistration where Kind == ActionKind.Sync {
     /// Registers `body` as a `@MainActor` handler, replacing any handler of the action on
     /// this pipe: it changes `@MainActor` state directly.
@@ -17,10 +15,7 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
                 inout ActionProcess<Kind, repeat each Argument, Result>
             ) -> Result?
     ) -> RegistrationToken where repeat each Argument: Sendable, Result: Sendable {
-        pipe._register(
-            _SyncHandler(
-                self, conditions: mainActorConditions, plain: { Self.onMainActor(&$0, body) }),
-            for: key)
+        onMainActorOnly.handle { Self.onMainActor(&$0, body) }
     }
 
     /// Registers a `@MainActor` handler that runs with `target` (held weakly by default),
@@ -35,21 +30,19 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
                 Target, inout ActionProcess<Kind, repeat each Argument, Result>
             ) -> Result?
     ) -> RegistrationToken where repeat each Argument: Sendable, Result: Sendable {
-        register(Self.target(target, retention), conditions: mainActorConditions) {
-            object, process in
-            let owner = knownCast(object!, to: Target.self)
-            return Self.onMainActor(&process) { body(owner, &$0) }
+        onMainActorOnly.handle(owner: target, retention: retention) { owner, process in
+            Self.onMainActor(&process) { body(owner, &$0) }
         }
     }
 }
 
 extension HandlerRegistration {
-    /// The conditions, then "on the main actor", last so other skip reasons take precedence.
-    fileprivate var mainActorConditions: [_Condition<Kind, repeat each Argument, Result>] {
-        conditions + [{ _ in _MainActorQueue.isOnMainActor ? nil : .notOnMainActor }]
+    /// With "on the main actor" as the last condition, so other skip reasons take precedence.
+    fileprivate var onMainActorOnly: Self {
+        adding { _ in _MainActorQueue.isOnMainActor ? nil : .notOnMainActor }
     }
 
-    /// `body`, admitted on the main actor by the last of ``mainActorConditions`` (a sync
+    /// `body`, admitted on the main actor by ``onMainActorOnly``'s last condition (a sync
     /// call cannot leave it), with its typed error kept.
     fileprivate static func onMainActor<Failure: Error>(
         _ process: inout ActionProcess<Kind, repeat each Argument, Result>,
@@ -80,7 +73,7 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
                 inout ActionProcess<Kind, repeat each Argument, Result>
             ) throws(Kind.Failure) -> Result?
     ) -> RegistrationToken where repeat each Argument: Sendable, Result: Sendable {
-        register(.none, conditions: mainActorConditions) { (_, process) throws(Kind.Failure) in
+        onMainActorOnly.handle { (process) throws(Kind.Failure) in
             try Self.onMainActor(&process, body)
         }
     }
@@ -97,10 +90,9 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
                 Target, inout ActionProcess<Kind, repeat each Argument, Result>
             ) throws(Kind.Failure) -> Result?
     ) -> RegistrationToken where repeat each Argument: Sendable, Result: Sendable {
-        register(Self.target(target, retention), conditions: mainActorConditions) {
-            (object, process) throws(Kind.Failure) in
-            let owner = knownCast(object!, to: Target.self)
-            return try Self.onMainActor(&process) { (process) throws(Kind.Failure) in
+        onMainActorOnly.handle(owner: target, retention: retention) {
+            (owner, process) throws(Kind.Failure) in
+            try Self.onMainActor(&process) { (process) throws(Kind.Failure) in
                 try body(owner, &process)
             }
         }
@@ -120,8 +112,7 @@ extension HandlerRegistration where Kind == ActionKind.Async {
                 inout ActionProcess<Kind, repeat each Argument, Result>
             ) async throws -> Result?
     ) -> RegistrationToken where repeat each Argument: Sendable, Result: Sendable {
-        pipe._register(
-            _AsyncHandler(self, plain: { process in try await body(&process) }), for: key)
+        handle { process in try await body(&process) }
     }
 
     /// Registers a `@MainActor` handler that runs with `target` (held weakly by default),
@@ -137,8 +128,6 @@ extension HandlerRegistration where Kind == ActionKind.Async {
                 Target, inout ActionProcess<Kind, repeat each Argument, Result>
             ) async throws -> Result?
     ) -> RegistrationToken where repeat each Argument: Sendable, Result: Sendable {
-        register(Self.target(target, retention)) { object, process in
-            try await body(knownCast(object!, to: Target.self), &process)
-        }
+        handle(owner: target, retention: retention) { try await body($0, &$1) }
     }
 }

@@ -25,9 +25,11 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
             @escaping @Sendable (Target, inout ActionProcess<Kind, repeat each Argument, Result>)
             -> Result?
     ) -> RegistrationToken {
-        register(Self.target(target, retention)) { object, process in
+        let erased: _SyncHandler<repeat each Argument, Result>.Body = { object, process in
             body(knownCast(object!, to: Target.self), &process)
         }
+        return pipe._register(
+            _SyncHandler(self, target: _Target(target, retention), body: erased), for: key)
     }
 
     /// Registers a method of `target` (held weakly by default) as the handler, such as
@@ -39,16 +41,8 @@ extension HandlerRegistration where Kind == ActionKind.Sync {
         owner target: Target, retention: Retention = .weak,
         method: @escaping @Sendable (Target) -> (repeat each Argument) -> Result?
     ) -> RegistrationToken {
-        register(Self.target(target, retention)) { object, process in
-            method(knownCast(object!, to: Target.self))(repeat each process._arguments)
+        handle(owner: target, retention: retention) { target, process in
+            method(target)(repeat each process._arguments)
         }
-    }
-
-    func register(
-        _ target: _Target, conditions: [_Condition<Kind, repeat each Argument, Result>]? = nil,
-        _ body: @escaping _SyncHandler<repeat each Argument, Result>.Body
-    ) -> RegistrationToken {
-        pipe._register(
-            _SyncHandler(self, conditions: conditions, target: target, body: body), for: key)
     }
 }

@@ -32,7 +32,7 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
             @escaping @Sendable (Target, inout ActionProcess<Kind, repeat each Argument, Result>)
             throws(Kind.Failure) -> Result?
     ) -> RegistrationToken {
-        register(Self.target(target, retention)) { (object, process) throws(Kind.Failure) in
+        register(_Target(target, retention)) { (object, process) throws(Kind.Failure) in
             try body(knownCast(object!, to: Target.self), &process)
         }
     }
@@ -41,10 +41,9 @@ extension HandlerRegistration where Kind: ThrowingActionKind {
 
     @usableFromInline
     func register(
-        _ target: _Target, conditions: [_Condition<Kind, repeat each Argument, Result>]? = nil,
+        _ target: _Target,
         _ body: @escaping _ThrowingHandler<Kind, repeat each Argument, Result>.Body
     ) -> RegistrationToken {
-        pipe._register(
-            _ThrowingHandler(self, conditions: conditions, target: target, body: body), for: key)
+        pipe._register(_ThrowingHandler(self, target: target, body: body), for: key)
     }
 }

@@ -1,5 +1,3 @@
-import ActionPipeConcurrency
-
 /// A handler being registered: add conditions (all must hold), then finish with `handle`,
 /// which replaces any handler of the action on this pipe.
 ///
@@ -102,7 +100,7 @@ public struct HandlerRegistration<Kind, each Argument, Result>: Sendable {
         adding { process in predicate(process) ? nil : .conditionFailed(name) }
     }
 
-    private func adding(_ condition: @escaping _Condition<Kind, repeat each Argument, Result>)
+    func adding(_ condition: @escaping _Condition<Kind, repeat each Argument, Result>)
         -> Self
     {
         var copy = self
@@ -118,13 +116,6 @@ public struct HandlerRegistration<Kind, each Argument, Result>: Sendable {
         var copy = self
         copy.upstreamFailure = reason
         return copy
-    }
-
-    static func target(_ object: AnyObject & Sendable, _ retention: Retention) -> _Target {
-        switch retention {
-        case .weak: .weak(WeakBox(object))
-        case .strong: .strong(object)
-        }
     }
 
     /// `\(Int, Optional<String>).1` reads as `1`.

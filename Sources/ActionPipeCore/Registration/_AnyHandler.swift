@@ -35,13 +35,8 @@ class _AnyHandler: @unchecked Sendable {
         self.requiresUpstream = upstreamFailure != nil
         self.upstreamFailureIsNil = upstreamFailure == .upstreamNil
         self.hasConditions = hasConditions
-        if case .none = target {
-            isTargetless = true
-            isUnconditional = state == nil && upstreamFailure == nil && !hasConditions
-        } else {
-            isTargetless = false
-            isUnconditional = false
-        }
+        isTargetless = if case .none = target { true } else { false }
+        isUnconditional = isTargetless && state == nil && upstreamFailure == nil && !hasConditions
         isSimple = isTargetless && !hasConditions
     }
 }

@@ -28,7 +28,7 @@ final class _AsyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendab
         self.plain = plain ?? { _ in nil }
         self.sync = sync ?? { _ in nil }
         self.isSync = sync != nil
-        if let body { targeted = _AsyncTargetedBody(body) } else { targeted = nil }
+        targeted = body.map(_AsyncTargetedBody.init)
         conditions = registration.conditions
         super.init(
             state: registration.handlerState, upstreamFailure: registration.upstreamFailure,

@@ -6,8 +6,7 @@ typealias _Condition<Kind, each Argument, Result> =
 /// Whether `value` is `nil`, looking through nested optionals (`Any?` holding `nil`).
 @usableFromInline
 func _isNil(_ value: Any) -> Bool {
-    guard let optional = value as? any _OptionalValue else { return false }
-    return optional._isNilDeep
+    (value as? any _OptionalValue)?._isNilDeep ?? false
 }
 
 @usableFromInline

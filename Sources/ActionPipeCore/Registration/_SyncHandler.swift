@@ -16,19 +16,16 @@ final class _SyncHandler<each Argument, Result>: _AnyHandler, @unchecked Sendabl
     @usableFromInline let targeted: _SyncTargetedBody<repeat each Argument, Result>?
     @usableFromInline let conditions: [_Condition<ActionKind.Sync, repeat each Argument, Result>]
 
-    /// A targetless handler takes `plain`, one with a target `body`; `conditions` replace the
-    /// registration's.
+    /// A targetless handler takes `plain`, one with a target `body`.
     @inlinable
     init(
         _ registration: HandlerRegistration<ActionKind.Sync, repeat each Argument, Result>,
-        conditions: [_Condition<ActionKind.Sync, repeat each Argument, Result>]? = nil,
         target: _Target = .none, body: Body? = nil, plain: PlainBody? = nil
     ) {
         if case .none = target { assert(plain != nil) } else { assert(plain == nil) }
         self.plain = plain ?? { _ in nil }
-        if let body { targeted = _SyncTargetedBody(body) } else { targeted = nil }
-        let conditions = conditions ?? registration.conditions
-        self.conditions = conditions
+        targeted = body.map(_SyncTargetedBody.init)
+        conditions = registration.conditions
         super.init(
             state: registration.handlerState, upstreamFailure: registration.upstreamFailure,
             target: target, hasConditions: !conditions.isEmpty, hasPlain: plain != nil

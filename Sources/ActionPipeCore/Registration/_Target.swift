@@ -8,6 +8,10 @@ enum _Target: Sendable {
     /// Held for as long as the handler is registered.
     case strong(AnyObject & Sendable)
 
+    init(_ object: AnyObject & Sendable, _ retention: Retention) {
+        self = retention == .weak ? .weak(WeakBox(object)) : .strong(object)
+    }
+
     /// `released` when a weak target is gone.
     @inlinable
     var resolved: (object: AnyObject?, released: Bool) {

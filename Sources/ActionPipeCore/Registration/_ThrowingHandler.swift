@@ -12,13 +12,11 @@ final class _ThrowingHandler<Kind: ThrowingActionKind, each Argument, Result>: _
 
     @usableFromInline
     init(
-        _ registration: HandlerRegistration<Kind, repeat each Argument, Result>,
-        conditions: [_Condition<Kind, repeat each Argument, Result>]?, target: _Target,
+        _ registration: HandlerRegistration<Kind, repeat each Argument, Result>, target: _Target,
         body: @escaping Body
     ) {
         self.body = body
-        let conditions = conditions ?? registration.conditions
-        self.conditions = conditions
+        conditions = registration.conditions
         super.init(
             state: registration.handlerState, upstreamFailure: registration.upstreamFailure,
             target: target, hasConditions: !conditions.isEmpty)

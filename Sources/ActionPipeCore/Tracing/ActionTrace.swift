@@ -62,13 +62,6 @@ public struct ActionTrace: Sendable, CustomStringConvertible {
         }
     }
 
-    init(action: String, arguments: [String] = [], state: ActionState?, steps: [Step]) {
-        self.action = action
-        self.arguments = arguments
-        self.state = state
-        self.steps = steps
-    }
-
     /// One line: `someFunc(999, "hello") start: p1 ran → p2 skipped (not registered)`.
     public var description: String {
         let call = action + "(" + arguments.joined(separator: ", ") + ")"

@@ -27,7 +27,7 @@ struct TraceTableTests {
     @Test("every outcome, the call's state in the heading, and no duration column")
     func everyOutcome() {
         let trace = ActionTrace(
-            action: "save", state: 1,
+            action: "save", arguments: [], state: 1,
             steps: [
                 .init(pipe: "a", outcome: .ran),
                 .init(pipe: "longer name", outcome: .stopped),
@@ -49,7 +49,7 @@ struct TraceTableTests {
 
     @Test("a trace of no pipe is the heading and the column names")
     func empty() {
-        let trace = ActionTrace(action: "idle", state: nil, steps: [])
+        let trace = ActionTrace(action: "idle", arguments: [], state: nil, steps: [])
         #expect(trace.table == "idle\npipe  outcome  reason\n")
     }
 }
