@@ -27,8 +27,8 @@ extension EventBus {
             if event == nil && removedCount == 0 { return (nil, 0) }
             let stored = _state.withLock { state -> Bool in
                 guard state.sticky[type]?[hash]?.stamp == before?.stamp else { return false }
-                state.stickyStamp &+= 1
-                let stamp = state.stickyStamp
+                state.stamp &+= 1
+                let stamp = state.stamp
                 var events = kept
                 if let event { events.append(_BusStickyEvent(order: stamp, event: event)) }
                 state.sticky[type, default: [:]][hash] =
@@ -71,21 +71,13 @@ extension EventBus {
         for topic: BusTopic<Event>, in slots: _BusStickySlots
     ) -> [Event] {
         guard let subtype = topic.subtype else {
-            var boxes: [_BusStickyEvent<Event>] = []
-            for list in slots.values {
-                for box in list.events { boxes.append(_BusStickyEvent<Event>.unbox(box)) }
-            }
+            var boxes = slots.values.flatMap { $0.events.map { _BusStickyEvent<Event>.unbox($0) } }
             if slots.count > 1 { boxes.sort { $0.order < $1.order } }
-            // A closure, not `\.event`: unspecialised, that key path is built per call.
+            // Closures, not `\.event`: unspecialised, a key path is built per call.
             return boxes.map { $0.event }
         }
-        guard let list = slots[subtype.hashValue] else { return [] }
-        var events: [Event] = []
-        for box in list.events {
-            let event = _BusStickyEvent<Event>.unbox(box).event
-            if event.subtype == subtype { events.append(event) }
-        }
-        return events
+        let boxes = slots[subtype.hashValue]?.events ?? []
+        return boxes.map { _BusStickyEvent<Event>.unbox($0).event }.filter { $0.subtype == subtype }
     }
 
     /// As a publish would (inline, or on its executor), unlocked.
