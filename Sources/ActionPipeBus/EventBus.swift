@@ -185,12 +185,10 @@ public final class EventBus: Sendable, CustomStringConvertible {
         let found = withExtendedLifetime(table) {
             table.routes(for: ObjectIdentifier(Event.self))?.object
         }
-        guard var routes = found else { return nil }
-        if routes === _busStaleRoutes {
-            guard let fresh = _refreshRoutes(ObjectIdentifier(Event.self)) else { return nil }
-            routes = fresh
-        }
-        return knownCast(routes, to: _BusRoutes<Event>.self)
+        guard let found else { return nil }
+        let routes =
+            found === _busStaleRoutes ? _refreshRoutes(ObjectIdentifier(Event.self)) : found
+        return routes.map { knownCast($0, to: _BusRoutes<Event>.self) }
     }
 
     /// Rebuilds the routes of `type` if stale (unlocked: subtype hashing is app code) and
