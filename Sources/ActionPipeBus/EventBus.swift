@@ -202,7 +202,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
             preconditionFailure("ActionPipe: a route table outlived its last subscription")
         }
         let fresh = entry.makeRoutes(from: stale.entries, more: stale.more)
-        let (routes, released) = _state.withLock { $0.install(fresh, of: type, builtFrom: stale) }
+        let (routes, released) = _state.withLock { $0.install(fresh, builtFrom: stale) }
         withExtendedLifetime(released) {}
         return routes
     }

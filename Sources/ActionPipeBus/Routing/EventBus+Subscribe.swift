@@ -14,16 +14,18 @@ extension EventBus {
         name: String? = nil, on executor: BusExecutor? = nil,
         _ handler: @escaping @Sendable (Subscriber, Event) throws -> Event.Feedback
     ) -> RegistrationToken {
-        // Disfavoured: `on: .mainActor` means the main actor's form. With `.strong`, the
-        // handler keeps the subscriber too; the entry still knows it, for unsubscribing.
-        let kept = retention == .strong ? subscriber : nil
-        return _subscribe(
-            topic, owner: subscriber, name: name ?? _typeName(Subscriber.self, qualified: false),
-            executor: executor
-        ) { object, event in
-            withExtendedLifetime(kept) {}
+        // Disfavoured: `on: .mainActor` means the main actor's form.
+        let name = name ?? _typeName(Subscriber.self, qualified: false)
+        guard retention == .weak else {
+            // The handler keeps the subscriber; the entry still knows it, for unsubscribing.
+            return _subscribe(topic, owner: subscriber, name: name, executor: executor) {
+                _, event in try handler(subscriber, event)
+            }
+        }
+        return _subscribe(topic, owner: subscriber, name: name, executor: executor) {
+            object, event in
             // Owned entries always get their live subscriber.
-            return try handler(knownCast(object.unsafelyUnwrapped, to: Subscriber.self), event)
+            try handler(knownCast(object.unsafelyUnwrapped, to: Subscriber.self), event)
         }
     }
 

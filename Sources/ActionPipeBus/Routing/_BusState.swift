@@ -13,8 +13,8 @@ struct _BusState {
     var retiredTables: [AnyObject] = []
     var records: [UInt64: _BusRecord] = [:]
     @usableFromInline var sticky: [ObjectIdentifier: _BusStickySlots] = [:]
-    /// Stamps each change of a table or a sticky list, and orders sticky events for replay.
-    var stamp: UInt64 = 0
+    /// Stamps each sticky list, and orders sticky events for replay.
+    var stickyStamp: UInt64 = 0
 
     /// Removes and cancels the subscriptions `ids`; returns what to release after unlocking.
     mutating func remove(_ ids: some Collection<UInt64>) -> [AnyObject] {
@@ -26,12 +26,11 @@ struct _BusState {
             guard let record = records.removeValue(forKey: id) else { continue }
             forget(id, of: record.owner)
             for type in CollectionOfOne(record.type) + record.otherTypes {
-                stamp &+= 1
-                guard let entry = tables[type]?.remove(id, stamp: stamp, releasing: &released)
+                guard let table = tables[type], let entry = table.remove(id, releasing: &released)
                 else { continue }
                 released.append(entry)
                 // The last entry drops the type's routes; another marks them stale.
-                if tables[type]?.entries.isEmpty == true {
+                if table.entries.isEmpty {
                     tables[type] = nil
                     if let old = routes.removeValue(forKey: type) { replaced.append(old) }
                 } else if routes[type] !== _busStaleRoutes {
@@ -70,33 +69,52 @@ struct _BusState {
 
     /// Adds `entry` and marks its type's routes stale; returns what to release after unlocking.
     mutating func add(_ entry: _BusSubscriptionEntry, type: ObjectIdentifier) -> [AnyObject] {
-        stamp &+= 1
-        tables[type, default: _BusTable()].add(entry, stamp: stamp)
+        let table = tables[type] ?? _BusTable()
+        tables[type] = table
+        table.add(entry)
         // Rebuilt by the next publish; a table is published only when the type turns stale.
         guard routes[type] !== _busStaleRoutes else { return [] }
         let old = routes.updateValue(_busStaleRoutes, forKey: type)
         return takeRetired() + (old.map { [$0] } ?? [])
     }
 
-    /// The routes of `type` (`nil` without subscribers) or, when stale, a copy of its table
-    /// to rebuild them from (the entries are copied on write).
-    func routesToRefresh(_ type: ObjectIdentifier) -> (current: AnyObject?, stale: _BusTable?) {
+    /// The routes of `type` (`nil` without subscribers) or, when stale, what rebuilding
+    /// them needs (the entries are copied on write).
+    func routesToRefresh(_ type: ObjectIdentifier) -> (
+        current: AnyObject?, stale: _BusStaleTable?
+    ) {
         guard let current = routes[type] else { return (nil, nil) }
         guard current === _busStaleRoutes, let table = tables[type] else { return (current, nil) }
-        return (nil, table)
+        return (
+            nil,
+            _BusStaleTable(
+                type: type, table: table, entries: table.entries, more: table.more,
+                version: table.version)
+        )
     }
 
     /// Installs `fresh` unless the table changed meanwhile; returns the routes the publish
     /// uses (`fresh` even if not installed) and what to release after unlocking.
-    mutating func install(_ fresh: AnyObject, of type: ObjectIdentifier, builtFrom stale: _BusTable)
-        -> (routes: AnyObject?, released: [AnyObject])
-    {
-        guard let current = routes[type] else { return (nil, [fresh]) }
+    mutating func install(_ fresh: AnyObject, builtFrom stale: _BusStaleTable) -> (
+        routes: AnyObject?, released: [AnyObject]
+    ) {
+        guard let current = routes[stale.type] else { return (nil, [fresh]) }
         guard current === _busStaleRoutes else { return (current, [fresh]) }
-        guard tables[type]?.version == stale.version else { return (fresh, []) }
-        routes[type] = fresh
+        guard let table = tables[stale.type], table === stale.table,
+            table.version == stale.version
+        else { return (fresh, []) }
+        routes[stale.type] = fresh
         return (fresh, takeRetired())
     }
+}
+
+/// Taken under the bus's lock, used after unlocking.
+struct _BusStaleTable {
+    let type: ObjectIdentifier
+    let table: _BusTable
+    let entries: [UInt64: _BusSubscriptionEntry]
+    let more: [UInt64: [_BusSubscriptionEntry]]
+    let version: UInt64
 }
 
 /// One subscription: which tables it is in and who owns it. Only a union stores other

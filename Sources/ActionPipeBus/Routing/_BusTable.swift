@@ -1,17 +1,15 @@
 import ActionPipeConcurrency
 
-/// The subscriptions of one event type by id (a union's further entries in `more`), in the
-/// bus's state. Not generic, so subscribe and cancel run no generic code.
-struct _BusTable {
-    var entries: [UInt64: _BusSubscriptionEntry] = [:]
-    var more: [UInt64: [_BusSubscriptionEntry]] = [:]
-    /// The bus's stamp at its last change: routes built from a copy are installed only if
-    /// it is unchanged.
-    var version: UInt64 = 0
+/// The subscriptions of one event type by id (a union's further entries in `more`), touched
+/// only under the bus's lock. Not generic, so subscribe and cancel run no generic code.
+final class _BusTable {
+    @exclusivity(unchecked) var entries: [UInt64: _BusSubscriptionEntry] = [:]
+    @exclusivity(unchecked) var more: [UInt64: [_BusSubscriptionEntry]] = [:]
+    @exclusivity(unchecked) var version: UInt64 = 0
 
     /// Amortised O(1); O(n) once while a publish holds a copy of the entries.
-    mutating func add(_ entry: _BusSubscriptionEntry, stamp: UInt64) {
-        version = stamp
+    func add(_ entry: _BusSubscriptionEntry) {
+        version &+= 1
         // One lookup for a new id; a union's further entry puts the first back.
         guard let first = entries.updateValue(entry, forKey: entry.id) else { return }
         entries[entry.id] = first
@@ -19,11 +17,11 @@ struct _BusTable {
     }
 
     /// Removes and cancels `id`'s entries: returns the first; the others go to `released`.
-    mutating func remove(_ id: UInt64, stamp: UInt64, releasing released: inout [AnyObject])
+    func remove(_ id: UInt64, releasing released: inout [AnyObject])
         -> _BusSubscriptionEntry?
     {
         guard let first = entries.removeValue(forKey: id) else { return nil }
-        version = stamp
+        version &+= 1
         first.isCancelled.store(true, ordering: .releasing)
         guard !more.isEmpty, let others = more.removeValue(forKey: id) else { return first }
         for entry in others {

@@ -27,8 +27,8 @@ extension EventBus {
             if event == nil && removedCount == 0 { return (nil, 0) }
             let stored = _state.withLock { state -> Bool in
                 guard state.sticky[type]?[hash]?.stamp == before?.stamp else { return false }
-                state.stamp &+= 1
-                let stamp = state.stamp
+                state.stickyStamp &+= 1
+                let stamp = state.stickyStamp
                 var events = kept
                 if let event { events.append(_BusStickyEvent(order: stamp, event: event)) }
                 state.sticky[type, default: [:]][hash] =
