@@ -228,9 +228,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
             return state.records.compactMap { id, record in record.owner.map { (id, $0) } }
         }
         let gone = Set(owned.lazy.filter { $0.1.object == nil }.map(\.0))
-        guard !gone.isEmpty else { return }
-        let released = _state.withLock { state in state.remove(gone) }
-        withExtendedLifetime(released) {}
+        if !gone.isEmpty { _ = _remove(gone) }
     }
 }
 
@@ -239,11 +237,8 @@ extension _BusEntry {
     @usableFromInline
     func _runLater(_ event: Event) -> Result<Event.Feedback?, any Error>? {
         if isCancelled.load(ordering: .acquiring) { return nil }
-        var subscriber: AnyObject? = nil
-        if let owner {
-            guard let alive = owner.object else { return nil }
-            subscriber = alive
-        }
+        let subscriber = owner?.object
+        guard owner == nil || subscriber != nil else { return nil }
         return Result { try call(subscriber, event) }
     }
 
