@@ -38,11 +38,7 @@ final class _BusLink: _Registry {
     /// what the app's transform captured.
     @discardableResult
     func end() -> Bool {
-        let taken = ends.withLock { ends -> [@Sendable () -> Void]? in
-            defer { ends = nil }
-            return ends
-        }
-        guard let taken else { return false }
+        guard let taken = ends.withLock({ $0.take() }) else { return false }
         for end in taken { end() }
         return true
     }
