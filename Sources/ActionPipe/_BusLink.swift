@@ -1,10 +1,7 @@
 import ActionPipeConcurrency
 
-/// One connector to a bus made of several registrations (a plumber's two taps, a run's
-/// forwarding task), cancelled together by one `RegistrationToken`.
-///
-/// The token holds the link weakly; what forwards holds it strongly, so the link lives as
-/// long as something can still publish.
+/// The registrations of one connector to a bus, ended together by one `RegistrationToken`
+/// that holds the link weakly; what forwards holds it, so it lives while something publishes.
 final class _BusLink: _Registry {
     /// How to end each part; `nil` once ended. They run, and are released, unlocked.
     private let ends = LockedValue<[@Sendable () -> Void]?>([])

@@ -80,9 +80,8 @@ extension EventBus {
         return _token(entry.id, name)
     }
 
-    /// Under the lock: a new id, its record and entry. Returns the entry and the type's
-    /// sticky events; prunes gone subscribers first once the subscriptions doubled since the
-    /// last prune.
+    /// Under the lock: a new id, its record and entry; returns the entry and the type's sticky
+    /// events, pruning first once the subscriptions doubled since the last prune.
     @usableFromInline
     func _register(
         _ type: ObjectIdentifier, owner: _BusOwner?,
