@@ -1,10 +1,7 @@
 import ActionPipeConcurrency
 
-/// One connector to a bus made of several registrations (a plumber's two taps, a run's
-/// forwarding task), cancelled together by one `RegistrationToken`.
-///
-/// The token holds the link weakly; what forwards holds it strongly, so the link lives as
-/// long as something can still publish.
+/// The registrations of one connector to a bus, ended together by one `RegistrationToken`
+/// that holds the link weakly; what forwards holds it, so it lives while something publishes.
 final class _BusLink: _Registry {
     /// How to end each part; `nil` once ended. They run, and are released, unlocked.
     private let ends = LockedValue<[@Sendable () -> Void]?>([])
@@ -38,11 +35,7 @@ final class _BusLink: _Registry {
     /// what the app's transform captured.
     @discardableResult
     func end() -> Bool {
-        let taken = ends.withLock { ends -> [@Sendable () -> Void]? in
-            defer { ends = nil }
-            return ends
-        }
-        guard let taken else { return false }
+        guard let taken = ends.withLock({ $0.take() }) else { return false }
         for end in taken { end() }
         return true
     }

@@ -185,12 +185,10 @@ public final class EventBus: Sendable, CustomStringConvertible {
         let found = withExtendedLifetime(table) {
             table.routes(for: ObjectIdentifier(Event.self))?.object
         }
-        guard var routes = found else { return nil }
-        if routes === _busStaleRoutes {
-            guard let fresh = _refreshRoutes(ObjectIdentifier(Event.self)) else { return nil }
-            routes = fresh
-        }
-        return knownCast(routes, to: _BusRoutes<Event>.self)
+        guard let found else { return nil }
+        let routes =
+            found === _busStaleRoutes ? _refreshRoutes(ObjectIdentifier(Event.self)) : found
+        return routes.map { knownCast($0, to: _BusRoutes<Event>.self) }
     }
 
     /// Rebuilds the routes of `type` if stale (unlocked: subtype hashing is app code) and
@@ -230,9 +228,7 @@ public final class EventBus: Sendable, CustomStringConvertible {
             return state.records.compactMap { id, record in record.owner.map { (id, $0) } }
         }
         let gone = Set(owned.lazy.filter { $0.1.object == nil }.map(\.0))
-        guard !gone.isEmpty else { return }
-        let released = _state.withLock { state in state.remove(gone) }
-        withExtendedLifetime(released) {}
+        if !gone.isEmpty { _ = _remove(gone) }
     }
 }
 
@@ -241,11 +237,8 @@ extension _BusEntry {
     @usableFromInline
     func _runLater(_ event: Event) -> Result<Event.Feedback?, any Error>? {
         if isCancelled.load(ordering: .acquiring) { return nil }
-        var subscriber: AnyObject? = nil
-        if let owner {
-            guard let alive = owner.object else { return nil }
-            subscriber = alive
-        }
+        let subscriber = owner?.object
+        guard owner == nil || subscriber != nil else { return nil }
         return Result { try call(subscriber, event) }
     }
 

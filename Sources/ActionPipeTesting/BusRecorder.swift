@@ -2,13 +2,8 @@ import ActionPipe
 
 /// A subscription that keeps every event it receives, in order, until released or
 /// ``cancel()``.
-public final class BusRecorder<Event: BusEvent>: _RecordingRegistration {
-    /// The subscription's token.
-    public let token: RegistrationToken
-
-    /// The events, as a plain ``Recorder``.
-    public let recorder: Recorder<Event>
-
+public final class BusRecorder<Event: BusEvent>: _RecordingRegistration<Event>, @unchecked Sendable
+{
     /// Subscribes to `topic` of `bus`, answering each event's feedback with `answer`.
     ///
     /// - Complexity: Amortised O(1), as `EventBus.subscribe`.
@@ -17,7 +12,7 @@ public final class BusRecorder<Event: BusEvent>: _RecordingRegistration {
         on executor: BusExecutor? = nil,
         answer: @escaping @Sendable (Event) -> Event.Feedback
     ) {
-        (recorder, token) = Recorder._fed { recorder in
+        super.init { recorder in
             bus.subscribe(topic, name: name, on: executor) { event in
                 recorder.record(event)
                 return answer(event)
@@ -34,8 +29,6 @@ public final class BusRecorder<Event: BusEvent>: _RecordingRegistration {
     ) where Event.Feedback == Void {
         self.init(bus, topic, name: name, on: executor, answer: { _ in })
     }
-
-    deinit { token.cancel() }
 
     /// The events received so far, oldest first.
     public var events: [Event] { recorder.values }

@@ -53,8 +53,7 @@ public final class ManualExecutor: Sendable {
     public func runNext() -> Bool {
         let job = state.withLock { state -> (@Sendable () -> Void)? in
             guard state.head < state.jobs.count else { return nil }
-            let job = state.jobs[state.head]
-            state.jobs[state.head] = nil
+            let job = state.jobs[state.head].take()
             state.head += 1
             state.ran += 1
             if state.head == state.jobs.count {

@@ -3,25 +3,20 @@ import ActionPipePlumbing
 
 /// A stop observer beside the plumber's `onStop` (told every stop first) that keeps every
 /// stop, in order, until released or ``cancel()``.
-public final class PlumbingStopRecorder<Payload: Sendable>: _RecordingRegistration {
-    /// The observer's token.
-    public let token: RegistrationToken
-
-    /// The stops, as a plain ``Recorder``.
-    public let recorder: Recorder<PlumbingOutcome<Payload>>
-
+public final class PlumbingStopRecorder<Payload: Sendable>: _RecordingRegistration<
+    PlumbingOutcome<Payload>
+>, @unchecked Sendable
+{
     /// Adds a recording stop observer to `plumber`, beside its `onStop`.
     ///
     /// - Complexity: O(t) for the t recorders on the plumber.
     public init(_ plumber: PipelinePlumber<Payload>) {
-        (recorder, token) = Recorder._fed { recorder in
+        super.init { recorder in
             plumber._addTap { outcome in
                 if !outcome.wasDelivered { recorder.record(outcome) }
             }
         }
     }
-
-    deinit { token.cancel() }
 
     /// The stops received so far, oldest first.
     public var stops: [PlumbingOutcome<Payload>] { recorder.values }

@@ -2,19 +2,26 @@ import ActionPipe
 
 /// A registration (subscription, observation, plumber tap) whose values go to a
 /// ``Recorder``: what ``BusRecorder``, ``ObservationRecorder``, ``PlumbingSinkRecorder``
-/// and ``PlumbingStopRecorder`` share.
-public protocol _RecordingRegistration: AnyObject, Sendable {
-    /// What is recorded.
-    associatedtype Recorded: Sendable
-
+/// and ``PlumbingStopRecorder`` share. Releasing it cancels the registration.
+///
+/// `@unchecked Sendable`: not final; every stored property is immutable and `Sendable`.
+public class _RecordingRegistration<Recorded: Sendable>: @unchecked Sendable {
     /// The registration's token.
-    var token: RegistrationToken { get }
+    public let token: RegistrationToken
 
     /// The values, as a plain ``Recorder``.
-    var recorder: Recorder<Recorded> { get }
-}
+    public let recorder: Recorder<Recorded>
 
-extension _RecordingRegistration {
+    /// Feeds a new recorder through the registration `register` makes, which holds the
+    /// recorder, not this object: releasing this object cancels it.
+    init(_ register: (Recorder<Recorded>) -> RegistrationToken) {
+        let recorder = Recorder<Recorded>()
+        self.recorder = recorder
+        token = register(recorder)
+    }
+
+    deinit { token.cancel() }
+
     /// How many values were received.
     public var count: Int { recorder.count }
 
@@ -37,15 +44,4 @@ extension _RecordingRegistration {
     /// - Complexity: Amortised O(1).
     @discardableResult
     public func cancel() -> Bool { token.cancel() }
-}
-
-extension Recorder {
-    /// A recorder and the registration `register` makes to feed it. The registration holds
-    /// the recorder, not the object that keeps both, so releasing that object cancels it.
-    static func _fed(
-        by register: (Recorder) -> RegistrationToken
-    ) -> (Recorder, RegistrationToken) {
-        let recorder = Recorder()
-        return (recorder, register(recorder))
-    }
 }

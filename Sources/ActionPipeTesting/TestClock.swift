@@ -143,17 +143,13 @@ public final class TestClock: Clock, @unchecked Sendable {
     private func move(to target: (State) -> Instant?) -> (deadline: Instant?, woken: Int) {
         let (deadline, due) = state.withLock { state -> (Instant?, [Sleeper]) in
             guard let next = target(state) else { return (nil, []) }
-            state.now = max(state.now, next)
-            return (next, Self.takeDue(&state))
+            let now = max(state.now, next)
+            state.now = now
+            let due = state.sleepers.filter { $0.deadline <= now }
+            state.sleepers.removeAll { $0.deadline <= now }
+            return (next, due.sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) })
         }
         for sleeper in due { sleeper.continuation.resume() }
         return (deadline, due.count)
-    }
-
-    private static func takeDue(_ state: inout State) -> [Sleeper] {
-        let now = state.now
-        let due = state.sleepers.filter { $0.deadline <= now }
-        state.sleepers.removeAll { $0.deadline <= now }
-        return due.sorted { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
     }
 }

@@ -10,8 +10,7 @@ public struct BusInstanceID: Hashable, Sendable, CustomStringConvertible {
 
     /// A new id of 16 random hexadecimal digits.
     public static func random() -> BusInstanceID {
-        var generator = SystemRandomNumberGenerator()
-        let digits = String(generator.next() as UInt64, radix: 16)
+        let digits = String(UInt64.random(in: .min ... .max), radix: 16)
         return BusInstanceID(String(repeating: "0", count: 16 - digits.count) + digits)
     }
 

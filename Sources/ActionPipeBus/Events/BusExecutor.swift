@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Where a handler runs (later, if its subscriber still exists) or a publish happens;
 /// without one, during the publish. It gives no isolation.
 public struct BusExecutor: Sendable, CustomStringConvertible {
@@ -58,13 +56,10 @@ public struct BusExecutor: Sendable, CustomStringConvertible {
         return false
     }
 
-    /// Hands `job` over and returns when it has run.
-    func run(_ job: @escaping @Sendable () -> Void) async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            enqueue {
-                job()
-                done.resume()
-            }
+    /// Hands `job` over and returns its result once it has run.
+    func run<Result: Sendable>(_ job: @escaping @Sendable () -> Result) async -> Result {
+        await withCheckedContinuation { done in
+            enqueue { done.resume(returning: job()) }
         }
     }
 }
@@ -73,20 +68,13 @@ private func _busRun(on actor: isolated any Actor, _ job: @Sendable () -> Void) 
     job()
 }
 
-/// Whether `job` ran at once (on the main actor no drain can run meanwhile).
+/// Whether `job` ran at once: on the main actor, the queue idle (as `enqueue` would).
 private func _busEnqueueInOrder(_ job: @escaping @Sendable () -> Void) -> Bool {
-    guard _MainActorQueue.isOnMainActor else {
-        _MainActorQueue.shared.enqueue { job() }
+    let queue = _MainActorQueue.shared
+    guard queue.isIdleOnMainActor else {
+        queue.enqueue { job() }
         return false
     }
-    let ran = _BusRanFlag()
-    _MainActorQueue.shared.enqueue {
-        job()
-        ran.value.store(true, ordering: .relaxed)
-    }
-    return ran.value.load(ordering: .relaxed)
-}
-
-private final class _BusRanFlag: Sendable {
-    let value = Atomic<Bool>(false)
+    job()
+    return true
 }

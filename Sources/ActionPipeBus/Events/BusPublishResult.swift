@@ -43,7 +43,6 @@ public struct BusPublishResult: Sendable, Hashable, CustomStringConvertible {
         self.handledCount = handledCount
         self.failedCount = failedCount
         self.scheduledCount = scheduledCount
-        self.refusedEventType = nil
     }
 
     /// `handledCount + failedCount + scheduledCount`.

@@ -48,11 +48,11 @@ extension EventBus {
         }
         var reports: [(UInt64, BusFeedback<Event.Feedback>)] = []
         var skipped = 0
-        var later: [_BusEntry<Event>] = []
+        var later: [(_BusEntry<Event>, BusExecutor)] = []
         for entry in routes.entries(for: event.subtype) {
             if entry.isCancelled.load(ordering: .acquiring) || entry.ownerIsGone { continue }
-            if entry.executor != nil {
-                later.append(entry)
+            if let executor = entry.executor {
+                later.append((entry, executor))
             } else if let report = _timed(entry, event) {
                 reports.append((entry.id, report))
             } else {
@@ -61,13 +61,9 @@ extension EventBus {
         }
         if !later.isEmpty {
             await withTaskGroup(of: (UInt64, BusFeedback<Event.Feedback>?).self) { group in
-                for entry in later {
+                for (entry, executor) in later {
                     group.addTask { [self] in
-                        let report = LockedValue<BusFeedback<Event.Feedback>?>(nil)
-                        await entry.executor?.run {
-                            report.withLock { $0 = self._timed(entry, event) }
-                        }
-                        return (entry.id, report.withLock { $0 })
+                        (entry.id, await executor.run { self._timed(entry, event) })
                     }
                 }
                 for await (id, report) in group {
@@ -95,8 +91,7 @@ extension EventBus {
         case .failure(let error): outcome = .failed(error)
         }
         return BusFeedback(
-            subscription: RegistrationToken(
-                registry: self, id: entry.id, scope: self.name, joiner: "/", label: entry.name),
-            subscriber: entry.name, outcome: outcome, duration: duration)
+            subscription: _token(entry.id, entry.name), subscriber: entry.name, outcome: outcome,
+            duration: duration)
     }
 }

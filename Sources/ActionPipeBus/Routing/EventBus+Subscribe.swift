@@ -71,45 +71,38 @@ extension EventBus {
         _ topic: BusTopic<Event>, owner: _BusOwner?, name: String,
         makeEntry: (UInt64) -> _BusEntry<Event>
     ) -> RegistrationToken {
-        var stickySlots: _BusStickySlots?
-        let (entry, count, threshold) = _register(
-            ObjectIdentifier(Event.self), owner: owner, makeEntry: makeEntry
-        ) { slots in
-            stickySlots = slots
+        let (entry, sticky) = _register(
+            ObjectIdentifier(Event.self), owner: owner, makeEntry: makeEntry)
+        if let sticky {
+            let events = Self._sticky(for: topic, in: sticky)
+            _replaySticky(events, to: knownCast(entry, to: _BusEntry<Event>.self))
         }
-        if let stickySlots {
-            let sticky = Self._sticky(for: topic, in: stickySlots)
-            if !sticky.isEmpty {
-                _replaySticky(sticky, to: knownCast(entry, to: _BusEntry<Event>.self))
-            }
-        }
-        return _token(for: entry.id, count: count, threshold: threshold, name: name)
+        return _token(entry.id, name)
     }
 
-    /// Under the lock: a new id, its record and entry; `readSticky` gets the type's sticky
-    /// events. Returns the entry, and the subscription count and prune threshold after it.
+    /// Under the lock: a new id, its record and entry; returns the entry and the type's sticky
+    /// events, pruning first once the subscriptions doubled since the last prune.
     @usableFromInline
     func _register(
         _ type: ObjectIdentifier, owner: _BusOwner?,
-        makeEntry: (UInt64) -> _BusSubscriptionEntry,
-        readSticky: (_BusStickySlots) -> Void
-    ) -> (entry: _BusSubscriptionEntry, count: Int, threshold: Int) {
-        let (entry, released, count, threshold) = _state.withLock { state in
+        makeEntry: (UInt64) -> _BusSubscriptionEntry
+    ) -> (entry: _BusSubscriptionEntry, sticky: _BusStickySlots?) {
+        let (entry, sticky, released, prune) = _state.withLock { state in
             let id = RegistrationToken.nextID()
             state.record(id, _BusRecord(type: type, owner: owner))
             let entry = makeEntry(id)
             let released = state.add(entry, type: type)
-            if let slots = state.sticky[type] { readSticky(slots) }
-            return (entry, released, state.records.count, state.pruneThreshold)
+            let prune = state.records.count >= state.pruneThreshold
+            return (entry, state.sticky[type], released, prune)
         }
         withExtendedLifetime(released) {}
-        return (entry, count, threshold)
+        if prune { _pruneGone() }
+        return (entry, sticky)
     }
 
-    /// Prunes gone subscribers first once the subscriptions doubled since the last prune.
+    /// Named `bus/name#id`.
     @usableFromInline
-    func _token(for id: UInt64, count: Int, threshold: Int, name: String) -> RegistrationToken {
-        if count >= threshold { _pruneGone() }
-        return RegistrationToken(registry: self, id: id, scope: self.name, joiner: "/", label: name)
+    func _token(_ id: UInt64, _ name: String) -> RegistrationToken {
+        RegistrationToken(registry: self, id: id, scope: self.name, joiner: "/", label: name)
     }
 }

@@ -74,10 +74,7 @@ class _BusEntry<Event: BusEvent>: _BusSubscriptionEntry, @unchecked Sendable {
     }
 
     @usableFromInline
-    final var ownerIsGone: Bool {
-        guard let owner else { return false }
-        return owner.object == nil
-    }
+    final var ownerIsGone: Bool { owner.map { $0.object == nil } ?? false }
 }
 
 /// A subscription kept by its token, with no executor: its closure called directly.

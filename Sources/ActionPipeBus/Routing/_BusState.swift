@@ -21,40 +21,28 @@ struct _BusState {
         var released: [AnyObject] = []
         // Changed on a copy and stored once: each store publishes a new table.
         var routes = self.routes
-        var changed = false
+        var replaced: [AnyObject] = []
         for id in ids {
             guard let record = records.removeValue(forKey: id) else { continue }
             forget(id, of: record.owner)
             for type in CollectionOfOne(record.type) + record.otherTypes {
-                let entry = removeEntries(of: id, type: type, from: &routes, &changed, &released)
-                if let entry { released.append(entry) }
+                guard let table = tables[type], let entry = table.remove(id, releasing: &released)
+                else { continue }
+                released.append(entry)
+                // The last entry drops the type's routes; another marks them stale.
+                if table.entries.isEmpty {
+                    tables[type] = nil
+                    if let old = routes.removeValue(forKey: type) { replaced.append(old) }
+                } else if routes[type] !== _busStaleRoutes {
+                    if let old = routes.updateValue(_busStaleRoutes, forKey: type) {
+                        replaced.append(old)
+                    }
+                }
             }
         }
-        if changed {
-            self.routes = routes
-            released += takeRetired()
-        }
-        return released
-    }
-
-    /// Removes `id`'s entries from `type`'s table, and drops or marks stale its routes:
-    /// returns the first entry; the rest go to `released`.
-    private mutating func removeEntries(
-        of id: UInt64, type: ObjectIdentifier, from routes: inout [ObjectIdentifier: AnyObject],
-        _ changed: inout Bool, _ released: inout [AnyObject]
-    ) -> _BusSubscriptionEntry? {
-        guard let table = tables[type], let first = table.remove(id, releasing: &released)
-        else { return nil }
-        if table.entries.isEmpty {
-            tables[type] = nil
-            if let old = routes.removeValue(forKey: type) { released.append(old) }
-            changed = true
-        } else if !table.routesAreStale {
-            table.routesAreStale = true
-            if let old = routes.updateValue(_busStaleRoutes, forKey: type) { released.append(old) }
-            changed = true
-        }
-        return first
+        guard !replaced.isEmpty else { return released }
+        self.routes = routes
+        return released + replaced + takeRetired()
     }
 
     /// The tables replaced during this change, to release after unlocking.
@@ -85,8 +73,7 @@ struct _BusState {
         tables[type] = table
         table.add(entry)
         // Rebuilt by the next publish; a table is published only when the type turns stale.
-        guard !table.routesAreStale else { return [] }
-        table.routesAreStale = true
+        guard routes[type] !== _busStaleRoutes else { return [] }
         let old = routes.updateValue(_busStaleRoutes, forKey: type)
         return takeRetired() + (old.map { [$0] } ?? [])
     }
@@ -117,7 +104,6 @@ struct _BusState {
             table.version == stale.version
         else { return (fresh, []) }
         routes[stale.type] = fresh
-        table.routesAreStale = false
         return (fresh, takeRetired())
     }
 }

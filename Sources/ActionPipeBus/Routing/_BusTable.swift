@@ -5,8 +5,6 @@ import ActionPipeConcurrency
 final class _BusTable {
     @exclusivity(unchecked) var entries: [UInt64: _BusSubscriptionEntry] = [:]
     @exclusivity(unchecked) var more: [UInt64: [_BusSubscriptionEntry]] = [:]
-    /// The type's routes are the stale marker.
-    @exclusivity(unchecked) var routesAreStale = false
     @exclusivity(unchecked) var version: UInt64 = 0
 
     /// Amortised O(1); O(n) once while a publish holds a copy of the entries.

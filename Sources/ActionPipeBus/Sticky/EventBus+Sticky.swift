@@ -5,26 +5,25 @@ extension EventBus {
     /// matching subscription receives it while subscribing.
     @discardableResult
     public func publishSticky<Event: BusEvent>(_ event: Event) -> BusPublishResult {
-        let replaced = _changeSticky(
-            of: event.subtype, adding: event, keeping: { $0.subtype != event.subtype })
-        withExtendedLifetime(replaced) {}  // released after unlocking
+        _changeSticky(of: event.subtype, adding: event)
         return publish(event)
     }
 
-    /// Keeps the slot's events `keep` accepts (unlocked: app code), adds `event`, and stores
-    /// it if the slot's stamp is unchanged, else retries. Returns the slot's events before.
-    private func _changeSticky<Event: BusEvent>(
-        of subtype: Event.Subtype, adding event: Event?, keeping keep: (Event) -> Bool
-    ) -> (before: _BusStickyList?, removedCount: Int) {
+    /// Drops the slot's events of `subtype` (compared unlocked: app code), adds `event`, and
+    /// stores it if the slot's stamp is unchanged, else retries. Returns how many it dropped.
+    @discardableResult
+    private func _changeSticky<Event: BusEvent>(of subtype: Event.Subtype, adding event: Event?)
+        -> Int
+    {
         let type = ObjectIdentifier(Event.self)
         let hash = subtype.hashValue
         while true {
             let before = _state.withLock { $0.sticky[type]?[hash] }
             let kept = (before?.events ?? []).filter {
-                keep(_BusStickyEvent<Event>.unbox($0).event)
+                _BusStickyEvent<Event>.unbox($0).event.subtype != subtype
             }
             let removedCount = (before?.events.count ?? 0) - kept.count
-            if event == nil && removedCount == 0 { return (nil, 0) }
+            if event == nil && removedCount == 0 { return 0 }
             let stored = _state.withLock { state -> Bool in
                 guard state.sticky[type]?[hash]?.stamp == before?.stamp else { return false }
                 state.stickyStamp &+= 1
@@ -36,7 +35,9 @@ extension EventBus {
                 if state.sticky[type]?.isEmpty == true { state.sticky[type] = nil }
                 return true
             }
-            if stored { return (before, removedCount) }
+            guard stored else { continue }
+            withExtendedLifetime(before) {}  // the replaced events are released after unlocking
+            return removedCount
         }
     }
 
@@ -59,10 +60,7 @@ extension EventBus {
             let removed = _state.withLock { $0.sticky.removeValue(forKey: type) }
             return removed?.values.reduce(0) { $0 + $1.events.count } ?? 0
         }
-        let (before, removedCount) = _changeSticky(
-            of: subtype, adding: nil as Event?, keeping: { $0.subtype != subtype })
-        withExtendedLifetime(before) {}  // released after unlocking
-        return removedCount
+        return _changeSticky(of: subtype, adding: nil as Event?)
     }
 
     /// Matches `slots` against `topic`, oldest first; unlocked (it hashes subtypes).
@@ -71,21 +69,13 @@ extension EventBus {
         for topic: BusTopic<Event>, in slots: _BusStickySlots
     ) -> [Event] {
         guard let subtype = topic.subtype else {
-            var boxes: [_BusStickyEvent<Event>] = []
-            for list in slots.values {
-                for box in list.events { boxes.append(_BusStickyEvent<Event>.unbox(box)) }
-            }
+            var boxes = slots.values.flatMap { $0.events.map { _BusStickyEvent<Event>.unbox($0) } }
             if slots.count > 1 { boxes.sort { $0.order < $1.order } }
-            // A closure, not `\.event`: unspecialised, that key path is built per call.
+            // Closures, not `\.event`: unspecialised, a key path is built per call.
             return boxes.map { $0.event }
         }
-        guard let list = slots[subtype.hashValue] else { return [] }
-        var events: [Event] = []
-        for box in list.events {
-            let event = _BusStickyEvent<Event>.unbox(box).event
-            if event.subtype == subtype { events.append(event) }
-        }
-        return events
+        let boxes = slots[subtype.hashValue]?.events ?? []
+        return boxes.map { _BusStickyEvent<Event>.unbox($0).event }.filter { $0.subtype == subtype }
     }
 
     /// As a publish would (inline, or on its executor), unlocked.

@@ -110,7 +110,7 @@ extension EventBus {
             return (id, released)
         }
         withExtendedLifetime(released) {}
-        return RegistrationToken(registry: self, id: id, scope: self.name, joiner: "/", label: name)
+        return _token(id, name)
     }
 }
 
