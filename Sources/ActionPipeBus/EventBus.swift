@@ -48,8 +48,8 @@ public final class EventBus: Sendable, CustomStringConvertible {
     /// its executor); one nested deeper than ``NestingLimitError/depthLimit`` reaches nobody.
     ///
     /// - Complexity: O(k) for k matching subscriptions, read with no lock. The first publish of
-    ///   a type after its subscriptions change rebuilds its routes under the bus's lock
-    ///   (O(n log n) for its n subscriptions); one that meets a gone subscriber prunes (O(n)).
+    ///   a type after its subscriptions change rebuilds its routes, unlocked (O(n log n) for
+    ///   its n subscriptions); one that meets a gone subscriber prunes (O(n)).
     @inlinable
     @discardableResult
     public func publish<Event: BusEvent>(_ event: Event) -> BusPublishResult {
@@ -237,6 +237,7 @@ extension _BusEntry {
     @usableFromInline
     func _runLater(_ event: Event) -> Result<Event.Feedback?, any Error>? {
         if isCancelled.load(ordering: .acquiring) { return nil }
+        let owner = owner
         let subscriber = owner?.object
         guard owner == nil || subscriber != nil else { return nil }
         return Result { try call(subscriber, event) }

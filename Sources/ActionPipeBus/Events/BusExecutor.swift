@@ -57,7 +57,7 @@ public struct BusExecutor: Sendable, CustomStringConvertible {
     }
 
     /// Hands `job` over and returns its result once it has run.
-    func run<Result: Sendable>(_ job: @escaping @Sendable () -> Result) async -> Result {
+    func run<Value: Sendable>(_ job: @escaping @Sendable () -> Value) async -> Value {
         await withCheckedContinuation { done in
             enqueue { done.resume(returning: job()) }
         }

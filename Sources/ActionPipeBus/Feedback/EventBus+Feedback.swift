@@ -3,6 +3,8 @@ import ActionPipeConcurrency
 extension EventBus {
     /// Delivers `event` like ``publish(_:)``, and reports each subscriber's answer or error
     /// to `feedback`, in order (an executor's when it has run).
+    ///
+    /// - Complexity: O(k) for k matching subscriptions, as ``publish(_:)``.
     @discardableResult
     public func publish<Event: BusEvent>(
         _ event: Event,
@@ -38,6 +40,8 @@ extension EventBus {
     }
 
     /// Delivers `event` and waits until every subscriber, executors included, has finished.
+    ///
+    /// - Complexity: O(k) for k matching subscriptions, as ``publish(_:)``.
     public nonisolated(nonsending) func publishAndWait<Event: BusEvent>(
         _ event: Event
     ) async -> BusSummary<Event.Feedback> {

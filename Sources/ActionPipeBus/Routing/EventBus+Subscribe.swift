@@ -71,22 +71,25 @@ extension EventBus {
         _ topic: BusTopic<Event>, owner: _BusOwner?, name: String,
         makeEntry: (UInt64) -> _BusEntry<Event>
     ) -> RegistrationToken {
-        let (entry, sticky) = _register(
+        let (entry, sticky, prune) = _register(
             ObjectIdentifier(Event.self), owner: owner, makeEntry: makeEntry)
         if let sticky {
             let events = Self._sticky(for: topic, in: sticky)
             _replaySticky(events, to: knownCast(entry, to: _BusEntry<Event>.self))
         }
+        // After the replay: a pruned subscriber's `deinit` may publish a newer sticky event,
+        // which must reach the new subscriber after the replayed one.
+        if prune { _pruneGone() }
         return _token(entry.id, name)
     }
 
-    /// Under the lock: a new id, its record and entry; returns the entry and the type's sticky
-    /// events, pruning first once the subscriptions doubled since the last prune.
+    /// Under the lock: a new id, its record and entry. Returns the entry, the type's sticky
+    /// events, and whether to prune (the subscriptions doubled since the last prune).
     @usableFromInline
     func _register(
         _ type: ObjectIdentifier, owner: _BusOwner?,
         makeEntry: (UInt64) -> _BusSubscriptionEntry
-    ) -> (entry: _BusSubscriptionEntry, sticky: _BusStickySlots?) {
+    ) -> (entry: _BusSubscriptionEntry, sticky: _BusStickySlots?, prune: Bool) {
         let (entry, sticky, released, prune) = _state.withLock { state in
             let id = RegistrationToken.nextID()
             state.record(id, _BusRecord(type: type, owner: owner))
@@ -96,8 +99,7 @@ extension EventBus {
             return (entry, state.sticky[type], released, prune)
         }
         withExtendedLifetime(released) {}
-        if prune { _pruneGone() }
-        return (entry, sticky)
+        return (entry, sticky, prune)
     }
 
     /// Named `bus/name#id`.

@@ -22,6 +22,7 @@ struct _BusState {
         // Changed on a copy and stored once: each store publishes a new table.
         var routes = self.routes
         var replaced: [AnyObject] = []
+        var changed = false
         for id in ids {
             guard let record = records.removeValue(forKey: id) else { continue }
             forget(id, of: record.owner)
@@ -33,14 +34,16 @@ struct _BusState {
                 if table.entries.isEmpty {
                     tables[type] = nil
                     if let old = routes.removeValue(forKey: type) { replaced.append(old) }
+                    changed = true
                 } else if routes[type] !== _busStaleRoutes {
                     if let old = routes.updateValue(_busStaleRoutes, forKey: type) {
                         replaced.append(old)
                     }
+                    changed = true
                 }
             }
         }
-        guard !replaced.isEmpty else { return released }
+        guard changed else { return released }
         self.routes = routes
         return released + replaced + takeRetired()
     }

@@ -3,6 +3,8 @@ import ActionPipeConcurrency
 extension EventBus {
     /// Publishes `event` and keeps it, replacing the previous one of its subtype: every later
     /// matching subscription receives it while subscribing.
+    ///
+    /// - Complexity: ``publish(_:)``'s, plus O(s) for the s sticky events of its subtype.
     @discardableResult
     public func publishSticky<Event: BusEvent>(_ event: Event) -> BusPublishResult {
         _changeSticky(of: event.subtype, adding: event)
@@ -53,6 +55,8 @@ extension EventBus {
     }
 
     /// Removes the sticky events of `topic` (every subtype for `anySubtypeOf`); returns how many.
+    ///
+    /// - Complexity: O(s) for the s sticky events removed or compared.
     @discardableResult
     public func removeStickyEvents<Event: BusEvent>(for topic: BusTopic<Event>) -> Int {
         guard let subtype = topic.subtype else {

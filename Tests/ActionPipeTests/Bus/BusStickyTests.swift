@@ -190,4 +190,35 @@ struct BusStickyTests {
         // Every payload made was released: 2,000 from the first task, 1,000 from the second.
         #expect(released.value == rounds + rounds / 2)
     }
+
+    @Test("a pruning subscribe replays the sticky event first; a deinit's newer one follows")
+    func pruneAfterReplay() {
+        final class Republisher: Sendable {
+            let bus: EventBus
+            init(_ bus: EventBus) { self.bus = bus }
+            deinit { bus.publishSticky(BusTestLogin(subtype: .login, user: "newer")) }
+        }
+        let bus = EventBus(name: "sticky-prune")
+        bus.publishSticky(BusTestLogin(subtype: .login, user: "older"))
+        // 63 subscriptions whose subscribers are gone; the 64th subscribe prunes them, and one
+        // handler's capture publishes a newer sticky event as it is released.
+        do {
+            let republisher = Republisher(bus)
+            for index in 0..<63 {
+                let screen = BusTestSubscriber("screen \(index)")
+                if index == 0 {
+                    bus.subscribe(busTestPings, owner: screen) { _, _ in
+                        withExtendedLifetime(republisher) {}
+                    }
+                } else {
+                    bus.subscribe(busTestPings, owner: screen) { _, _ in }
+                }
+            }
+        }
+        let seen = Log()
+        let token = bus.subscribe(logins) { seen.append($0.user) }
+        #expect(seen.all == ["older", "newer"])
+        #expect(bus.subscriptionCount == 1)  // the gone ones were pruned
+        token.cancel()
+    }
 }
