@@ -51,11 +51,10 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
         return bits
     }
 
-    @inlinable var _wordValue: Value { Self._value(of: word.load(ordering: .acquiring)) }
-
-    @inlinable @inline(__always)
-    static func _value(of bits: UInt) -> Value {
-        withUnsafeBytes(of: bits) { $0.baseAddress.unsafelyUnwrapped.load(as: Value.self) }
+    @inlinable var _wordValue: Value {
+        withUnsafeBytes(of: word.load(ordering: .acquiring)) {
+            $0.baseAddress.unsafelyUnwrapped.load(as: Value.self)
+        }
     }
 
     deinit {
@@ -305,13 +304,12 @@ extension ObservedProperty: _ObsSource {
 
     @usableFromInline
     func _subscribe(
-        _ makeSink: (Value) -> _ObsSink<Value>
+        _ makeObserver: (Value) -> _ObsObserver<Value>
     ) -> (token: RegistrationToken, value: Value) {
-        let id = _obsMakeID()
-        let (number, value) = withLock { state in
+        let (id, number, value) = withLock { state in
             state.listIsStale = true
-            let observer = _ObsObserver.make(id: id, sink: makeSink(state.value))
-            return (state.table.add(observer), state.value)
+            let observer = makeObserver(state.value)
+            return (observer.id, state.table.add(observer), state.value)
         }
         let token = RegistrationToken(registry: self, id: id, detail: number, scope: "observation")
         return (token, value)
