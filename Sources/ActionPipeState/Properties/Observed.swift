@@ -10,13 +10,8 @@ public struct Observed<Value: Sendable>: Sendable {
     /// The property itself: observe it, stream it, follow paths through it.
     public let projectedValue: ObservedProperty<Value>
 
-    /// Declares the property with its initial value.
-    public init(wrappedValue: Value) {
-        projectedValue = ObservedProperty(wrappedValue)
-    }
-
-    /// Declares the property with its initial value and a label for reports.
-    public init(wrappedValue: Value, _ label: String) {
+    /// Declares the property with its initial value and, if given, a label for reports.
+    public init(wrappedValue: Value, _ label: String? = nil) {
         projectedValue = ObservedProperty(wrappedValue, label: label)
     }
 
