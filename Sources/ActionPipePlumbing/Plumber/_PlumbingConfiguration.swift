@@ -12,7 +12,7 @@ struct _PlumbingConfiguration<Payload: Sendable> {
     var taps: [(id: UInt64, body: Observer)] = []
     var ports: [PlumbingPort<Payload>] = []
 
-    /// - Complexity: Amortised O(1).
+    /// Amortised O(1).
     mutating func append(name: String, body: _PlumbingStageBody<Payload>, id: UInt64) {
         if storage.initialized == storage.capacity { storage = storage.grown() }
         storage.append(name: name, body: body)
@@ -20,9 +20,7 @@ struct _PlumbingConfiguration<Payload: Sendable> {
     }
 
     /// Removes registration `id`; returns what it held (a stage: its storage), to release
-    /// after unlocking, or `nil` when it is no longer there.
-    ///
-    /// - Complexity: O(1) for the sink and the observer, O(s) for a stage, O(t) for a tap.
+    /// after unlocking, or `nil` when it is no longer there. O(1), O(s) for a stage, O(t) a tap.
     mutating func remove(_ id: UInt64, _ kind: _PlumbingRegistration) -> Any? {
         switch kind {
         case .stage:
@@ -40,7 +38,7 @@ struct _PlumbingConfiguration<Payload: Sendable> {
         }
     }
 
-    /// - Complexity: O(1) for the sink and the observer, O(s) for a stage, O(t) for a tap.
+    /// O(1) for the sink and the observer, O(s) for a stage, O(t) for a tap.
     func holds(_ id: UInt64, _ kind: _PlumbingRegistration) -> Bool {
         switch kind {
         case .stage: stageIDs.contains(id)

@@ -32,7 +32,7 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
     public func emit(_ payload: Payload) {
         // Inlinable down to the lock and the stages, so a client specialises it.
         let admission = _state.withLock { state in
-            _admit(&state, payload, waiter: nil, cancelled: nil, canRunHere: true)
+            _admit(&state, payload, waiter: nil, cancelled: nil)
         }
         switch admission {
         case .runHere(let plumber):
@@ -121,9 +121,7 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
                 let admission = _state.withLock { state -> _PlumbingAdmission<Payload>? in
                     // Cancelled before it could queue: `onCancel` found nothing to take out.
                     if cancelled.isSet { return nil }
-                    return _admit(
-                        &state, payload, waiter: continuation, cancelled: cancelled,
-                        canRunHere: false)
+                    return _admit(&state, payload, waiter: continuation, cancelled: cancelled)
                 }
                 switch admission {
                 case nil:
@@ -150,19 +148,20 @@ public final class PlumbingPort<Payload: Sendable>: Sendable {
         }
     }
 
-    /// Under the lock: claim the free port, or queue the packet.
+    /// Under the lock: claim the free port, or queue the packet. An `emit` (no `waiter`) runs
+    /// a packet that claimed the port itself.
     @inlinable
     func _admit(
         _ state: inout _PlumbingPortState<Payload>, _ payload: Payload,
         waiter: CheckedContinuation<PlumbingOutcome<Payload>?, Never>?,
-        cancelled: _PlumbingCancelFlag?, canRunHere: Bool
+        cancelled: _PlumbingCancelFlag?
     ) -> _PlumbingAdmission<Payload> {
         guard let plumber = state.plumber else { return .notConnected }
         let claimed = !state.busy
         if claimed {
             _ = state.begin()
             // The plumber's snapshot is checked after unlocking.
-            if canRunHere { return .runHere(plumber) }
+            if waiter == nil { return .runHere(plumber) }
         }
         state.queue.append((payload, plumber, waiter, cancelled))
         return .queued(startDrain: claimed, plumber: plumber)

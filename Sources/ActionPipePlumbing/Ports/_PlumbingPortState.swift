@@ -34,7 +34,7 @@ struct _PlumbingPortState<Payload: Sendable> {
         return next.firstIndex { $0.cancelled === flag }.map { next.remove(at: $0) }
     }
 
-    /// - Complexity: amortised O(1).
+    /// Amortised O(1).
     mutating func dequeue() -> _PlumbingQueuedPacket<Payload>? {
         if next.isEmpty {
             swap(&queue, &next)

@@ -34,10 +34,8 @@ final class _PlumbingStageStorage<Payload: Sendable>: @unchecked Sendable {
         copy(capacity: Swift.max(4, capacity * 2), skipping: nil)
     }
 
-    /// Without the stage at `index`: a removal cannot change slots running snapshots read.
-    /// Under the plumber's lock.
-    ///
-    /// - Complexity: O(s) for s stages.
+    /// Without the stage at `index`, in O(s) for s stages: a removal cannot change slots
+    /// running snapshots read. Under the plumber's lock.
     func removing(at index: Int) -> _PlumbingStageStorage {
         // Room for as many appends as stages remain, so appends stay amortised O(1).
         copy(capacity: Swift.max(4, 2 * (initialized - 1)), skipping: index)

@@ -19,17 +19,13 @@ extension ObservedProperty {
         if Self._readsWord, untracked.load(ordering: .relaxed) { return _wordValue }
         lock.lock()
         let value = state.pointee.value
-        switch state.pointee.trackingMode {
-        case .off:
-            lock.unlock()
-        case .on:
+        if let tracking = state.pointee.tracking {
             state.pointee.readByTracking = true
-            let tracking = state.pointee.tracking
             lock.unlock()
-            tracking?.access(self)
-        case .undecided:
+            tracking.access(self)
+        } else {
             lock.unlock()
-            _beginTracking(Enclosing.self)
+            if !untracked.load(ordering: .relaxed) { _beginTracking(Enclosing.self) }
         }
         return value
     }
@@ -42,12 +38,11 @@ extension ObservedProperty {
             if Enclosing.self is any Observable.Type { made = _ObsTracking() }
         #endif
         let tracking = withLock { state -> _ObsTracking<Value>? in
-            if state.trackingMode == .undecided {
-                state.trackingMode = made == nil ? .off : .on
-                if made == nil { untracked.store(true, ordering: .relaxed) }
+            if state.tracking == nil, !untracked.load(ordering: .relaxed) {
                 state.tracking = made
+                if made == nil { untracked.store(true, ordering: .relaxed) }
             }
-            if state.trackingMode == .on { state.readByTracking = true }
+            if state.tracking != nil { state.readByTracking = true }
             return state.tracking
         }
         tracking?.access(self)

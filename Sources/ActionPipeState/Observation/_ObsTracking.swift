@@ -13,8 +13,6 @@ final class _ObsTracking<Value: Sendable>: @unchecked Sendable {
     /// Made once: instantiating a key path into a generic class is costly.
     let keyPath: KeyPath<ObservedProperty<Value>, Value> = \.value
 
-    init() {}
-
     /// Records a read for the tracking running on this thread, if any.
     @usableFromInline
     func access(_ property: ObservedProperty<Value>) {

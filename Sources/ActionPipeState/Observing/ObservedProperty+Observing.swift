@@ -15,9 +15,9 @@ extension ObservedProperty {
     ) -> RegistrationToken {
         // Inlinable, so the observer's class metadata is looked up once per call site.
         guard options.isEmpty else {
-            return _observe(options, label: label, _ObsSink(plain: handler))
+            return _observe(options, label: label, _ObsObserver(plain: handler))
         }
-        return _register(_ObsObserver(id: _obsMakeID(), plain: handler, isPlain: true))
+        return _register(_ObsObserver(plain: handler))
     }
 
     /// Calls `handler` with `owner` and each new value for as long as `owner` lives (held
@@ -36,9 +36,7 @@ extension ObservedProperty {
         guard options.isEmpty, retention == .weak else {
             return _observe(options, label: label, owner: owner, retention: retention, handler)
         }
-        return _register(
-            _ObsDeliveringObserver(
-                id: _obsMakeID(), deliver: _obsDelivery(whileAlive: owner, handler), end: nil))
+        return _register(_ObsDeliveringObserver(deliver: _obsDelivery(whileAlive: owner, handler)))
     }
 
     /// Delivers each new value on `actor` (held weakly), in assignment order, from a task (so
@@ -77,7 +75,6 @@ extension ObservedProperty {
         let immediate = MainQueue.uncheckedIsolation(handler)
         return _register(
             _ObsDeliveringObserver(
-                id: _obsMakeID(),
                 plain: { value in
                     guard observation.isActive else { return }
                     if _MainActorQueue.shared.isIdleOnMainActor {

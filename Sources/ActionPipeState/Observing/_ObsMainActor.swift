@@ -28,7 +28,7 @@ final class _ObsMainActorObservation<Value: Sendable>: Sendable {
         _MainActorQueue.shared.enqueue { self.run(value, initial: initial) }
     }
 
-    /// The sink's delivery, on the writing thread; `false` once ended.
+    /// The observer's delivery, on the writing thread; `false` once ended.
     func send(_ value: Value) -> Bool {
         guard isActive else { return false }
         if _MainActorQueue.shared.isIdleOnMainActor {
@@ -63,7 +63,7 @@ extension _ObsSource {
     ) -> RegistrationToken {
         let observation = _ObsMainActorObservation(handler)
         let (token, first) = _subscribe {
-            _ObsSink(deliver: { observation.send($0) }, end: { observation.end() })
+            _ObsDeliveringObserver(deliver: { observation.send($0) }, end: { observation.end() })
                 .applying(options, first: $0)
         }
         observation.token.withLock { $0 = token }

@@ -5,14 +5,11 @@ import ActionPipeConcurrency
 @usableFromInline
 typealias _ObsList = ReferenceBuffer<Void, Unretained<_ObsAnyObserver>, Never>
 
-/// Identities of observers and tokens, unique in the process (shared with every part).
-@usableFromInline
-func _obsMakeID() -> UInt64 { RegistrationToken.nextID() }
-
-/// One registered observer; a delivery borrows its `let` closures through the list, with no
-/// retain. A plain observer (`observe { ... }`) is this class alone; one that can be gone or
-/// has an end is an ``_ObsDeliveringObserver`` (an optional closure would cost a retain per
-/// delivery). `@unchecked Sendable`: not final, every stored property immutable.
+/// What an observer does with a value, registered or held by a path's link; a delivery
+/// borrows its `let` closures through the list, with no retain. A plain observer
+/// (`observe { ... }`) is this class alone; one that can be gone or has an end is an
+/// ``_ObsDeliveringObserver`` (an optional closure would cost a retain per delivery).
+/// `@unchecked Sendable`: not final, every stored property immutable.
 @usableFromInline
 class _ObsObserver<Value: Sendable>: _ObsAnyObserver, @unchecked Sendable {
     /// The closure when ``isPlain``; else a placeholder, never called.
@@ -20,17 +17,9 @@ class _ObsObserver<Value: Sendable>: _ObsAnyObserver, @unchecked Sendable {
     @usableFromInline let isPlain: Bool
 
     @usableFromInline
-    init(id: UInt64, plain: @escaping @Sendable (Value) -> Void, isPlain: Bool) {
+    init(plain: @escaping @Sendable (Value) -> Void, isPlain: Bool = true) {
         self.plain = plain
         self.isPlain = isPlain
-        super.init(id: id)
-    }
-
-    final class func make(id: UInt64, sink: _ObsSink<Value>) -> _ObsObserver<Value> {
-        guard let deliver = sink.deliver else {
-            return _ObsObserver(id: id, plain: sink.plain, isPlain: true)
-        }
-        return _ObsDeliveringObserver(id: id, deliver: deliver, end: sink.end)
     }
 
     @inlinable @inline(__always)
@@ -48,6 +37,24 @@ class _ObsObserver<Value: Sendable>: _ObsAnyObserver, @unchecked Sendable {
         plain(value)
         return true
     }
+
+    /// With `.skipEqual`, an observer that skips a value equal to the last one it saw, from
+    /// `first`, then delivers to this one.
+    final func applying(_ options: ObservationOptions, first: Value) -> _ObsObserver<Value> {
+        guard options.contains(.skipEqual), let equal = _obsEquality(of: Value.self) else {
+            return self
+        }
+        let last = LockedValue(first)
+        return _ObsDeliveringObserver(
+            deliver: { [self] value in
+                // `==` may be user code: compared after the lock is released.
+                let previous = last.withLock { last in
+                    defer { last = value }
+                    return last
+                }
+                return equal(previous, value) ? true : deliver(value)
+            }, end: end)
+    }
 }
 
 /// An observer whatever its value type, so the table and lists run concrete code.
@@ -55,11 +62,10 @@ class _ObsObserver<Value: Sendable>: _ObsAnyObserver, @unchecked Sendable {
 /// holds the observer.
 @usableFromInline
 class _ObsAnyObserver: @unchecked Sendable {
-    @usableFromInline final let id: UInt64
+    /// Unique in the process, as every part's registrations: the token's id.
+    @usableFromInline final let id = RegistrationToken.nextID()
     /// Its place in the table and its token's `detail` (see ``_ObsTable``).
     @exclusivity(unchecked) @usableFromInline final var number = 0
-
-    init(id: UInt64) { self.id = id }
 
     var end: (@Sendable () -> Void)? { nil }
 }
@@ -71,21 +77,18 @@ final class _ObsDeliveringObserver<Value: Sendable>: _ObsObserver<Value>, @unche
     let ending: (@Sendable () -> Void)?
 
     @usableFromInline
-    init(id: UInt64, deliver: @escaping @Sendable (Value) -> Bool, end: (@Sendable () -> Void)?) {
+    init(deliver: @escaping @Sendable (Value) -> Bool, end: (@Sendable () -> Void)? = nil) {
         self.body = deliver
         self.ending = end
-        super.init(id: id, plain: _ignoreValue, isPlain: false)
+        super.init(plain: _ignoreValue, isPlain: false)
     }
 
     /// Never gone but with an end (a main-actor observer): delivered as a plain one.
     @usableFromInline
-    init(
-        id: UInt64, plain: @escaping @Sendable (Value) -> Void,
-        end: @escaping @Sendable () -> Void
-    ) {
+    init(plain: @escaping @Sendable (Value) -> Void, end: @escaping @Sendable () -> Void) {
         self.body = _alwaysThere
         self.ending = end
-        super.init(id: id, plain: plain, isPlain: true)
+        super.init(plain: plain)
     }
 
     override var end: (@Sendable () -> Void)? { ending }
@@ -95,3 +98,27 @@ final class _ObsDeliveringObserver<Value: Sendable>: _ObsObserver<Value>, @unche
 }
 
 @Sendable private func _alwaysThere<Value>(_: Value) -> Bool { true }
+
+/// The `plain` of an observer that is not plain: never called; a function, capturing nothing.
+@Sendable func _ignoreValue<Value>(_: Value) {}
+
+extension Equatable {
+    /// `==` for `Value`, which the caller checked is `Self`, without a cast through `Any`.
+    static func _obsEquality<Value>(as _: Value.Type) -> @Sendable (Value, Value) -> Bool {
+        precondition(Value.self == Self.self)
+        return { a, b in
+            withUnsafePointer(to: a) { a in
+                withUnsafePointer(to: b) { b in
+                    UnsafeRawPointer(a).assumingMemoryBound(to: Self.self).pointee
+                        == UnsafeRawPointer(b).assumingMemoryBound(to: Self.self).pointee
+                }
+            }
+        }
+    }
+}
+
+/// `==` for `Value`, or `nil` when not `Equatable`; looked up once per observer.
+func _obsEquality<Value>(of _: Value.Type) -> (@Sendable (Value, Value) -> Bool)? {
+    guard let type = Value.self as? any Equatable.Type else { return nil }
+    return type._obsEquality(as: Value.self)
+}

@@ -4,25 +4,26 @@ import ActionPipeConcurrency
 @usableFromInline
 protocol _ObsSource<Value>: Sendable {
     associatedtype Value: Sendable
-    /// Registers the sink `makeSink` builds from the value (called once, possibly under the
-    /// source's lock, so it must not run user code); returns the token and that value.
+    /// Registers the observer `makeObserver` builds from the value (called once, possibly under
+    /// the source's lock, so it must not run user code); returns the token and that value.
     func _subscribe(
-        _ makeSink: (Value) -> _ObsSink<Value>
+        _ makeObserver: (Value) -> _ObsObserver<Value>
     ) -> (token: RegistrationToken, value: Value)
 }
 
 /// The observation forms shared by ``ObservedProperty`` and ``ObservedPath``.
 extension _ObsSource {
-    /// Registers `sink` (filtered by `.skipEqual`), then delivers the value now if `.initial`;
-    /// `label` is made only when used.
+    /// Registers `observer` (filtered by `.skipEqual`), then delivers the value now if
+    /// `.initial`; `label` is made only when used.
     @usableFromInline
     func _observe(
-        _ options: ObservationOptions, label: @autoclosure () -> String, _ sink: _ObsSink<Value>
+        _ options: ObservationOptions, label: @autoclosure () -> String,
+        _ observer: _ObsObserver<Value>
     ) -> RegistrationToken {
-        let (token, value) = _subscribe { sink.applying(options, first: $0) }
+        let (token, value) = _subscribe { observer.applying(options, first: $0) }
         if options.contains(.initial) {
             _obsNested(label()) {
-                if !sink.send(value) { token.cancel() }
+                if !observer.deliver(value) { token.cancel() }
             }
         }
         return token
@@ -34,10 +35,10 @@ extension _ObsSource {
         retention: Retention, _ handler: @escaping @Sendable (Owner, Value) -> Void
     ) -> RegistrationToken {
         guard retention == .weak else {
-            return _observe(options, label: label(), _ObsSink(plain: { handler(owner, $0) }))
+            return _observe(options, label: label(), _ObsObserver(plain: { handler(owner, $0) }))
         }
         let deliver = _obsDelivery(whileAlive: owner, handler)
-        return _observe(options, label: label(), _ObsSink(deliver: deliver))
+        return _observe(options, label: label(), _ObsDeliveringObserver(deliver: deliver))
     }
 
     /// The initial value (if asked for) is queued under the source's lock, so it comes
@@ -52,7 +53,7 @@ extension _ObsSource {
         }
         let (token, _) = _subscribe { first in
             if options.contains(.initial) { continuation.yield(first) }
-            return _ObsSink(deliver: yield, end: { continuation.finish() })
+            return _ObsDeliveringObserver(deliver: yield, end: { continuation.finish() })
                 .applying(options, first: first)
         }
         continuation.onTermination = { _ in token.cancel() }

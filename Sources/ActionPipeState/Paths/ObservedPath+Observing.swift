@@ -7,7 +7,7 @@ extension ObservedPath {
     public func observe(
         _ options: ObservationOptions = [], _ handler: @escaping @Sendable (Value) -> Void
     ) -> RegistrationToken {
-        _observe(options, label: label, _ObsSink(plain: handler))
+        _observe(options, label: label, _ObsObserver(plain: handler))
     }
 
     /// Calls `handler` with `owner` and each new value while `owner` lives, as

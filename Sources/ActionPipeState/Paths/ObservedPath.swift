@@ -6,7 +6,7 @@ public struct ObservedPath<Value: Sendable>: Sendable {
     /// `current` without keeping the root property alive: `nil` once it is gone.
     let weakCurrent: @Sendable () -> Value?
     let subscribe:
-        @Sendable ((Value) -> _ObsSink<Value>) -> (token: RegistrationToken, value: Value)
+        @Sendable ((Value) -> _ObsObserver<Value>) -> (token: RegistrationToken, value: Value)
     /// The label of the last property on the path, for reports.
     let label: String
 
@@ -24,8 +24,8 @@ public struct ObservedPath<Value: Sendable>: Sendable {
         return ObservedPath<Next>(
             current: { outer.current()[keyPath: keyPath].value },
             weakCurrent: { outerWeakCurrent()?[keyPath: keyPath].value },
-            subscribe: { makeSink in
-                _ObsPathLink<Value, Next>(outerWeakCurrent, keyPath).start(outer, makeSink)
+            subscribe: { makeObserver in
+                _ObsPathLink<Value, Next>(outerWeakCurrent, keyPath).start(outer, makeObserver)
             },
             label: "\(label).\(String(describing: Next.self))")
     }
@@ -34,9 +34,9 @@ public struct ObservedPath<Value: Sendable>: Sendable {
 extension ObservedPath: _ObsSource {
     @usableFromInline
     func _subscribe(
-        _ makeSink: (Value) -> _ObsSink<Value>
+        _ makeObserver: (Value) -> _ObsObserver<Value>
     ) -> (token: RegistrationToken, value: Value) {
-        subscribe(makeSink)
+        subscribe(makeObserver)
     }
 }
 

@@ -5,7 +5,7 @@ import ActionPipeConcurrency
 final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry {
     struct State {
         var generation: UInt64 = 0
-        var sink: _ObsSink<Value>?
+        var observer: _ObsObserver<Value>?
         var outerToken: RegistrationToken?
         var innerToken: RegistrationToken?
         var ended = false
@@ -15,7 +15,7 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry 
     let currentSub: @Sendable () -> Sub?
     let keyPath: KeyPath<Sub, ObservedProperty<Value>> & Sendable
     let state = LockedValue(State())
-    let id = _obsMakeID()
+    let id = RegistrationToken.nextID()
 
     init(
         _ currentSub: @escaping @Sendable () -> Sub?,
@@ -29,10 +29,10 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry 
     deinit { end() }
 
     func start(
-        _ outer: ObservedPath<Sub>, _ makeSink: (Value) -> _ObsSink<Value>
+        _ outer: ObservedPath<Sub>, _ makeObserver: (Value) -> _ObsObserver<Value>
     ) -> (token: RegistrationToken, value: Value) {
         let (outerToken, sub) = outer.subscribe { _ in
-            _ObsSink { [self] _ in self.replace() }
+            _ObsDeliveringObserver { [self] _ in self.replace() }
         }
         let generation = state.withLock { state in
             state.outerToken = outerToken
@@ -40,8 +40,8 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry 
         }
         let value = attach(sub, generation) { value in
             // Under the inner property's lock; the link's lock is a leaf, taken inside it.
-            let sink = makeSink(value)
-            state.withLock { $0.sink = sink }
+            let observer = makeObserver(value)
+            state.withLock { $0.observer = observer }
         }
         // The outer property may have been replaced between the two subscriptions.
         let now = outer.current()
@@ -54,7 +54,7 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry 
     func attach(_ sub: Sub, _ generation: UInt64, first: (Value) -> Void = { _ in }) -> Value {
         let (token, value) = sub[keyPath: keyPath]._subscribe { value in
             first(value)
-            return innerSink(generation)
+            return innerObserver(generation)
         }
         let kept = state.withLock { state in
             guard state.generation == generation, !state.ended else { return false }
@@ -66,17 +66,17 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry 
     }
 
     /// Delivers while `generation` is current; removes itself once the link is gone or moved on.
-    func innerSink(_ generation: UInt64) -> _ObsSink<Value> {
-        _ObsSink { [weak self] value in
-            guard let self, let sink = sink(of: generation) else { return false }
-            if !sink.send(value) { end() }
+    func innerObserver(_ generation: UInt64) -> _ObsObserver<Value> {
+        _ObsDeliveringObserver { [weak self] value in
+            guard let self, let observer = observer(of: generation) else { return false }
+            if !observer.deliver(value) { end() }
             return true
         }
     }
 
-    /// The sink while `generation` is current and the link has not ended.
-    func sink(of generation: UInt64) -> _ObsSink<Value>? {
-        state.withLock { $0.generation == generation && !$0.ended ? $0.sink : nil }
+    /// The path's observer while `generation` is current and the link has not ended.
+    func observer(of generation: UInt64) -> _ObsObserver<Value>? {
+        state.withLock { $0.generation == generation && !$0.ended ? $0.observer : nil }
     }
 
     /// The outer property was assigned: move to its sub-state's property and deliver. The
@@ -89,8 +89,8 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry 
         old?.cancel()
         guard !ended, let sub = currentSub() else { return false }
         let value = attach(sub, generation)
-        guard let sink = sink(of: generation) else { return !state.withLock(\.ended) }
-        if !sink.send(value) {
+        guard let observer = observer(of: generation) else { return !state.withLock(\.ended) }
+        if !observer.deliver(value) {
             end()
             return false
         }
@@ -99,7 +99,7 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry 
 
     @discardableResult
     func end() -> Bool {
-        // Tokens and sink leave the lock in `old`, to be cancelled and released outside it.
+        // Tokens and observer leave the lock in `old`, to be cancelled and released outside it.
         let old = state.withLock { state in
             defer { state = State(generation: state.generation, ended: true) }
             return state
@@ -107,7 +107,7 @@ final class _ObsPathLink<Sub: AnyObject & Sendable, Value: Sendable>: _Registry 
         if old.ended { return false }
         old.innerToken?.cancel()
         old.outerToken?.cancel()
-        old.sink?.end?()
+        old.observer?.end?()
         return true
     }
 

@@ -10,13 +10,8 @@ public struct Observed<Value: Sendable>: Sendable {
     /// The property itself: observe it, stream it, follow paths through it.
     public let projectedValue: ObservedProperty<Value>
 
-    /// Declares the property with its initial value.
-    public init(wrappedValue: Value) {
-        projectedValue = ObservedProperty(wrappedValue)
-    }
-
-    /// Declares the property with its initial value and a label for reports.
-    public init(wrappedValue: Value, _ label: String) {
+    /// Declares the property with its initial value and, if given, a label for reports.
+    public init(wrappedValue: Value, _ label: String? = nil) {
         projectedValue = ObservedProperty(wrappedValue, label: label)
     }
 
@@ -50,9 +45,7 @@ public struct Observed<Value: Sendable>: Sendable {
         set { object[keyPath: storageKeyPath].projectedValue.set(newValue) }
         _modify {
             let property = object[keyPath: storageKeyPath].projectedValue
-            let mutation = property._beginMutation()
-            defer { property._endMutation(mutation) }
-            yield &property.state.pointee.value
+            yield &property.value
         }
     }
 }

@@ -24,7 +24,8 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let depthKey = NestingDepth.key
     /// The value's bits when ``_readsWord``: a read is one atomic load, no lock.
     @usableFromInline let word = Atomic<UInt>(0)
-    /// Whether `@Observed` reads skip Swift Observation, so they may read ``word`` unlocked.
+    /// Set, for good, at a first `@Observed` read through a class that is not `Observable`:
+    /// reads skip Swift Observation, so they may read ``word`` unlocked.
     @usableFromInline let untracked = Atomic<Bool>(false)
 
     /// Creates a property holding `value` (delivered to no one) named `label`.
@@ -51,11 +52,10 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
         return bits
     }
 
-    @inlinable var _wordValue: Value { Self._value(of: word.load(ordering: .acquiring)) }
-
-    @inlinable @inline(__always)
-    static func _value(of bits: UInt) -> Value {
-        withUnsafeBytes(of: bits) { $0.baseAddress.unsafelyUnwrapped.load(as: Value.self) }
+    @inlinable var _wordValue: Value {
+        withUnsafeBytes(of: word.load(ordering: .acquiring)) {
+            $0.baseAddress.unsafelyUnwrapped.load(as: Value.self)
+        }
     }
 
     deinit {
@@ -305,13 +305,12 @@ extension ObservedProperty: _ObsSource {
 
     @usableFromInline
     func _subscribe(
-        _ makeSink: (Value) -> _ObsSink<Value>
+        _ makeObserver: (Value) -> _ObsObserver<Value>
     ) -> (token: RegistrationToken, value: Value) {
-        let id = _obsMakeID()
-        let (number, value) = withLock { state in
+        let (id, number, value) = withLock { state in
             state.listIsStale = true
-            let observer = _ObsObserver.make(id: id, sink: makeSink(state.value))
-            return (state.table.add(observer), state.value)
+            let observer = makeObserver(state.value)
+            return (observer.id, state.table.add(observer), state.value)
         }
         let token = RegistrationToken(registry: self, id: id, detail: number, scope: "observation")
         return (token, value)

@@ -17,7 +17,7 @@ struct _ObsTable {
 
     var isEmpty: Bool { count == 0 }
 
-    /// - Complexity: O(n) for n slots (at most twice the observers, past a few).
+    /// O(n) for n slots (at most twice the observers, past a few).
     func forEachObserver(_ body: (_ObsAnyObserver) -> Void) {
         if let first { body(first) }
         for observer in slots {
@@ -25,9 +25,7 @@ struct _ObsTable {
         }
     }
 
-    /// Adds `observer`; returns its number, for its token.
-    ///
-    /// - Complexity: amortised O(1).
+    /// Adds `observer`; returns its number, for its token. Amortised O(1).
     mutating func add(_ observer: _ObsAnyObserver) -> Int {
         count += 1
         if count == 1 {
@@ -41,7 +39,7 @@ struct _ObsTable {
         return number
     }
 
-    /// - Complexity: amortised O(1): compacting costs O(n) once half the slots are holes.
+    /// Amortised O(1): compacting costs O(n) once half the slots are holes.
     mutating func remove(_ id: UInt64, number: Int) -> _ObsAnyObserver? {
         if let first, first.id == id {
             self.first = nil
@@ -81,39 +79,23 @@ struct _ObsTable {
         moved = nil
     }
 
-    /// Closes the holes in order (moves, no reference counting); ``base`` moves past leading
-    /// holes and each observer moved off its number is recorded in ``moved``.
-    ///
-    /// - Complexity: O(n) for n slots.
+    /// Closes the holes in order, in O(n) for n slots; ``base`` moves past leading holes and
+    /// each observer moved off its number is recorded in ``moved``. Releases no observer.
     private mutating func compact() {
         let leading = slots.firstIndex { $0 != nil } ?? slots.count
-        let (base, newBase) = (self.base, self.base + leading)
-        var moved = self.moved.take()
-        let live = count - (first == nil ? 0 : 1)
-        let kept = [_ObsAnyObserver?](unsafeUninitializedCapacity: live) { kept, initialized in
-            slots.withUnsafeMutableBufferPointer { slots in
-                for index in leading..<slots.count where slots[index] != nil {
-                    // The count makes writing into `kept` safe: checked, not assumed.
-                    precondition(initialized < live, "observer table count out of step")
-                    let place = newBase + initialized
-                    if place != base + index {
-                        let observer = slots[index].unsafelyUnwrapped
-                        if place == observer.number {
-                            moved?[observer.id] = nil
-                        } else {
-                            moved = moved ?? [:]
-                            moved?[observer.id] = place
-                        }
-                    }
-                    let from = slots.baseAddress.unsafelyUnwrapped + index
-                    (kept.baseAddress.unsafelyUnwrapped + initialized).initialize(to: from.move())
-                    from.initialize(to: nil)
-                    initialized += 1
-                }
+        let newBase = base + leading
+        var moved = self.moved ?? [:]
+        var kept: [_ObsAnyObserver?] = []
+        kept.reserveCapacity(count)
+        for case let observer? in slots[leading...] {
+            let place = newBase + kept.count
+            if place != observer.number || !moved.isEmpty {  // no hashing when none moved
+                moved[observer.id] = place == observer.number ? nil : place
             }
+            kept.append(observer)
         }
         slots = kept
-        self.base = newBase
-        self.moved = moved?.isEmpty == false ? moved : nil
+        base = newBase
+        self.moved = moved.isEmpty ? nil : moved
     }
 }

@@ -70,8 +70,7 @@ extension OperationTreeTimeline {
             case "\r": escaped += "\\r"
             case "\t": escaped += "\\t"
             case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                escaped += "\\u" + padded(Int64(scalar.value), to: 4, radix: 16)
             default: escaped.unicodeScalars.append(scalar)
             }
         }
@@ -90,9 +89,9 @@ extension OperationTreeTimeline {
         return whole + "." + padded(nanoseconds % 1_000, to: 3)
     }
 
-    /// `value` in decimal, with leading zeros up to `width` digits.
-    private static func padded(_ value: Int64, to width: Int) -> String {
-        let digits = String(value)
+    /// `value` in `radix`, with leading zeros up to `width` digits.
+    private static func padded(_ value: Int64, to width: Int, radix: Int = 10) -> String {
+        let digits = String(value, radix: radix)
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 }
