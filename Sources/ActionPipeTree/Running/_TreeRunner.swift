@@ -76,8 +76,10 @@ final class _TreeRunner: Sendable {
     }
 
     nonisolated(nonsending) private func park() async -> _TreeWorkItem? {
+        var parked = false
         let item = await withUnsafeContinuation { continuation in
-            let (item, parked) = state.withLock { state -> (_TreeWorkItem?, Bool) in
+            let item: _TreeWorkItem?
+            (item, parked) = state.withLock { state -> (_TreeWorkItem?, Bool) in
                 if let item = state.pop() { return (item, false) }
                 if state.isOver { return (nil, false) }
                 state.idle.append(continuation)
@@ -87,7 +89,7 @@ final class _TreeRunner: Sendable {
         }
         // A waker that resumes before this task suspends lets it go on through an ordering
         // ThreadSanitizer cannot see (the runtime's); the lock the waker released shows it.
-        if item != nil { state.withLock { _ in } }
+        if parked, item != nil { state.withLock { _ in } }
         return item
     }
 
