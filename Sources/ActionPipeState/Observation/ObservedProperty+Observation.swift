@@ -19,13 +19,17 @@ extension ObservedProperty {
         if Self._readsWord, untracked.load(ordering: .relaxed) { return _wordValue }
         lock.lock()
         let value = state.pointee.value
-        if let tracking = state.pointee.tracking {
+        switch state.pointee.trackingMode {
+        case .off:
+            lock.unlock()
+        case .on:
             state.pointee.readByTracking = true
+            let tracking = state.pointee.tracking
             lock.unlock()
-            tracking.access(self)
-        } else {
+            tracking?.access(self)
+        case .undecided:
             lock.unlock()
-            if !untracked.load(ordering: .relaxed) { _beginTracking(Enclosing.self) }
+            _beginTracking(Enclosing.self)
         }
         return value
     }
@@ -38,11 +42,12 @@ extension ObservedProperty {
             if Enclosing.self is any Observable.Type { made = _ObsTracking() }
         #endif
         let tracking = withLock { state -> _ObsTracking<Value>? in
-            if state.tracking == nil, !untracked.load(ordering: .relaxed) {
-                state.tracking = made
+            if state.trackingMode == .undecided {
+                state.trackingMode = made == nil ? .off : .on
                 if made == nil { untracked.store(true, ordering: .relaxed) }
+                state.tracking = made
             }
-            if state.tracking != nil { state.readByTracking = true }
+            if state.trackingMode == .on { state.readByTracking = true }
             return state.tracking
         }
         tracking?.access(self)

@@ -24,8 +24,7 @@ public final class ObservedProperty<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let depthKey = NestingDepth.key
     /// The value's bits when ``_readsWord``: a read is one atomic load, no lock.
     @usableFromInline let word = Atomic<UInt>(0)
-    /// Set, for good, at a first `@Observed` read through a class that is not `Observable`:
-    /// reads skip Swift Observation, so they may read ``word`` unlocked.
+    /// Whether `@Observed` reads skip Swift Observation, so they may read ``word`` unlocked.
     @usableFromInline let untracked = Atomic<Bool>(false)
 
     /// Creates a property holding `value` (delivered to no one) named `label`.

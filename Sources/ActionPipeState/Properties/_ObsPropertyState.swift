@@ -6,8 +6,6 @@ struct _ObsPropertyState<Value: Sendable> {
     @usableFromInline var table = _ObsTable()
     /// Lets ``ObservedProperty/modify(_:)`` tell whether a store came between read and write.
     @usableFromInline var version: UInt64 = 0
-    /// Made at the first read through an `Observable` class's wrapper, then kept (a first
-    /// read through any other class sets the property's `untracked` instead).
     @usableFromInline var tracking: _ObsTracking<Value>?
     /// Cancels of listed observers since the list was built; 32 bits, to share a word.
     @usableFromInline var cancelledSinceBuilt: UInt32 = 0
@@ -16,7 +14,15 @@ struct _ObsPropertyState<Value: Sendable> {
     /// Whether the value was ever read through Observation; never cleared (a tracker is
     /// installed only when its `apply` returns, and a store in between must not lose it).
     @usableFromInline var readByTracking = false
+    /// Decided at the first read through the wrapper, then kept.
+    @usableFromInline var trackingMode = _ObsTrackingMode.undecided
     @inlinable var storeNeedsSlowPath: Bool { listIsStale || readByTracking }
 
     @usableFromInline var value: Value
+}
+
+/// Whether a property's reads through its wrapper take part in Swift Observation.
+@usableFromInline
+enum _ObsTrackingMode: UInt8 {
+    case undecided, off, on
 }
