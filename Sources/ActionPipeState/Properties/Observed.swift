@@ -45,9 +45,7 @@ public struct Observed<Value: Sendable>: Sendable {
         set { object[keyPath: storageKeyPath].projectedValue.set(newValue) }
         _modify {
             let property = object[keyPath: storageKeyPath].projectedValue
-            let mutation = property._beginMutation()
-            defer { property._endMutation(mutation) }
-            yield &property.state.pointee.value
+            yield &property.value
         }
     }
 }
