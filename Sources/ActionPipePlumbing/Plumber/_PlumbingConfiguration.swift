@@ -20,7 +20,8 @@ struct _PlumbingConfiguration<Payload: Sendable> {
     }
 
     /// Removes registration `id`; returns what it held (a stage: its storage), to release
-    /// after unlocking, or `nil` when it is no longer there. O(1), O(s) for a stage, O(t) a tap.
+    /// after unlocking, or `nil` when it is no longer there. O(1) for the sink and the
+    /// observer, O(s) for a stage, O(t) for a tap.
     mutating func remove(_ id: UInt64, _ kind: _PlumbingRegistration) -> Any? {
         switch kind {
         case .stage:

@@ -5,7 +5,8 @@ import ActionPipeConcurrency
 @usableFromInline
 typealias _ObsList = ReferenceBuffer<Void, Unretained<_ObsAnyObserver>, Never>
 
-/// What an observer does with a value, registered or held by a path's link; a delivery
+/// What an observer does with a value: registered, held by a path's link, or wrapped by
+/// ``applying(_:first:)`` (its `.initial` value skips the wrapper's filter); a delivery
 /// borrows its `let` closures through the list, with no retain. A plain observer
 /// (`observe { ... }`) is this class alone; one that can be gone or has an end is an
 /// ``_ObsDeliveringObserver`` (an optional closure would cost a retain per delivery).
@@ -62,7 +63,8 @@ class _ObsObserver<Value: Sendable>: _ObsAnyObserver, @unchecked Sendable {
 /// holds the observer.
 @usableFromInline
 class _ObsAnyObserver: @unchecked Sendable {
-    /// Unique in the process, as every part's registrations: the token's id.
+    /// Unique in the process, as every part's registrations; a registered observer's is its
+    /// token's id.
     @usableFromInline final let id = RegistrationToken.nextID()
     /// Its place in the table and its token's `detail` (see ``_ObsTable``).
     @exclusivity(unchecked) @usableFromInline final var number = 0

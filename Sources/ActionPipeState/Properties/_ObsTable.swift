@@ -80,14 +80,16 @@ struct _ObsTable {
     }
 
     /// Closes the holes in order, in O(n) for n slots; ``base`` moves past leading holes and
-    /// each observer moved off its number is recorded in ``moved``. Releases no observer.
+    /// each observer moved off its number is recorded in ``moved``. Observers are taken out
+    /// of their slots, not copied: no reference counting under the lock, no release.
     private mutating func compact() {
         let leading = slots.firstIndex { $0 != nil } ?? slots.count
         let newBase = base + leading
-        var moved = self.moved ?? [:]
+        var moved = self.moved.take() ?? [:]
         var kept: [_ObsAnyObserver?] = []
         kept.reserveCapacity(count)
-        for case let observer? in slots[leading...] {
+        for index in leading..<slots.count {
+            guard let observer = slots[index].take() else { continue }
             let place = newBase + kept.count
             if place != observer.number || !moved.isEmpty {  // no hashing when none moved
                 moved[observer.id] = place == observer.number ? nil : place
