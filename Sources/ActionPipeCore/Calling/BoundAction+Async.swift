@@ -19,8 +19,10 @@ extension BoundAction where Kind == ActionKind.Async {
         // `nonisolated(nonsending)`: a plain `async` function would hop off the caller's
         // actor and back. A pin may not cross a suspension: hold the snapshot, counted.
         var ignored: [ActionTrace.Outcome?]? = nil
-        let cell = Unretained(pipe._member)
-        let held = pipe._currentSnapshot()
+        // Borrowed: a retain of the pipe would write to memory every calling thread shares.
+        let (cell, held) = _setup.unretainedPipe.with { pipe in
+            (Unretained(pipe._member), pipe._currentSnapshot())
+        }
         defer { withExtendedLifetime(held) {} }
         let snapshot = Unretained(held)
         if held.isInstrumented {
@@ -99,10 +101,15 @@ extension BoundAction where Kind == ActionKind.Async {
                     value = handler.with { $0.sync(&process) }
                 } else {
                     checked = false
-                    value = try await handler.with { handler in
-                        handler.hasPlain
-                            ? try await handler.plain(&process)
-                            : try await handler.targeted.unsafelyUnwrapped.body(target, &process)
+                    // The body is copied out, not called on the borrowed handler: across the
+                    // await that would retain the handler, and a body without captures has
+                    // no context to retain.
+                    if handler.with({ $0.hasPlain }) {
+                        let body = handler.with { $0.plain }
+                        value = try await body(&process)
+                    } else {
+                        let body = handler.with { $0.targeted.unsafelyUnwrapped.body }
+                        value = try await body(target, &process)
                     }
                 }
                 dispatch.ran(value, stopped: process.isStopped, recording: &outcomes)
