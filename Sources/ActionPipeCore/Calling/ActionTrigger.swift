@@ -64,10 +64,11 @@ extension ActionTrigger where Kind: ThrowingActionKind {
     {
         guard let (member, snapshot) = target() else { return nil }
         var ignored: [ActionTrace.Outcome?]? = nil
-        let outcome = withExtendedLifetime(member) {
+        let outcome = withExtendedLifetime((member, snapshot)) {
             BoundAction<Kind, repeat each Argument, Result>._runThrowing(
-                snapshot: snapshot, origin: Unretained(member), key: key, state: state,
-                sideData: SideData(), arguments: (repeat each arguments), recording: &ignored)
+                snapshot: Unretained(snapshot), origin: Unretained(member), key: key,
+                state: state, sideData: SideData(), arguments: (repeat each arguments),
+                recording: &ignored)
         }
         if let error = outcome.error { throw error }
         return outcome.value

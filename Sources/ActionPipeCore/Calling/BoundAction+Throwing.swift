@@ -34,11 +34,9 @@ extension BoundAction where Kind: ThrowingActionKind {
                 repeat each arguments)
         }
         var ignored: [ActionTrace.Outcome?]? = nil
-        let outcome = snapshot.with { snapshot in
-            Self._runThrowing(
-                snapshot: snapshot, origin: cell, key: key, state: state, sideData: sideData,
-                arguments: (repeat each arguments), recording: &ignored)
-        }
+        let outcome = Self._runThrowing(
+            snapshot: snapshot, origin: cell, key: key, state: state, sideData: sideData,
+            arguments: (repeat each arguments), recording: &ignored)
         if let error = outcome.error { throw error }
         return outcome.value
     }
@@ -66,11 +64,9 @@ extension BoundAction where Kind: ThrowingActionKind {
         var ignored: [ActionTrace.Outcome?]? = nil
         let span =
             snapshot.with { $0.isInstrumented } ? _beginInstrumented(key, on: origin) : nil
-        let outcome = snapshot.with { snapshot in
-            _runThrowing(
-                snapshot: snapshot, origin: origin, key: key, state: state,
-                sideData: sideData, arguments: (repeat each arguments), recording: &ignored)
-        }
+        let outcome = _runThrowing(
+            snapshot: snapshot, origin: origin, key: key, state: state, sideData: sideData,
+            arguments: (repeat each arguments), recording: &ignored)
         if let error = outcome.error {
             span?.end(.failed(error))
             throw error
@@ -92,13 +88,10 @@ extension BoundAction where Kind: ThrowingActionKind {
         var outcomes: [ActionTrace.Outcome?]? = []
         let (cell, pin) = _pin()
         defer { cell.with { $0.unpin(pin) } }
-        let snapshot = pin.snapshot.unsafelyUnwrapped
-        let outcome = snapshot.with { snapshot in
-            Self._runThrowing(
-                snapshot: snapshot, origin: cell, key: key, state: _setup.state,
-                sideData: _setup.sideData, arguments: (repeat each arguments),
-                recording: &outcomes)
-        }
+        let outcome = Self._runThrowing(
+            snapshot: pin.snapshot.unsafelyUnwrapped, origin: cell, key: key,
+            state: _setup.state, sideData: _setup.sideData, arguments: (repeat each arguments),
+            recording: &outcomes)
         return ThrowingActionReport(
             report: makeReport(outcome, outcomes, arguments: repeat each arguments),
             failure: outcome.error)
@@ -107,14 +100,14 @@ extension BoundAction where Kind: ThrowingActionKind {
     /// The throwing driver of `_Dispatch`.
     @inlinable @inline(__always)
     static func _runThrowing(
-        snapshot: _Snapshot, origin: Unretained<_Member>, key: _ActionKey, state: ActionState?,
-        sideData: consuming SideData, arguments: (repeat each Argument),
+        snapshot: Unretained<_Snapshot>, origin: Unretained<_Member>, key: _ActionKey,
+        state: ActionState?, sideData: consuming SideData, arguments: (repeat each Argument),
         recording outcomes: inout [ActionTrace.Outcome?]?
     ) -> _CallOutcome<Result, Kind.Failure> {
         var dispatch = _Dispatch<Kind, repeat each Argument, Result, Kind.Failure>(
-            snapshot: Unretained(snapshot), key: key, recording: &outcomes)
+            snapshot: snapshot, key: key, recording: &outcomes)
         if dispatch.hasNoHandler { return dispatch.call }
-        guard let depth = _enterCall(snapshot.depthKey) else {
+        guard let depth = _enterCall(snapshot.with { $0.depthKey }) else {
             // An untraced call is reported here; a traced one carries the error in its report.
             if outcomes == nil { key._reportTooDeep() }
             dispatch.call.tooDeep = true
