@@ -18,34 +18,41 @@ extension BoundAction where Kind == ActionKind.Async {
     {
         // `nonisolated(nonsending)`: a plain `async` function would hop off the caller's
         // actor and back. A pin may not cross a suspension: hold the snapshot, counted.
-        var ignored: [ActionTrace.Outcome?]? = nil
         // Borrowed: a retain of the pipe would write to memory every calling thread shares.
         let (cell, held) = _setup.unretainedPipe.with { pipe in
             (Unretained(pipe._member), pipe._currentSnapshot())
         }
+        let key = key
+        let state = _setup.state
+        let sideData = _setup.sideData
+        // Ended before the handlers, as in a synchronous call (the snapshot holds the members).
+        _ = consume self
         defer { withExtendedLifetime(held) {} }
         let snapshot = Unretained(held)
         if held.isInstrumented {
-            return try await _callInstrumented(snapshot, repeat each arguments)
+            return try await Self._callInstrumented(
+                snapshot, origin: cell, key: key, state: state, sideData: sideData,
+                repeat each arguments)
         }
+        var ignored: [ActionTrace.Outcome?]? = nil
         let outcome = await Self._runAsync(
-            snapshot: snapshot, origin: cell, key: key, state: _setup.state,
-            sideData: _setup.sideData, arguments: (repeat each arguments), recording: &ignored)
+            snapshot: snapshot, origin: cell, key: key, state: state, sideData: sideData,
+            arguments: (repeat each arguments), recording: &ignored)
         if let error = outcome.error { throw error }
         return outcome.value
     }
 
     /// The call with an instrument installed, apart so a plain call holds no span.
     @inlinable @inline(never)
-    nonisolated(nonsending) func _callInstrumented(
-        _ snapshot: Unretained<_Snapshot>, _ arguments: repeat each Argument
+    nonisolated(nonsending) static func _callInstrumented(
+        _ snapshot: Unretained<_Snapshot>, origin: Unretained<_Member>, key: _ActionKey,
+        state: ActionState?, sideData: SideData, _ arguments: repeat each Argument
     ) async throws -> Result? {
-        let origin = Unretained(pipe._member)
-        let span = Self._beginInstrumented(key, on: origin)
+        let span = _beginInstrumented(key, on: origin)
         var ignored: [ActionTrace.Outcome?]? = nil
-        let outcome = await Self._runAsync(
-            snapshot: snapshot, origin: origin, key: key, state: _setup.state,
-            sideData: _setup.sideData, arguments: (repeat each arguments), recording: &ignored)
+        let outcome = await _runAsync(
+            snapshot: snapshot, origin: origin, key: key, state: state, sideData: sideData,
+            arguments: (repeat each arguments), recording: &ignored)
         span?.end(outcome.error.map { .failed($0) } ?? .succeeded)
         if let error = outcome.error { throw error }
         return outcome.value
