@@ -25,8 +25,8 @@ extension BoundAction where Kind == ActionKind.Async {
         let key = key
         let state = _setup.state
         let sideData = _setup.sideData
-        // Ended before the handlers, as in a synchronous call (the snapshot holds the members).
-        _ = consume self
+        // `self` holds the pipe: a call in flight keeps its pipe, and so its chain, alive.
+        defer { withExtendedLifetime(self) {} }
         defer { withExtendedLifetime(held) {} }
         let snapshot = Unretained(held)
         if held.isInstrumented {

@@ -59,6 +59,11 @@ private final class Controller: ActionResponder {
     }
 }
 
+/// A weak reference to a pipe, set by a task before a gate opens and read after it.
+private final class WeakPipeReference: @unchecked Sendable {
+    weak var object: ActionPipe?
+}
+
 @Suite("Async lifetimes: owners, targets, in-flight calls, triggers")
 struct AsyncLifetimeTests {
     @Test("Dropping the owner frees its pipes, handlers, target and captured objects")
@@ -141,6 +146,33 @@ struct AsyncLifetimeTests {
         call = nil
         #expect(weakHead == nil)
         #expect(weakCaptured == nil)
+    }
+
+    @Test("An async call on a pipe nothing else holds keeps it and its chain until it returns")
+    func inFlightCallOnAnUnheldPipe() async throws {
+        let arrived = TAGate()
+        let gate = TAGate()
+        let weakPipe = WeakPipeReference()
+        let triggerAlive = Box<Bool?>(nil)
+        /// A pipe that only the call made on it refers to.
+        @Sendable func unheldPipe() -> ActionPipe {
+            let pipe = ActionPipe(name: "unheld")
+            pipe.on(\.taOwned) { process in
+                await arrived.open()
+                await gate.wait()
+                triggerAlive.set(process.trigger.isAlive)
+                return "unheld \(process.arguments)"
+            }
+            weakPipe.object = pipe
+            return pipe
+        }
+        let call = Task { try await unheldPipe().taOwned(4) }
+        await arrived.wait()
+        #expect(weakPipe.object != nil, "the call in flight holds its pipe")
+        await gate.open()
+        #expect(try await call.value == "unheld 4")
+        #expect(triggerAlive.value == true, "the chain was alive while the handler ran")
+        #expect(weakPipe.object == nil, "released when the call returned")
     }
 
     @Test("A weak target stays alive while its handler is suspended, and is freed after")
