@@ -48,15 +48,6 @@ package struct Unretained<Object: AnyObject>: @unchecked Sendable, BitwiseCopyab
         }
     }
 
-    /// The holder keeps the object alive across `body`'s suspensions; no executor hop.
-    @inlinable @inline(__always)
-    package nonisolated(nonsending) func with<Result>(
-        _ body: nonisolated(nonsending) (Object) async throws -> Result
-    ) async rethrows -> Result {
-        unowned(unsafe) let object = reference.takeUnretainedValue()
-        return try await body(object)
-    }
-
     /// A counted reference, for code that keeps it past the borrow.
     @inlinable @inline(__always)
     package var object: Object { reference.takeUnretainedValue() }
