@@ -109,8 +109,8 @@ extension BoundAction where Kind == ActionKind.Async {
                 } else {
                     checked = false
                     // The body is copied out, not called on the borrowed handler: across the
-                    // await that would retain the handler, and a body without captures has
-                    // no context to retain.
+                    // await that would retain the handler. A copied body retains its context
+                    // instead, which a closure without captures does not have.
                     if handler.with({ $0.hasPlain }) {
                         let body = handler.with { $0.plain }
                         value = try await body(&process)

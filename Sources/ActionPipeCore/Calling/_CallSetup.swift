@@ -29,7 +29,7 @@ struct _CallSetup: Sendable {
     @inlinable @inline(__always)
     var pipe: ActionPipe { unretainedPipe.object }
 
-    /// Unretained: the call holds this setup (and so the pipe) for its whole duration.
+    /// Unretained: the bound action holding this setup holds the pipe while it is read.
     @inlinable @inline(__always)
     var unretainedPipe: Unretained<ActionPipe> {
         // By address: a cast of `owner` copies it, which the compiler retains.

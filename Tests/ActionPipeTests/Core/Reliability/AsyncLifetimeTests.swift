@@ -153,25 +153,31 @@ struct AsyncLifetimeTests {
         let arrived = TAGate()
         let gate = TAGate()
         let weakPipe = WeakPipeReference()
-        let triggerAlive = Box<Bool?>(nil)
+        let reached = Box<String?>(nil)
         /// A pipe that only the call made on it refers to.
         @Sendable func unheldPipe() -> ActionPipe {
             let pipe = ActionPipe(name: "unheld")
             pipe.on(\.taOwned) { process in
+                if process.state == .success { return "again" }
                 await arrived.open()
                 await gate.wait()
-                triggerAlive.set(process.trigger.isAlive)
+                // A trigger calls only while the pipe or its chain lives.
+                reached.set(try await process.trigger.call(state: .success, 5))
                 return "unheld \(process.arguments)"
             }
             weakPipe.object = pipe
             return pipe
         }
-        let call = Task { try await unheldPipe().taOwned(4) }
+        // The bound action, and with it the pipe, is handed to the call.
+        let call = Task {
+            let bound = unheldPipe().taOwned
+            return try await (consume bound)(4)
+        }
         await arrived.wait()
         #expect(weakPipe.object != nil, "the call in flight holds its pipe")
         await gate.open()
         #expect(try await call.value == "unheld 4")
-        #expect(triggerAlive.value == true, "the chain was alive while the handler ran")
+        #expect(reached.value == "again", "the chain was alive while the handler ran")
         #expect(weakPipe.object == nil, "released when the call returned")
     }
 
