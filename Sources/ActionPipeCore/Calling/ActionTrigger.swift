@@ -16,8 +16,14 @@ public struct ActionTrigger<Kind, each Argument, Result>: Sendable {
     let member: WeakBox<_Member>
     let key: _ActionKey
 
-    /// Whether the chain is still alive.
-    public var isAlive: Bool { member.object != nil }
+    /// Whether a call would run: a pipe of the chain, or its own pipe while alone, is still
+    /// alive. A call still running on a dropped chain does not count.
+    ///
+    /// - Complexity: O(1); takes the chains' lock.
+    public var isAlive: Bool {
+        guard let member = member.object else { return false }
+        return _withTopology { member.isCallable }
+    }
 
     /// `nil` once the chain is gone.
     private func target() -> (member: _Member, snapshot: _Snapshot)? {

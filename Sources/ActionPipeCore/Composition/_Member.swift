@@ -55,10 +55,11 @@ final class _Member: @unchecked Sendable {
         if let chain = currentChain { chain.changed() } else { dropCache() }
     }
 
-    /// `nil` when nothing may call it (no handle, no chain). Call with the lock held.
-    var liveSnapshot: _Snapshot? {
-        hasHandle || currentChain != nil ? snapshot : nil
-    }
+    /// Whether something may call it: its handle, or its chain, lives. Call with the lock held.
+    var isCallable: Bool { hasHandle || currentChain != nil }
+
+    /// `nil` when nothing may call it. Call with the lock held.
+    var liveSnapshot: _Snapshot? { isCallable ? snapshot : nil }
 
     /// The snapshot this member's calls read now. Call with the lock held.
     var snapshot: _Snapshot {
